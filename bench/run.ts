@@ -1,0 +1,16 @@
+/**
+ * Benchmark entry point: `npm run bench -- <suite>`. Each suite prints a table of figures
+ * beside a baseline measured in the same run, and ends with one JSON line of its figures.
+ */
+const suites: Record<string, () => Promise<void>> = {
+  storage: async () => (await import('./storage/storage-bench.js')).runStorageBench(),
+};
+
+const name = process.argv[2];
+const suite = name ? suites[name] : undefined;
+if (!suite) {
+  console.error(`usage: npm run bench -- <${Object.keys(suites).join('|')}>`);
+  process.exit(2);
+}
+await suite();
+process.exit(0);

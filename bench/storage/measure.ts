@@ -1,0 +1,60 @@
+/** Small measuring helpers shared by the benchmark suites. */
+
+export async function timeOps(count: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) await op(i);
+  const secs = Number(process.hrtime.bigint() - start) / 1e9;
+  return count / secs;
+}
+
+/** `count` operations with at most `inFlight` outstanding; returns operations per second. */
+export async function timeConcurrent(count: number, inFlight: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const start = process.hrtime.bigint();
+  const worker = async () => {
+    while (next < count) await op(next++);
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const secs = Number(process.hrtime.bigint() - start) / 1e9;
+  return count / secs;
+}
+
+export async function timeOnce(op: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await op();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+export function percentile(samples: number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx];
+}
+
+export function value(bytes: number, seed: number): Uint8Array {
+  const s = JSON.stringify({ seed, pad: 'x'.repeat(Math.max(0, bytes - 30)) });
+  return new TextEncoder().encode(s);
+}
+
+export interface Row {
+  readonly metric: string;
+  readonly ours: number;
+  readonly baseline: number;
+  readonly unit: string;
+  /** For latencies and durations lower is better: the ratio is baseline/ours. */
+  readonly lowerIsBetter?: boolean;
+}
+
+export function ratio(r: Row): number {
+  if (!Number.isFinite(r.baseline) || r.baseline === 0) return Number.NaN;
+  return r.lowerIsBetter ? r.baseline / r.ours : r.ours / r.baseline;
+}
+
+export function printTable(title: string, rows: readonly Row[]): void {
+  const fmt = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(2)) : 'n/a');
+  console.log(`\n${title}`);
+  console.log(`| metric | ours | baseline | unit | ratio |`);
+  console.log(`|---|---:|---:|---|---:|`);
+  for (const r of rows) console.log(`| ${r.metric} | ${fmt(r.ours)} | ${fmt(r.baseline)} | ${r.unit} | ${fmt(ratio(r))} |`);
+}

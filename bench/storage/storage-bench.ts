@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { open as openLmdb } from 'lmdb';
+import { openEtcdStore } from '../../src/storage/etcd/etcd-store.js';
+import { openLmdbStore } from '../../src/storage/lmdb/lmdb-store.js';
+import type { Store } from '../../src/storage/store.js';
+import { startEtcdServer } from '../../src/storage/testing/etcd-server.js';
+import { percentile, printTable, type Row, ratio, timeConcurrent, timeOnce, timeOps, value } from './measure.js';
+
+const VALUE_BYTES = 1024;
+const SEQ_WRITES = Number(process.env.BENCH_SEQ_WRITES ?? 1500);
+const PAR_WRITES = Number(process.env.BENCH_PAR_WRITES ?? 20000);
+const READS = Number(process.env.BENCH_READS ?? 50000);
+const RANGE_KEYS = 10000;
+const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 1000);
+
+interface Subject {
+  seq(i: number): Promise<unknown>;
+  par(i: number): Promise<unknown>;
+  read(i: number): Promise<unknown>;
+  fill(n: number): Promise<void>;
+  range(): Promise<number>;
+  watchLatency(n: number): Promise<number[]>;
+}
+
+function ourSubject(store: Store, prefix: string): Subject {
+  const v = value(VALUE_BYTES, 1);
+  return {
+    seq: (i) => store.create(`${prefix}seq/${i}`, v),
+    par: (i) => store.create(`${prefix}par/${i}`, v),
+    read: (i) => store.get(`${prefix}par/${i % 1000}`),
+    async fill(n) {
+      await Promise.all(Array.from({ length: 64 }, async (_, w) => {
+        for (let i = w; i < n; i += 64) await store.create(`${prefix}range/${String(i).padStart(6, '0')}`, v);
+      }));
+    },
+    async range() {
+      const r = await store.range(`${prefix}range/`);
+      return r.kvs.length;
+    },
+    async watchLatency(n) {
+      const ac = new AbortController();
+      const from = await store.currentRevision();
+      const it = store.watch(`${prefix}watch/`, { afterRevision: from, signal: ac.signal })[Symbol.asyncIterator]();
+      const lat: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        const done = it.next();
+        await store.create(`${prefix}watch/${i}`, v);
+        let ev = await done;
+        while (!ev.done && ev.value.type === 'progress') ev = await it.next();
+        lat.push(performance.now() - t0);
+      }
+      ac.abort();
+      await it.return?.();
+      return lat;
+    },
+  };
+}
+
+function rawLmdbSubject(path: string): Subject & { close(): Promise<void> } {
+  const db = openLmdb({ path, encoding: 'binary' });
+  const v = Buffer.from(value(VALUE_BYTES, 1));
+  return {
+    seq: (i) => db.put(`seq/${i}`, v),
+    par: (i) => db.put(`par/${i}`, v),
+    read: async (i) => db.get(`par/${i % 1000}`),
+    async fill(n) {
+      await Promise.all(Array.from({ length: 64 }, async (_, w) => {
+        for (let i = w; i < n; i += 64) await db.put(`range/${String(i).padStart(6, '0')}`, v);
+      }));
+    },
+    async range() {
+      let n = 0;
+      for (const _ of db.getRange({ start: 'range/', end: 'range0' })) n++;
+      return n;
+    },
+    watchLatency: async () => [],
+    close: () => db.close(),
+  };
+}
+
+function rawEtcdSubject(client: Etcd3, prefix: string): Subject {
+  const v = Buffer.from(value(VALUE_BYTES, 1));
+  return {
+    seq: async (i) => await client.put(`${prefix}seq/${i}`).value(v),
+    par: async (i) => await client.put(`${prefix}par/${i}`).value(v),
+    read: (i) => client.get(`${prefix}par/${i % 1000}`).buffer(),
+    async fill(n) {
+      await Promise.all(Array.from({ length: 64 }, async (_, w) => {
+        for (let i = w; i < n; i += 64) await client.put(`${prefix}range/${String(i).padStart(6, '0')}`).value(v);
+      }));
+    },
+    async range() {
+      const all = await client.getAll().prefix(`${prefix}range/`).buffers();
+      return Object.keys(all).length;
+    },
+    async watchLatency(n) {
+      const watcher = await client.watch().prefix(`${prefix}watch/`).create();
+      const lat: number[] = [];
+      try {
+        for (let i = 0; i < n; i++) {
+          const t0 = performance.now();
+          const got = new Promise<void>((resolve) => watcher.once('put', () => resolve()));
+          await client.put(`${prefix}watch/${i}`).value(v);
+          await got;
+          lat.push(performance.now() - t0);
+        }
+      } finally {
+        await watcher.cancel();
+      }
+      return lat;
+    },
+  };
+}
+
+async function measure(ours: Subject, raw: Subject, opts: { seq: number; par: number }): Promise<Row[]> {
+  const rows: Row[] = [];
+  // Interleave ours and the baseline for each figure, so drift on a shared machine hits both.
+  const rawSeq = await timeOps(opts.seq, raw.seq);
+  const ourSeq = await timeOps(opts.seq, ours.seq);
+  rows.push({ metric: 'writes sequential', ours: ourSeq, baseline: rawSeq, unit: 'writes/s' });
+  const rawPar = await timeConcurrent(opts.par, 64, raw.par);
+  const ourPar = await timeConcurrent(opts.par, 64, ours.par);
+  rows.push({ metric: 'writes 64 in flight', ours: ourPar, baseline: rawPar, unit: 'writes/s' });
+  const rawRead = await timeConcurrent(READS, 16, raw.read);
+  const ourRead = await timeConcurrent(READS, 16, ours.read);
+  rows.push({ metric: 'point reads', ours: ourRead, baseline: rawRead, unit: 'reads/s' });
+  await raw.fill(RANGE_KEYS);
+  await ours.fill(RANGE_KEYS);
+  let rawCount = 0;
+  let ourCount = 0;
+  const rawRange = await timeOnce(async () => (rawCount = await raw.range()));
+  const ourRange = await timeOnce(async () => (ourCount = await ours.range()));
+  if (rawCount !== RANGE_KEYS || ourCount !== RANGE_KEYS) throw new Error(`range returned ${ourCount}/${rawCount} keys`);
+  rows.push({ metric: 'range of 10,000 keys', ours: ourRange, baseline: rawRange, unit: 'ms', lowerIsBetter: true });
+  const ourLat = await ours.watchLatency(WATCH_EVENTS);
+  const rawLat = await raw.watchLatency(WATCH_EVENTS);
+  rows.push({ metric: 'watch latency p50', ours: percentile(ourLat, 50), baseline: percentile(rawLat, 50), unit: 'ms', lowerIsBetter: true });
+  rows.push({ metric: 'watch latency p99', ours: percentile(ourLat, 99), baseline: percentile(rawLat, 99), unit: 'ms', lowerIsBetter: true });
+  return rows;
+}
+
+function figures(rows: readonly Row[]): Record<string, number> {
+  const get = (m: string) => rows.find((r) => r.metric === m)!;
+  const seq = get('writes sequential');
+  const par = get('writes 64 in flight');
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return {
+    'writes.sequential': round(seq.ours),
+    'writes.sequential.ratio': round(ratio(seq)),
+    'writes.parallel': round(par.ours),
+    'writes.parallel.ratio': round(ratio(par)),
+    // The headline figure: 64 writers in flight, the load an API server puts on its store.
+    'writes.ratio': round(ratio(par)),
+    'reads': round(get('point reads').ours),
+    'reads.ratio': round(ratio(get('point reads'))),
+    'range.ms': round(get('range of 10,000 keys').ours),
+    'watch.p50.ms': round(get('watch latency p50').ours),
+    'watch.p99.ms': round(get('watch latency p99').ours),
+  };
+}
+
+async function benchEmbedded(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-bench-'));
+  try {
+    const store = await openLmdbStore({ path: join(dir, 'ours') });
+    const raw = rawLmdbSubject(join(dir, 'raw'));
+    try {
+      return await measure(ourSubject(store, '/registry/bench/'), raw, { seq: SEQ_WRITES, par: PAR_WRITES });
+    } finally {
+      await store.close();
+      await raw.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function benchEtcd(): Promise<Row[]> {
+  const server = await startEtcdServer({});
+  try {
+    const store = await openEtcdStore({ endpoints: [server.endpoint], prefix: '/registry' });
+    const client = new Etcd3({ hosts: [server.endpoint], grpcOptions: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 } });
+    try {
+      const par = Math.min(PAR_WRITES, 10000);
+      return await measure(ourSubject(store, '/registry/bench/'), rawEtcdSubject(client, '/raw/'), { seq: SEQ_WRITES, par });
+    } finally {
+      client.close();
+      await store.close();
+    }
+  } finally {
+    await server.dispose();
+  }
+}
+
+export async function runStorageBench(): Promise<void> {
+  const embedded = await benchEmbedded();
+  printTable('embedded (LMDB) store vs raw lmdb puts/gets (same durability: synced commits)', embedded);
+  const etcd = await benchEtcd();
+  printTable('etcd store vs plain etcd3 client (same etcd server)', etcd);
+  const out = {
+    embedded: figures(embedded),
+    etcd: figures(etcd),
+  };
+  const flat: Record<string, number> = {};
+  for (const [backend, f] of Object.entries(out)) for (const [k, v] of Object.entries(f)) flat[`${backend}.${k}`] = v;
+  console.log(JSON.stringify(flat));
+}

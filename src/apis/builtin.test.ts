@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { builtinResources } from './builtin.js';
+import type { ApiObject } from './object.js';
+import type { Schema } from './schema/schema.js';
+
+/** Every object schema reachable from `schema`, with its path. */
+function* objectSchemas(schema: Schema, path: string): Generator<[string, Schema]> {
+  if (schema.properties) {
+    yield [path, schema];
+    for (const [k, v] of Object.entries(schema.properties)) yield* objectSchemas(v, `${path}.${k}`);
+  }
+  if (schema.items) yield* objectSchemas(schema.items, `${path}[]`);
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    yield* objectSchemas(schema.additionalProperties, `${path}{}`);
+  }
+}
+
+const minimal: Record<string, (ns: string) => ApiObject> = {
+  Namespace: () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } }),
+  ConfigMap: (ns) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: ns } }),
+  Secret: (ns) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: ns } }),
+  ServiceAccount: (ns) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns } }),
+  Event: (ns) => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'e', namespace: ns },
+    involvedObject: { kind: 'ConfigMap', name: 'c', namespace: ns },
+  }),
+  Lease: (ns) => ({ apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: ns } }),
+};
+
+describe('builtinResources', () => {
+  const defs = builtinResources();
+
+  it('lists the compiled-in kinds once each', () => {
+    assert.deepEqual(
+      defs.map((d) => `${d.group}/${d.version}/${d.resource}`),
+      [
+        '/v1/namespaces',
+        '/v1/configmaps',
+        '/v1/secrets',
+        '/v1/serviceaccounts',
+        '/v1/events',
+        'coordination.orch.io/v1/leases',
+      ],
+    );
+    for (const d of defs) {
+      assert.equal(d.listKind, `${d.kind}List`);
+      assert.equal(d.singular, d.kind.toLowerCase());
+      assert.deepEqual(d.categories, []);
+      assert.equal(d.hasGeneration, false, `${d.kind}: kube does not track generation`);
+      assert.deepEqual([...d.verbs].sort(), [...d.verbs], 'verbs sorted');
+    }
+  });
+
+  it('names every kind schema for OpenAPI and keeps protobuf numbers unique per message', () => {
+    for (const d of defs) {
+      assert.match(d.schema['x-orch-type-name'] ?? '', /^io\.orch\.api\./);
+      for (const [path, schema] of objectSchemas(d.schema, d.kind)) {
+        const numbers = Object.values(schema.properties ?? {})
+          .map((p) => p['x-orch-protobuf-field'])
+          .filter((n) => n !== undefined);
+        assert.equal(new Set(numbers).size, numbers.length, `duplicate protobuf field number in ${path}`);
+      }
+    }
+  });
+
+  it('accepts a minimal object of every kind', () => {
+    for (const d of defs) {
+      const obj = minimal[d.kind](d.namespaced ? 'default' : '');
+      d.strategy.prepareForCreate(obj);
+      assert.deepEqual(d.strategy.validateCreate(obj), [], d.kind);
+    }
+  });
+
+  it('freezes the shared schemas', () => {
+    assert.ok(Object.isFrozen(defs[1].schema));
+    assert.ok(Object.isFrozen(defs[1].schema.properties?.metadata?.properties?.labels));
+  });
+
+  it('builds independent definitions on every call', () => {
+    const again = builtinResources();
+    assert.notEqual(again[0], defs[0]);
+    assert.deepEqual(
+      again.map((d) => d.kind),
+      defs.map((d) => d.kind),
+    );
+  });
+});

@@ -1,0 +1,38 @@
+import { leaseResource } from './coordination/lease.js';
+import { configMapResource } from './core/config-map.js';
+import { eventResource } from './core/event.js';
+import { namespaceResource } from './core/namespace.js';
+import { secretResource } from './core/secret.js';
+import { serviceAccountResource } from './core/service-account.js';
+import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
+
+export interface BuiltinOptions {
+  /** Feature gate `CoordinatedLeaderElection` (alpha; default false). */
+  readonly coordinatedLeaderElection?: boolean;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * Every compiled-in resource: core/v1 namespaces, configmaps, secrets, serviceaccounts, events,
+ * and coordination.orch.io/v1 leases. Each call builds fresh definitions; their schemas are
+ * shared constants and therefore deeply frozen.
+ */
+export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceDefinition[] {
+  const defs = [
+    namespaceResource(),
+    configMapResource(),
+    secretResource(),
+    serviceAccountResource(),
+    eventResource(),
+    leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }),
+  ];
+  for (const def of defs) deepFreeze(def.schema);
+  return defs;
+}

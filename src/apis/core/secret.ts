@@ -1,0 +1,190 @@
+import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
+import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { isConfigMapKey, nameIsDNSSubdomain } from '../meta/name-validation.js';
+import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
+import { STANDARD_FINALIZERS, validateImmutableField } from '../meta/object-meta-validation.js';
+import { schemaStrategy } from '../meta/resource-strategy.js';
+import type { ApiObject } from '../object.js';
+import { keyPath } from '../schema/field-path.js';
+import { base64DecodedLength } from '../schema/formats.js';
+import { isPlainObject } from '../schema/json-value.js';
+import { booleanField, bytesMapField, namedType, pb, pbPointer, stringField, stringMapField } from '../schema/named.js';
+import type { Schema } from '../schema/schema.js';
+import { IMMUTABLE_WHEN_SET, MAX_CONFIG_DATA_SIZE_BYTES, sameData } from './config-map.js';
+import { goJsonObjectError } from './go-json-error.js';
+import { CORE_V1 } from './object-reference-schema.js';
+
+/** Secret types with server-side rules. The strings are kube's, since clients send them as is. */
+export const SecretType = {
+  Opaque: 'Opaque',
+  ServiceAccountToken: 'kubernetes.io/service-account-token',
+  Dockercfg: 'kubernetes.io/dockercfg',
+  DockerConfigJson: 'kubernetes.io/dockerconfigjson',
+  BasicAuth: 'kubernetes.io/basic-auth',
+  SSHAuth: 'kubernetes.io/ssh-auth',
+  TLS: 'kubernetes.io/tls',
+  BootstrapToken: 'bootstrap.kubernetes.io/token',
+} as const;
+
+/** Annotation naming the ServiceAccount a token Secret belongs to (required for that type). */
+export const SERVICE_ACCOUNT_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
+/** Annotation carrying that ServiceAccount's uid. */
+export const SERVICE_ACCOUNT_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
+
+export interface Secret extends ApiObject {
+  immutable?: boolean;
+  /** Base64-encoded values. */
+  data?: Record<string, string>;
+  /** Write-only plain-text values, folded into `data` before validation. */
+  stringData?: Record<string, string>;
+  type?: string;
+}
+
+export const secretSchema: Schema = namedType(
+  `${CORE_V1}.Secret`,
+  'Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: objectMetaField(),
+      immutable: booleanField(
+        'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
+        pbPointer(5),
+      ),
+      data: bytesMapField(
+        "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4",
+        pb(2),
+      ),
+      stringData: stringMapField(
+        'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
+        pb(4),
+      ),
+      type: stringField(
+        'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types',
+        { default: SecretType.Opaque, ...pb(3) },
+      ),
+    },
+  },
+);
+
+/**
+ * Folds `stringData` into `data` (UTF-8, base64-encoded; stringData wins) and removes it, as
+ * kube's v1→internal conversion does. Leaves an ill-typed `stringData` for validation to report.
+ */
+export function foldStringData(secret: Secret): void {
+  const raw: unknown = secret.stringData;
+  if (raw === undefined || raw === null) {
+    delete secret.stringData;
+    return;
+  }
+  if (!isPlainObject(raw) || !Object.values(raw).every((v) => typeof v === 'string')) return;
+  if (secret.data !== undefined && !isPlainObject(secret.data)) return;
+  const data: Record<string, string> = { ...(secret.data ?? {}) };
+  for (const [key, value] of Object.entries(raw as Record<string, string>)) {
+    data[key] = Buffer.from(value, 'utf8').toString('base64');
+  }
+  secret.data = data;
+  delete secret.stringData;
+}
+
+function decodedSize(data: Record<string, string>, key: string): number {
+  return Object.hasOwn(data, key) ? base64DecodedLength(data[key]) : 0;
+}
+
+/** kube's `ValidateSecret` beyond metadata: keys, total size ≤ 1 MiB, rules of the standard types. */
+export function validateSecretData(secret: Secret): FieldError[] {
+  const errs: FieldError[] = [];
+  const data = secret.data ?? {};
+  let total = 0;
+  for (const [key, value] of Object.entries(data)) {
+    for (const msg of isConfigMapKey(key)) errs.push(fieldErrors.invalid(keyPath('data', key), key, msg));
+    total += base64DecodedLength(value);
+  }
+  if (total > MAX_CONFIG_DATA_SIZE_BYTES) errs.push(fieldErrors.tooLong('data', MAX_CONFIG_DATA_SIZE_BYTES));
+  errs.push(...validateSecretType(secret, data));
+  return errs;
+}
+
+function validateDockerConfig(data: Record<string, string>, key: string): FieldError[] {
+  if (!Object.hasOwn(data, key)) return [fieldErrors.required(keyPath('data', key))];
+  const problem = goJsonObjectError(Buffer.from(data[key], 'base64').toString('utf8'));
+  return problem ? [fieldErrors.invalid(keyPath('data', key), '<secret contents redacted>', problem)] : [];
+}
+
+function validateSecretType(secret: Secret, data: Record<string, string>): FieldError[] {
+  switch (secret.type) {
+    case SecretType.ServiceAccountToken:
+      // Only the name is required; the uid and token are filled in later by a controller.
+      if (!secret.metadata?.annotations?.[SERVICE_ACCOUNT_NAME_ANNOTATION]) {
+        return [fieldErrors.required(keyPath('metadata.annotations', SERVICE_ACCOUNT_NAME_ANNOTATION))];
+      }
+      return [];
+    case SecretType.Dockercfg:
+      return validateDockerConfig(data, '.dockercfg');
+    case SecretType.DockerConfigJson:
+      return validateDockerConfig(data, '.dockerconfigjson');
+    case SecretType.BasicAuth:
+      // Either may be empty, but at least one key must be present.
+      if (!Object.hasOwn(data, 'username') && !Object.hasOwn(data, 'password')) {
+        return [fieldErrors.required(keyPath('data', 'username')), fieldErrors.required(keyPath('data', 'password'))];
+      }
+      return [];
+    case SecretType.SSHAuth:
+      return decodedSize(data, 'ssh-privatekey') === 0 ? [fieldErrors.required(keyPath('data', 'ssh-privatekey'))] : [];
+    case SecretType.TLS: {
+      const errs: FieldError[] = [];
+      if (!Object.hasOwn(data, 'tls.crt')) errs.push(fieldErrors.required(keyPath('data', 'tls.crt')));
+      if (!Object.hasOwn(data, 'tls.key')) errs.push(fieldErrors.required(keyPath('data', 'tls.key')));
+      return errs;
+    }
+    default:
+      // Opaque, bootstrap tokens and custom types have no server-side content rules.
+      return [];
+  }
+}
+
+/** kube's `ValidateSecretUpdate` rules: `type` immutable; nothing changes once `immutable`. */
+export function validateSecretImmutability(secret: Secret, old: Secret): FieldError[] {
+  const errs = validateImmutableField(secret.type ?? '', old.type ?? '', 'type');
+  if (old.immutable === true) {
+    if (secret.immutable !== true) errs.push(fieldErrors.forbidden('immutable', IMMUTABLE_WHEN_SET));
+    // stringData has already been folded into data by now.
+    if (!sameData(secret.data, old.data)) errs.push(fieldErrors.forbidden('data', IMMUTABLE_WHEN_SET));
+  }
+  return errs;
+}
+
+/** core/v1 `secrets`. */
+export function secretResource(): BuiltinResourceDefinition {
+  return {
+    group: '',
+    version: 'v1',
+    kind: 'Secret',
+    listKind: 'SecretList',
+    resource: 'secrets',
+    singular: 'secret',
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    verbs: STANDARD_VERBS,
+    subresources: [],
+    allowCreateOnUpdate: false,
+    hasGeneration: false,
+    schema: secretSchema,
+    listDescription: 'SecretList is a list of Secret.',
+    listItemsDescription:
+      'Items is a list of secret objects. More info: https://kubernetes.io/docs/concepts/configuration/secret',
+    strategy: schemaStrategy<Secret>({
+      schema: secretSchema,
+      namespaced: true,
+      nameValidator: nameIsDNSSubdomain,
+      standardFinalizers: STANDARD_FINALIZERS,
+      prepareForCreate: foldStringData,
+      prepareForUpdate: (secret) => foldStringData(secret),
+      validateCreate: validateSecretData,
+      validateUpdate: (secret, old) => [...validateSecretImmutability(secret, old), ...validateSecretData(secret)],
+    }),
+  };
+}

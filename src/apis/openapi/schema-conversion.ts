@@ -1,0 +1,135 @@
+import type { Schema } from '../schema/schema.js';
+
+/** A JSON object of an OpenAPI document. */
+export type OpenApiObject = { [key: string]: unknown };
+
+/** Which document flavour is being written: Swagger 2.0 or OpenAPI 3.0. */
+export type OpenApiStyle = 'v2' | 'v3';
+
+/** Orch's schema extensions and the names clients (kubectl) read them under. */
+const EXTENSION_NAMES: Readonly<Record<string, string>> = {
+  'x-orch-list-type': 'x-kubernetes-list-type',
+  'x-orch-list-map-keys': 'x-kubernetes-list-map-keys',
+  'x-orch-map-type': 'x-kubernetes-map-type',
+  'x-orch-preserve-unknown-fields': 'x-kubernetes-preserve-unknown-fields',
+  'x-orch-embedded-resource': 'x-kubernetes-embedded-resource',
+  'x-orch-patch-strategy': 'x-kubernetes-patch-strategy',
+  'x-orch-patch-merge-key': 'x-kubernetes-patch-merge-key',
+};
+
+/** Keys that describe the field holding a named type, not the type: they stay beside its `$ref`. */
+const FIELD_LEVEL_KEYS = new Set(['description', 'default', 'x-orch-patch-strategy', 'x-orch-patch-merge-key']);
+
+/** Plain JSON-schema keywords copied as they are. */
+const PLAIN_KEYS = [
+  'type',
+  'format',
+  'enum',
+  'default',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'pattern',
+] as const;
+
+/**
+ * Collects the definitions of one document: each named type (`x-orch-type-name`) is converted
+ * once and referred to by `$ref` (`#/components/schemas/<name>` in v3, `#/definitions/<name>`
+ * in v2). Top-level kinds get their `x-kubernetes-group-version-kind` through `extraExtensions`.
+ */
+export class DefinitionCollector {
+  readonly definitions = new Map<string, OpenApiObject>();
+
+  constructor(readonly style: OpenApiStyle) {}
+
+  /** `$ref` target of a definition name. */
+  refTo(name: string): string {
+    return this.style === 'v3' ? `#/components/schemas/${name}` : `#/definitions/${name}`;
+  }
+
+  /**
+   * Adds the named type `schema` (and, recursively, every named type it uses) as a definition and
+   * returns its name. `extraExtensions` (e.g. the GVK list) are merged into the definition.
+   */
+  define(schema: Schema, extraExtensions: OpenApiObject = {}): string {
+    const name = schema['x-orch-type-name'];
+    if (!name) throw new Error('define() needs a schema with x-orch-type-name');
+    if (this.definitions.has(name)) {
+      Object.assign(this.definitions.get(name)!, extraExtensions);
+      return name;
+    }
+    // Reserve the name first so recursive types terminate.
+    const def: OpenApiObject = {};
+    this.definitions.set(name, def);
+    const body = this.convertInline(schema, true);
+    const typeDescription = schema['x-orch-type-description'];
+    delete body.description;
+    delete body.default;
+    if (typeDescription) body.description = typeDescription;
+    Object.assign(def, sortKeys({ ...body, ...extraExtensions }));
+    return name;
+  }
+
+  /** The OpenAPI form of a field's schema: a `$ref` for named types, inline otherwise. */
+  convert(schema: Schema): OpenApiObject {
+    if (!schema['x-orch-type-name']) return this.convertInline(schema, false);
+    const name = this.define(schema);
+    const ref = { $ref: this.refTo(name) };
+    const fieldLevel: OpenApiObject = {};
+    for (const key of FIELD_LEVEL_KEYS) {
+      const value = (schema as Record<string, unknown>)[key];
+      if (value === undefined || value === '') continue;
+      fieldLevel[EXTENSION_NAMES[key] ?? key] = value;
+    }
+    if (Object.keys(fieldLevel).length === 0) return ref;
+    // v3 forbids siblings of $ref, so kube wraps it in allOf; Swagger 2.0 documents keep siblings.
+    return sortKeys(this.style === 'v3' ? { allOf: [ref], ...fieldLevel } : { ...ref, ...fieldLevel });
+  }
+
+  private convertInline(schema: Schema, asDefinition: boolean): OpenApiObject {
+    const out: OpenApiObject = {};
+    for (const key of PLAIN_KEYS) {
+      if (schema[key] !== undefined) out[key] = schema[key];
+    }
+    if (schema.description) out.description = schema.description;
+    if (schema.required && schema.required.length > 0) out.required = [...schema.required];
+    if (schema.nullable && this.style === 'v3') out.nullable = true;
+    if (schema.properties) {
+      const props: OpenApiObject = {};
+      for (const key of Object.keys(schema.properties).sort()) props[key] = this.convert(schema.properties[key]);
+      out.properties = props;
+    }
+    if (schema.additionalProperties !== undefined) {
+      out.additionalProperties =
+        typeof schema.additionalProperties === 'boolean'
+          ? schema.additionalProperties
+          : this.convert(schema.additionalProperties);
+    }
+    if (schema.items) out.items = this.convert(schema.items);
+    if (schema['x-orch-int-or-string']) {
+      out['x-kubernetes-int-or-string'] = true;
+      if (this.style === 'v3') out.anyOf = [{ type: 'integer' }, { type: 'string' }];
+      else Object.assign(out, { type: 'string', format: 'int-or-string' });
+    }
+    for (const [orch, kube] of Object.entries(EXTENSION_NAMES)) {
+      const value = (schema as Record<string, unknown>)[orch];
+      if (value === undefined) continue;
+      // The patch markers of a named type's field live beside its $ref, not in the definition.
+      if (asDefinition && FIELD_LEVEL_KEYS.has(orch)) continue;
+      out[kube] = Array.isArray(value) ? [...value] : value;
+    }
+    return sortKeys(out);
+  }
+}
+
+/** A copy of `obj` with its keys in sorted order (kube's documents are marshalled sorted). */
+export function sortKeys<T extends OpenApiObject>(obj: T): T {
+  const out: OpenApiObject = {};
+  for (const key of Object.keys(obj).sort()) out[key] = obj[key];
+  return out as T;
+}

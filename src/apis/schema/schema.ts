@@ -1,0 +1,64 @@
+/**
+ * A structural schema (OpenAPI v3 subset) with Orch's extensions. One per kind; every
+ * schema-driven feature reads it.
+ */
+export interface Schema {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  description?: string;
+  format?: string;
+  properties?: Record<string, Schema>;
+  additionalProperties?: Schema | boolean;
+  items?: Schema;
+  required?: string[];
+  enum?: unknown[];
+  default?: unknown;
+  nullable?: boolean;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  pattern?: string;
+  'x-orch-list-type'?: 'atomic' | 'set' | 'map';
+  'x-orch-list-map-keys'?: string[];
+  'x-orch-map-type'?: 'atomic' | 'granular';
+  'x-orch-preserve-unknown-fields'?: boolean;
+  'x-orch-int-or-string'?: boolean;
+  'x-orch-embedded-resource'?: boolean;
+  /** Strategic-merge patch strategy, e.g. `merge` or `merge,retainKeys`. */
+  'x-orch-patch-strategy'?: string;
+  'x-orch-patch-merge-key'?: string;
+  /** Protobuf field number of this property in its parent message. */
+  'x-orch-protobuf-field'?: number;
+  /**
+   * The apimachinery message a (string or object) type travels as in protobuf, instead of the
+   * message its JSON shape suggests: `Time`/`MicroTime` `{int64 seconds = 1; int32 nanos = 2}`,
+   * `IntOrString` `{int64 type = 1; int32 intVal = 2; string strVal = 3}`, `Quantity`
+   * `{string string = 1}`, `RawExtension` `{bytes raw = 1}` and `FieldsV1` `{bytes Raw = 1}`
+   * (both holding JSON).
+   */
+  'x-orch-protobuf-message'?: 'Time' | 'MicroTime' | 'IntOrString' | 'Quantity' | 'RawExtension' | 'FieldsV1';
+  /**
+   * `explicit` when the Go field is a pointer: a zero value (`false`, `0`, `""`) is a set value and
+   * travels in protobuf. Without it a zero scalar means "unset", as Go's `omitempty` treats it.
+   */
+  'x-orch-protobuf-presence'?: 'explicit';
+  /**
+   * Name under which this (object or named scalar) type is published in the OpenAPI documents,
+   * e.g. `io.orch.api.core.v1.ConfigMap`. Schemas with a type name become `$ref`s there.
+   */
+  'x-orch-type-name'?: string;
+  /**
+   * Description of the named type itself (OpenAPI definition description); `description` on the
+   * same schema describes the field that holds it.
+   */
+  'x-orch-type-description'?: string;
+  /**
+   * A timestamp string (`format: date-time`) and the precision it is stored with: `second` for
+   * `Time` (RFC 3339, UTC), `microsecond` for `MicroTime` (`2006-01-02T15:04:05.000000Z07:00`).
+   */
+  'x-orch-time-precision'?: 'second' | 'microsecond';
+}

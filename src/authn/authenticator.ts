@@ -1,0 +1,69 @@
+/** Identity of an authenticated (or anonymous) caller, as in `user.Info` of kube-apiserver. */
+export interface UserInfo {
+  readonly name: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Outcome of one authenticator: `user` ends the search; `no-opinion` means the request carries no credential
+ * this authenticator understands; `error` means it carries one that is invalid (401 Unauthorized).
+ */
+export type AuthResult =
+  | { readonly kind: 'user'; readonly user: UserInfo }
+  | { readonly kind: 'no-opinion' }
+  | { readonly kind: 'error'; readonly message: string };
+
+/**
+ * The client certificate presented during the TLS handshake, as verified by the TLS layer against the
+ * server's client CA bundle.
+ */
+export interface PeerCertificate {
+  /** True when the TLS layer verified the chain (and the clientAuth purpose) against the client CA bundle. */
+  readonly authorized: boolean;
+  /** OpenSSL's verification error code when not authorized, e.g. `UNABLE_TO_VERIFY_LEAF_SIGNATURE`, `CERT_HAS_EXPIRED`. */
+  readonly authorizationError: string | undefined;
+  /** Subject CN (the first, if several). */
+  readonly commonName: string | undefined;
+  /** Every subject O, in order; always an array. */
+  readonly organizations: readonly string[];
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+  /** Upper-case hex, as OpenSSL prints it. */
+  readonly serialNumber: string;
+  /** SHA-256 fingerprint, colon-separated hex. */
+  readonly fingerprint256: string;
+  /** DER encoding. */
+  readonly raw: Uint8Array;
+}
+
+/** Header names are lower-case; repeated headers are joined with ", " (set-cookie excepted). */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** What authenticators may read of a request: never the body. */
+export interface RequestHead {
+  readonly method: string;
+  /** Path and query, as sent. */
+  readonly url: string;
+  readonly headers: RequestHeaders;
+  /** Every value of a header, unjoined, in arrival order (name case-insensitive). */
+  headerValues(name: string): string[];
+  /** The verified-or-not client certificate, or undefined when the client presented none. */
+  readonly peerCertificate: PeerCertificate | undefined;
+}
+
+/**
+ * Determines who sent a request. Implementations must not throw for bad credentials (return `error`), must
+ * not read the body, and may be called concurrently.
+ */
+export interface Authenticator {
+  authenticate(req: RequestHead, signal: AbortSignal): Promise<AuthResult>;
+}
+
+/** Well-known user and group names. */
+export const ANONYMOUS_USER = 'system:anonymous';
+export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
+export const AUTHENTICATED_GROUP = 'system:authenticated';
+
+export const NO_OPINION: AuthResult = Object.freeze({ kind: 'no-opinion' as const });

@@ -1,0 +1,17 @@
+export { AnonymousAuthenticator, type AnonymousAuthenticatorOptions } from './anonymous-authenticator.js';
+export { authenticatedGroupAdder } from './authenticated-group-adder.js';
+export {
+  ANONYMOUS_USER,
+  AUTHENTICATED_GROUP,
+  type Authenticator,
+  type AuthResult,
+  NO_OPINION,
+  type PeerCertificate,
+  type RequestHead,
+  type RequestHeaders,
+  UNAUTHENTICATED_GROUP,
+  type UserInfo,
+} from './authenticator.js';
+export { buildRequestAuthenticator, type RequestAuthenticatorOptions } from './request-authenticator.js';
+export { type UnionOptions, unionAuthenticator } from './union-authenticator.js';
+export { CREDENTIAL_ID_KEY, X509Authenticator, type X509AuthenticatorOptions } from './x509-authenticator.js';

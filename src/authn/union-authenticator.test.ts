@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AnonymousAuthenticator } from './anonymous-authenticator.js';
+import { authenticatedGroupAdder } from './authenticated-group-adder.js';
+import type { Authenticator, AuthResult, RequestHead, UserInfo } from './authenticator.js';
+import { buildRequestAuthenticator } from './request-authenticator.js';
+import { unionAuthenticator } from './union-authenticator.js';
+
+/** A bearer-token authenticator over a fixed table, enough to exercise composition. */
+class TableTokenAuthenticator implements Authenticator {
+  calls = 0;
+  constructor(private readonly tokens: Record<string, UserInfo>) {}
+  async authenticate(req: RequestHead): Promise<AuthResult> {
+    this.calls++;
+    const header = req.headers.authorization;
+    if (typeof header !== 'string' || !header.startsWith('Bearer ')) return { kind: 'no-opinion' };
+    const user = this.tokens[header.slice(7)];
+    return user ? { kind: 'user', user } : { kind: 'error', message: 'invalid bearer token' };
+  }
+}
+
+function head(url: string, headers: Record<string, string> = {}): RequestHead {
+  return {
+    method: 'GET',
+    url,
+    headers,
+    headerValues: (name) => (headers[name.toLowerCase()] === undefined ? [] : [headers[name.toLowerCase()]]),
+    peerCertificate: undefined,
+  };
+}
+
+const signal = new AbortController().signal;
+const alice: UserInfo = { name: 'alice', groups: ['dev'] };
+const bob: UserInfo = { name: 'bob', groups: [] };
+
+describe('unionAuthenticator', () => {
+  const first = () => new TableTokenAuthenticator({ a: alice });
+  const second = () => new TableTokenAuthenticator({ b: bob });
+  const cases: { name: string; token?: string; failOnError: boolean; want: AuthResult }[] = [
+    { name: 'first match wins', token: 'a', failOnError: false, want: { kind: 'user', user: alice } },
+    { name: 'later authenticator after an error', token: 'b', failOnError: false, want: { kind: 'user', user: bob } },
+    {
+      name: 'errors aggregated when nobody succeeds',
+      token: 'zzz',
+      failOnError: false,
+      want: { kind: 'error', message: 'invalid bearer token; invalid bearer token' },
+    },
+    { name: 'no credentials: no opinion', failOnError: false, want: { kind: 'no-opinion' } },
+    {
+      name: 'failOnError stops at the first error',
+      token: 'b',
+      failOnError: true,
+      want: { kind: 'error', message: 'invalid bearer token' },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const union = unionAuthenticator([first(), second()], { failOnError: c.failOnError });
+      const headers: Record<string, string> = c.token ? { authorization: `Bearer ${c.token}` } : {};
+      assert.deepEqual(await union.authenticate(head('/api', headers), signal), c.want);
+    });
+  }
+
+  it('stops early on an aborted signal', async () => {
+    const a = first();
+    const controller = new AbortController();
+    controller.abort(new Error('client gone'));
+    await assert.rejects(unionAuthenticator([a]).authenticate(head('/'), controller.signal), /client gone/);
+    assert.equal(a.calls, 0);
+  });
+});
+
+describe('authenticatedGroupAdder', () => {
+  const cases: { name: string; user: UserInfo; groups: string[] }[] = [
+    { name: 'adds system:authenticated', user: alice, groups: ['dev', 'system:authenticated'] },
+    {
+      name: 'keeps an existing system:authenticated',
+      user: { name: 'x', groups: ['system:authenticated', 'g'] },
+      groups: ['system:authenticated', 'g'],
+    },
+    {
+      name: 'leaves system:unauthenticated users alone',
+      user: { name: 'x', groups: ['system:unauthenticated'] },
+      groups: ['system:unauthenticated'],
+    },
+    { name: 'leaves system:anonymous alone', user: { name: 'system:anonymous', groups: [] }, groups: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const adder = authenticatedGroupAdder(new TableTokenAuthenticator({ t: c.user }));
+      const result = await adder.authenticate(head('/', { authorization: 'Bearer t' }), signal);
+      assert.equal(result.kind, 'user');
+      assert.deepEqual(result.kind === 'user' ? result.user.groups : undefined, c.groups);
+      assert.deepEqual(alice.groups, ['dev'], 'the inner user is not mutated');
+    });
+  }
+});
+
+describe('buildRequestAuthenticator', () => {
+  const authn = buildRequestAuthenticator({ authenticators: [new TableTokenAuthenticator({ a: alice })] });
+  const anonymous = { kind: 'user', user: { name: 'system:anonymous', groups: ['system:unauthenticated'] } };
+
+  it('authenticates valid credentials with system:authenticated', async () => {
+    assert.deepEqual(await authn.authenticate(head('/', { authorization: 'Bearer a' }), signal), {
+      kind: 'user',
+      user: { name: 'alice', groups: ['dev', 'system:authenticated'] },
+    });
+  });
+
+  it('answers an invalid credential with an error, never anonymous', async () => {
+    assert.deepEqual(await authn.authenticate(head('/', { authorization: 'Bearer nope' }), signal), {
+      kind: 'error',
+      message: 'invalid bearer token',
+    });
+  });
+
+  it('falls back to anonymous without credentials', async () => {
+    assert.deepEqual(await authn.authenticate(head('/api'), signal), anonymous);
+  });
+
+  it('restricts anonymous to the configured paths', async () => {
+    const restricted = buildRequestAuthenticator({
+      authenticators: [],
+      anonymous: { allowedPaths: ['/healthz', '/readyz'] },
+    });
+    assert.deepEqual(await restricted.authenticate(head('/healthz?verbose'), signal), anonymous);
+    assert.deepEqual(await restricted.authenticate(head('/api'), signal), { kind: 'no-opinion' });
+  });
+
+  it('can disable anonymous', async () => {
+    const strict = buildRequestAuthenticator({ authenticators: [], anonymous: false });
+    assert.deepEqual(await strict.authenticate(head('/api'), signal), { kind: 'no-opinion' });
+    assert.deepEqual(await new AnonymousAuthenticator().authenticate(head('/api'), signal), anonymous);
+  });
+});

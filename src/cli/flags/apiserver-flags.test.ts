@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { newOrchFeatureGates } from '../../featuregate/orch-features.js';
+import { type ApiServerFlags, apiServerUsage, parseApiServerCommandLine } from './apiserver-flags.js';
+import { FlagParseError, FlagValidationError } from './errors.js';
+
+function run(argv: string[]) {
+  const featureGates = newOrchFeatureGates();
+  const parsed = parseApiServerCommandLine(argv, { featureGates });
+  if (parsed.help) throw new Error('unexpected help');
+  return { ...parsed, featureGates };
+}
+
+function flags(argv: string[]): ApiServerFlags {
+  return run(argv).flags;
+}
+
+describe('parseApiServerCommandLine', () => {
+  it('has kube-like defaults', () => {
+    const f = flags([]);
+    assert.equal(f.dataDir, './.orch');
+    assert.equal(f.bindAddress, '127.0.0.1');
+    assert.equal(f.securePort, 6443);
+    assert.equal(f.storageBackend, 'embedded');
+    assert.deepEqual(f.etcdServers, []);
+    assert.equal(f.etcdPrefix, '/registry');
+    assert.equal(f.etcdCompactionIntervalMs, 300_000);
+    assert.equal(f.certDir, '.orch/pki');
+    assert.equal(f.tlsCertFile, '');
+    assert.equal(f.tlsPrivateKeyFile, '');
+    assert.equal(f.clientCaFile, '');
+    assert.deepEqual(f.featureGates, {});
+    assert.deepEqual(f.authorizationModes, ['AlwaysAllow']);
+    assert.equal(f.shutdownDelayDurationMs, 0);
+    assert.equal(f.livezGracePeriodMs, 0);
+    assert.equal(f.runtimeConfig.isEnabled('apps', 'v1'), true);
+  });
+
+  it('reads every flag', () => {
+    const f = flags([
+      '--data-dir=/var/lib/orch',
+      '--bind-address',
+      '0.0.0.0',
+      '--secure-port=0',
+      '--storage-backend=etcd3',
+      '--etcd-servers=http://127.0.0.1:2379,http://127.0.0.1:22379',
+      '--etcd-servers',
+      'http://127.0.0.1:32379',
+      '--etcd-prefix=/orch',
+      '--etcd-compaction-interval=0',
+      '--cert-dir=/tmp/pki',
+      '--tls-cert-file=/tmp/tls.crt',
+      '--tls-private-key-file=/tmp/tls.key',
+      '--client-ca-file=/tmp/ca.crt',
+      '--feature-gates=CBORServingAndStorage=true',
+      '--feature-gates',
+      'WatchList=false',
+      '--runtime-config=apps/v1=false,flow.orch.io/v1alpha1',
+      '--authorization-mode=AlwaysAllow',
+      '--shutdown-delay-duration=10s',
+      '--livez-grace-period=1m30s',
+    ]);
+    assert.deepEqual(
+      { ...f, runtimeConfig: undefined },
+      {
+        dataDir: '/var/lib/orch',
+        bindAddress: '0.0.0.0',
+        securePort: 0,
+        storageBackend: 'etcd3',
+        etcdServers: ['http://127.0.0.1:2379', 'http://127.0.0.1:22379', 'http://127.0.0.1:32379'],
+        etcdPrefix: '/orch',
+        etcdCompactionIntervalMs: 0,
+        certDir: '/tmp/pki',
+        tlsCertFile: '/tmp/tls.crt',
+        tlsPrivateKeyFile: '/tmp/tls.key',
+        clientCaFile: '/tmp/ca.crt',
+        featureGates: { CBORServingAndStorage: true, WatchList: false },
+        runtimeConfig: undefined,
+        authorizationModes: ['AlwaysAllow'],
+        shutdownDelayDurationMs: 10_000,
+        livezGracePeriodMs: 90_000,
+      },
+    );
+    assert.equal(f.runtimeConfig.isEnabled('apps', 'v1'), false);
+    assert.equal(f.runtimeConfig.isEnabled('flow.orch.io', 'v1alpha1'), true);
+  });
+
+  it('derives --cert-dir from --data-dir unless given', () => {
+    assert.equal(flags(['--data-dir=/srv/orch']).certDir, '/srv/orch/pki');
+    assert.equal(flags(['--data-dir=/srv/orch', '--cert-dir=/elsewhere']).certDir, '/elsewhere');
+  });
+
+  it('applies feature gates to the injected gates, with warnings', () => {
+    const { featureGates, warnings } = run(['--feature-gates=APIResponseCompression=false,CBORServingAndStorage=true']);
+    assert.equal(featureGates.enabled('APIResponseCompression'), false);
+    assert.equal(featureGates.enabled('CBORServingAndStorage'), true);
+    assert.deepEqual(warnings, []);
+    featureGates.add({ Done: { default: true, stage: 'GA' } });
+    const again = parseApiServerCommandLine(['--feature-gates=Done=true'], { featureGates });
+    assert.ok(!again.help);
+    assert.deepEqual(again.warnings, ['Setting GA feature gate Done=true. It will be removed in a future release.']);
+  });
+
+  it('answers --help with generated usage', () => {
+    const featureGates = newOrchFeatureGates();
+    const parsed = parseApiServerCommandLine(['--secure-port=1', '--help'], { featureGates });
+    assert.equal(parsed.help, true);
+    assert.ok(parsed.help && parsed.usage === apiServerUsage({ featureGates }));
+    const usage = apiServerUsage({ featureGates });
+    assert.match(usage, /^Usage:\n {2}orch-apiserver \[flags\]$/m);
+    assert.match(usage, /^ {6}--secure-port int {3,}The port .* \(default 6443\)$/m);
+    assert.match(usage, /^ {6}--etcd-compaction-interval duration {3,}.* \(default 5m0s\)$/m);
+    assert.match(usage, /^ {6}--cert-dir string {3,}.* \(default "<data-dir>\/pki"\)$/m);
+    assert.match(usage, /^Etcd flags:$/m);
+    assert.match(usage, /^ {3,}WatchList=true\|false \(BETA - default=true\)$/m);
+    assert.match(usage, /^ {2}-h, --help {3,}help for orch-apiserver$/m);
+  });
+
+  const parseErrors: [string[], string][] = [
+    [['--x'], 'unknown flag: --x'],
+    [
+      ['--secure-port=abc'],
+      'invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax',
+    ],
+    [['--secure-port'], 'flag needs an argument: --secure-port'],
+    [
+      ['--bind-address=localhost'],
+      'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"',
+    ],
+    [
+      ['--etcd-compaction-interval=5'],
+      'invalid argument "5" for "--etcd-compaction-interval" flag: time: missing unit in duration "5"',
+    ],
+    [
+      ['--feature-gates=Nope=true'],
+      'invalid argument "Nope=true" for "--feature-gates" flag: unrecognized feature gate: Nope',
+    ],
+    [
+      ['--feature-gates=WatchList'],
+      'invalid argument "WatchList" for "--feature-gates" flag: missing bool value for WatchList',
+    ],
+    [
+      ['--feature-gates=WatchList=nah'],
+      'invalid argument "WatchList=nah" for "--feature-gates" flag: invalid value of WatchList=nah, err: strconv.ParseBool: parsing "nah": invalid syntax',
+    ],
+    [['serve'], '"orch-apiserver" does not take any arguments, got ["serve"]'],
+  ];
+  for (const [argv, message] of parseErrors) {
+    it(`rejects ${argv.join(' ')}`, () => {
+      assert.throws(
+        () => run(argv),
+        (err: unknown) => err instanceof FlagParseError && err.message === message,
+      );
+    });
+  }
+
+  const validationErrors: [string[], string][] = [
+    [['--storage-backend=etcd3'], '--etcd-servers must be specified'],
+    [
+      ['--storage-backend=sqlite'],
+      "--storage-backend invalid, allowed values: embedded, etcd3. If not specified, it will default to 'embedded'",
+    ],
+    [['--secure-port=70000'], '--secure-port 70000 must be between 0 and 65535, inclusive. 0 for a free port'],
+    [['--secure-port=-1'], '--secure-port -1 must be between 0 and 65535, inclusive. 0 for a free port'],
+    [['--tls-cert-file=a.crt'], '--tls-cert-file and --tls-private-key-file must be specified together'],
+    [['--tls-private-key-file=a.key'], '--tls-cert-file and --tls-private-key-file must be specified together'],
+    [['--authorization-mode=RBAC'], 'authorization-mode "RBAC" is not supported yet; supported modes: AlwaysAllow'],
+    [['--authorization-mode=Magic'], 'authorization-mode "Magic" is not a valid mode'],
+    [['--authorization-mode='], 'at least one authorization-mode must be passed'],
+    [
+      ['--authorization-mode=AlwaysAllow,AlwaysAllow'],
+      'authorization-mode "AlwaysAllow" has mode specified more than once',
+    ],
+    [['--shutdown-delay-duration=-1s'], '--shutdown-delay-duration can not be negative value'],
+    [['--livez-grace-period=-1s'], '--livez-grace-period can not be a negative value'],
+    [['--etcd-compaction-interval=-5m'], '--etcd-compaction-interval can not be a negative value'],
+    [
+      ['--runtime-config=apps/v1=nah'],
+      'invalid value of apps/v1: nah, err: strconv.ParseBool: parsing "nah": invalid syntax',
+    ],
+    [
+      ['--storage-backend=etcd3', '--tls-cert-file=a', '--livez-grace-period=-1s'],
+      '[--etcd-servers must be specified, --tls-cert-file and --tls-private-key-file must be specified together, --livez-grace-period can not be a negative value]',
+    ],
+  ];
+  for (const [argv, message] of validationErrors) {
+    it(`refuses ${argv.join(' ')}`, () => {
+      assert.throws(
+        () => run(argv),
+        (err: unknown) => {
+          assert.ok(err instanceof FlagValidationError, String(err));
+          assert.equal(err.message, message);
+          return true;
+        },
+      );
+    });
+  }
+
+  it('leaves the feature gates untouched when the command line is rejected', () => {
+    const featureGates = newOrchFeatureGates();
+    assert.throws(() =>
+      parseApiServerCommandLine(['--feature-gates=WatchList=false', '--storage-backend=etcd3'], { featureGates }),
+    );
+    assert.equal(featureGates.enabled('WatchList'), true);
+  });
+});

@@ -1,0 +1,267 @@
+import { join } from 'node:path';
+import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
+import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
+import { RuntimeConfig } from '../../featuregate/runtime-config.js';
+import { FlagParseError, FlagValidationError } from './errors.js';
+import { type FlagValues, parseFlags } from './flag-parser.js';
+import { customFlag, durationFlag, intFlag, ipFlag, keyValueFlag, stringFlag, stringListFlag } from './flag-spec.js';
+import { formatHelp } from './flag-usage.js';
+
+export const API_SERVER_COMMAND = 'orch-apiserver';
+
+export type StorageBackend = 'embedded' | 'etcd3';
+const STORAGE_BACKENDS: readonly StorageBackend[] = ['embedded', 'etcd3'];
+
+/** Authorization modes kube knows; Orch implements the ones in SUPPORTED_AUTHORIZATION_MODES so far. */
+const KNOWN_AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
+const SUPPORTED_AUTHORIZATION_MODES = ['AlwaysAllow'];
+
+/** The validated configuration of `orch-apiserver`. Durations are in milliseconds. */
+export interface ApiServerFlags {
+  readonly dataDir: string;
+  readonly bindAddress: string;
+  /** 0 picks a free port. */
+  readonly securePort: number;
+  readonly storageBackend: StorageBackend;
+  readonly etcdServers: readonly string[];
+  readonly etcdPrefix: string;
+  /** 0 disables periodic compaction. */
+  readonly etcdCompactionIntervalMs: number;
+  /** `<dataDir>/pki` unless given. */
+  readonly certDir: string;
+  /** Empty: serve a self-signed certificate from `certDir`. */
+  readonly tlsCertFile: string;
+  readonly tlsPrivateKeyFile: string;
+  readonly clientCaFile: string;
+  /** The `--feature-gates` settings as given; they have also been applied to the injected gates. */
+  readonly featureGates: Readonly<Record<string, boolean>>;
+  readonly runtimeConfig: RuntimeConfig;
+  readonly authorizationModes: readonly string[];
+  readonly shutdownDelayDurationMs: number;
+  readonly livezGracePeriodMs: number;
+}
+
+export type ParsedApiServerCommandLine =
+  | { readonly help: true; readonly usage: string }
+  | { readonly help: false; readonly flags: ApiServerFlags; readonly warnings: readonly string[] };
+
+export interface ApiServerFlagDeps {
+  /** Validates `--feature-gates` as it is read and receives the settings once everything is valid. */
+  readonly featureGates: FeatureGates;
+}
+
+/** The flag table of `orch-apiserver`; `deps.featureGates` supplies the known features. */
+export function apiServerFlagTable(deps: ApiServerFlagDeps) {
+  return {
+    dataDir: stringFlag({
+      name: 'data-dir',
+      default: './.orch',
+      usage: 'Directory for the embedded store, generated certificates and other state.',
+    }),
+    bindAddress: ipFlag({
+      name: 'bind-address',
+      default: '127.0.0.1',
+      section: 'Secure serving',
+      usage: 'The IP address on which to listen for the --secure-port port.',
+    }),
+    securePort: intFlag({
+      name: 'secure-port',
+      default: 6443,
+      section: 'Secure serving',
+      usage: 'The port on which to serve HTTPS with authentication and authorization. If 0, a free port is chosen.',
+    }),
+    certDir: stringFlag({
+      name: 'cert-dir',
+      section: 'Secure serving',
+      defaultText: '"<data-dir>/pki"',
+      usage:
+        'The directory where the TLS certs are located. If --tls-cert-file and --tls-private-key-file are provided, this flag will be ignored.',
+    }),
+    tlsCertFile: stringFlag({
+      name: 'tls-cert-file',
+      section: 'Secure serving',
+      usage:
+        'File containing the default x509 Certificate for HTTPS (CA cert, if any, concatenated after server cert). If HTTPS serving is enabled, and --tls-cert-file and --tls-private-key-file are not provided, a self-signed certificate and key are generated in --cert-dir.',
+    }),
+    tlsPrivateKeyFile: stringFlag({
+      name: 'tls-private-key-file',
+      section: 'Secure serving',
+      usage: 'File containing the default x509 private key matching --tls-cert-file.',
+    }),
+    clientCaFile: stringFlag({
+      name: 'client-ca-file',
+      section: 'Authentication',
+      usage:
+        'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.',
+    }),
+    authorizationModes: stringListFlag({
+      name: 'authorization-mode',
+      default: ['AlwaysAllow'],
+      section: 'Authorization',
+      usage: `Ordered list of plug-ins to do authorization on secure port. Supported so far: ${SUPPORTED_AUTHORIZATION_MODES.join(',')}.`,
+    }),
+    storageBackend: stringFlag({
+      name: 'storage-backend',
+      default: 'embedded',
+      section: 'Etcd',
+      usage: "The storage backend for persistence. Options: 'embedded', 'etcd3'.",
+    }),
+    etcdServers: stringListFlag({
+      name: 'etcd-servers',
+      section: 'Etcd',
+      usage:
+        'List of etcd servers to connect with (scheme://ip:port), comma separated. Required with --storage-backend=etcd3.',
+    }),
+    etcdPrefix: stringFlag({
+      name: 'etcd-prefix',
+      default: '/registry',
+      section: 'Etcd',
+      usage: 'The prefix to prepend to all resource paths in etcd.',
+    }),
+    etcdCompactionIntervalMs: durationFlag({
+      name: 'etcd-compaction-interval',
+      default: 5 * 60_000,
+      section: 'Etcd',
+      usage: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
+    }),
+    featureGates: customFlag<Readonly<Record<string, boolean>>>({
+      name: 'feature-gates',
+      typeName: 'mapStringBool',
+      default: {},
+      section: 'Feature gate',
+      usage: `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${deps.featureGates
+        .knownFeatures()
+        .join('\n')}`,
+      parse: (raw, previous) => {
+        const settings = parseFeatureGateValue(raw);
+        deps.featureGates.check(settings);
+        return { ...previous, ...settings };
+      },
+    }),
+    runtimeConfig: keyValueFlag({
+      name: 'runtime-config',
+      section: 'API enablement',
+      usage:
+        'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+',
+    }),
+    shutdownDelayDurationMs: durationFlag({
+      name: 'shutdown-delay-duration',
+      section: 'Generic',
+      usage:
+        'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure.',
+    }),
+    livezGracePeriodMs: durationFlag({
+      name: 'livez-grace-period',
+      section: 'Generic',
+      usage:
+        "This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver's start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.",
+    }),
+  };
+}
+
+type ApiServerFlagValues = FlagValues<ReturnType<typeof apiServerFlagTable>>;
+
+/** Help text of `orch-apiserver`. */
+export function apiServerUsage(deps: ApiServerFlagDeps): string {
+  return formatHelp({
+    command: API_SERVER_COMMAND,
+    description: 'The Orch API server validates and configures data for the API objects and serves the resource API.',
+    table: apiServerFlagTable(deps),
+  });
+}
+
+/** Cross-flag checks, all reported at once in kube's wording where kube has one. */
+function validate(v: ApiServerFlagValues): { problems: string[]; runtimeConfig?: RuntimeConfig } {
+  const problems: string[] = [];
+  if (v.securePort < 0 || v.securePort > 65535) {
+    problems.push(`--secure-port ${v.securePort} must be between 0 and 65535, inclusive. 0 for a free port`);
+  }
+  if (!(STORAGE_BACKENDS as readonly string[]).includes(v.storageBackend)) {
+    problems.push(
+      `--storage-backend invalid, allowed values: ${STORAGE_BACKENDS.join(', ')}. If not specified, it will default to 'embedded'`,
+    );
+  }
+  if (v.storageBackend === 'etcd3' && v.etcdServers.length === 0) problems.push('--etcd-servers must be specified');
+  if ((v.tlsCertFile === '') !== (v.tlsPrivateKeyFile === '')) {
+    problems.push('--tls-cert-file and --tls-private-key-file must be specified together');
+  }
+  if (v.authorizationModes.length === 0) problems.push('at least one authorization-mode must be passed');
+  const seen = new Set<string>();
+  for (const mode of v.authorizationModes) {
+    if (!KNOWN_AUTHORIZATION_MODES.includes(mode))
+      problems.push(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
+    else if (!SUPPORTED_AUTHORIZATION_MODES.includes(mode)) {
+      problems.push(
+        `authorization-mode ${JSON.stringify(mode)} is not supported yet; supported modes: ${SUPPORTED_AUTHORIZATION_MODES.join(',')}`,
+      );
+    }
+    if (seen.has(mode)) problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
+    seen.add(mode);
+  }
+  if (v.etcdCompactionIntervalMs < 0) problems.push('--etcd-compaction-interval can not be a negative value');
+  if (v.shutdownDelayDurationMs < 0) problems.push('--shutdown-delay-duration can not be negative value');
+  if (v.livezGracePeriodMs < 0) problems.push('--livez-grace-period can not be a negative value');
+  let runtimeConfig: RuntimeConfig | undefined;
+  try {
+    runtimeConfig = RuntimeConfig.fromEntries(v.runtimeConfig);
+  } catch (err) {
+    if (!(err instanceof RuntimeConfigError)) throw err;
+    problems.push(...err.problems);
+  }
+  return { problems, runtimeConfig };
+}
+
+/**
+ * Parses and validates an `orch-apiserver` command line (without the program name). On success
+ * the `--feature-gates` settings are applied to `deps.featureGates`; nothing is applied on error.
+ *
+ * @returns `{ help: true, usage }` for `--help`/`-h`, else the flags and warnings to log.
+ * @throws FlagParseError for unreadable arguments (`unknown flag: --x`, `invalid argument ...`,
+ *   positional arguments) and FlagValidationError for invalid values or combinations.
+ */
+export function parseApiServerCommandLine(
+  argv: readonly string[],
+  deps: ApiServerFlagDeps,
+): ParsedApiServerCommandLine {
+  const parsed = parseFlags(apiServerFlagTable(deps), argv);
+  if (parsed.help) return { help: true, usage: apiServerUsage(deps) };
+  if (parsed.args.some((a) => a.length > 0)) {
+    throw new FlagParseError(
+      'UnexpectedArguments',
+      `${JSON.stringify(API_SERVER_COMMAND)} does not take any arguments, got ${JSON.stringify(parsed.args)}`,
+    );
+  }
+  const v = parsed.values;
+  const { problems, runtimeConfig } = validate(v);
+  if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
+  let warnings: string[];
+  try {
+    warnings = deps.featureGates.setFromMap(v.featureGates);
+  } catch (err) {
+    // Already checked per occurrence; a failure here means the gates changed underneath us.
+    if (err instanceof FeatureGateError) throw new FlagValidationError(err.problems, { cause: err });
+    throw err;
+  }
+  return {
+    help: false,
+    warnings,
+    flags: {
+      dataDir: v.dataDir,
+      bindAddress: v.bindAddress,
+      securePort: v.securePort,
+      storageBackend: v.storageBackend as StorageBackend,
+      etcdServers: v.etcdServers,
+      etcdPrefix: v.etcdPrefix,
+      etcdCompactionIntervalMs: v.etcdCompactionIntervalMs,
+      certDir: parsed.changed.has('certDir') ? v.certDir : join(v.dataDir, 'pki'),
+      tlsCertFile: v.tlsCertFile,
+      tlsPrivateKeyFile: v.tlsPrivateKeyFile,
+      clientCaFile: v.clientCaFile,
+      featureGates: v.featureGates,
+      runtimeConfig,
+      authorizationModes: v.authorizationModes,
+      shutdownDelayDurationMs: v.shutdownDelayDurationMs,
+      livezGracePeriodMs: v.livezGracePeriodMs,
+    },
+  };
+}

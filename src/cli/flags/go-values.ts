@@ -1,0 +1,186 @@
+/**
+ * Value syntaxes of kube's command lines (Go's strconv, time and encoding/csv as pflag uses them),
+ * with Go's error texts, since those end up verbatim in `invalid argument ...` messages.
+ * Each parser returns the value or `{ error }`.
+ */
+
+export type Parsed<T> = T | { readonly error: string };
+
+export function isParseError<T>(v: Parsed<T>): v is { readonly error: string } {
+  return typeof v === 'object' && v !== null && 'error' in v && !Array.isArray(v);
+}
+
+/** Go's `%q` for the strings we print: double quotes, backslash escapes for quotes and control characters. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/** `strconv.ParseBool`. */
+export function parseGoBool(s: string): Parsed<boolean> {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
+  return { error: `strconv.ParseBool: parsing ${goQuote(s)}: invalid syntax` };
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * `strconv.ParseInt(s, 0, 64)`, the way pflag reads int flags: optional sign, then decimal, `0x`
+ * hex, `0o` or leading-`0` octal, or `0b` binary, with `_` allowed between digits.
+ */
+export function parseGoInt(s: string): Parsed<number> {
+  const syntax = { error: `strconv.ParseInt: parsing ${goQuote(s)}: invalid syntax` };
+  let body = s;
+  let sign = 1n;
+  if (body.startsWith('+') || body.startsWith('-')) {
+    if (body[0] === '-') sign = -1n;
+    body = body.slice(1);
+  }
+  let radix = 10;
+  let digits = body;
+  const prefix = body.slice(0, 2).toLowerCase();
+  if (prefix === '0x' || prefix === '0o' || prefix === '0b') {
+    radix = prefix === '0x' ? 16 : prefix === '0o' ? 8 : 2;
+    digits = body.slice(2);
+    if (digits.startsWith('_')) digits = digits.slice(1);
+  } else if (body.length > 1 && body[0] === '0') {
+    radix = 8;
+    digits = body.slice(1);
+    if (digits.startsWith('_')) digits = digits.slice(1);
+  }
+  const digitClass = radix === 16 ? '[0-9a-fA-F]' : radix === 8 ? '[0-7]' : radix === 2 ? '[01]' : '[0-9]';
+  if (!new RegExp(`^${digitClass}(_?${digitClass})*$`).test(digits)) return syntax;
+  let n = 0n;
+  for (const ch of digits.replaceAll('_', '')) n = n * BigInt(radix) + BigInt(Number.parseInt(ch, radix));
+  n *= sign;
+  if (n < INT64_MIN || n > INT64_MAX) return { error: `strconv.ParseInt: parsing ${goQuote(s)}: value out of range` };
+  return Number(n);
+}
+
+/** Nanoseconds per unit accepted by `time.ParseDuration`. */
+const UNIT_NS: Readonly<Record<string, bigint>> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n, // U+00B5 micro sign
+  μs: 1_000n, // U+03BC Greek mu
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+
+/**
+ * `time.ParseDuration`, in milliseconds (fractional below 1ms): a signed sequence of decimal numbers
+ * with optional fraction and a unit each (`300ms`, `-1.5h`, `2h45m`); `0` needs no unit.
+ */
+export function parseGoDuration(s: string): Parsed<number> {
+  const invalid = { error: `time: invalid duration ${goQuote(s)}` };
+  let rest = s;
+  let negative = false;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    negative = rest[0] === '-';
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') return invalid;
+  let total = 0n;
+  while (rest !== '') {
+    const num = /^(\d*)(?:\.(\d*))?/.exec(rest)!;
+    const [matched, whole, frac] = num;
+    if (whole === '' && (frac === undefined || frac === '')) return invalid;
+    rest = rest.slice(matched.length);
+    const unitMatch = /^[^0-9.]*/.exec(rest)![0];
+    if (unitMatch === '') return { error: `time: missing unit in duration ${goQuote(s)}` };
+    const unit = UNIT_NS[unitMatch];
+    if (unit === undefined) return { error: `time: unknown unit ${goQuote(unitMatch)} in duration ${goQuote(s)}` };
+    rest = rest.slice(unitMatch.length);
+    total += BigInt(whole || '0') * unit;
+    if (frac) total += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
+    if (total > INT64_MAX) return invalid;
+  }
+  const ms = Number(total) / 1e6;
+  return negative ? -ms : ms;
+}
+
+function fraction(v: bigint, digits: number): string {
+  const scale = 10n ** BigInt(digits);
+  const whole = v / scale;
+  const frac = (v % scale).toString().padStart(digits, '0').replace(/0+$/, '');
+  return frac ? `${whole}.${frac}` : `${whole}`;
+}
+
+/** Go's `Duration.String()` for a value in milliseconds: `0s`, `500ms`, `1.5µs`, `5m0s`, `1h30m0s`. */
+export function formatGoDuration(ms: number): string {
+  let ns = BigInt(Math.round(ms * 1e6));
+  if (ns === 0n) return '0s';
+  const sign = ns < 0n ? '-' : '';
+  if (ns < 0n) ns = -ns;
+  if (ns < 1_000n) return `${sign}${ns}ns`;
+  if (ns < 1_000_000n) return `${sign}${fraction(ns, 3)}µs`;
+  if (ns < 1_000_000_000n) return `${sign}${fraction(ns, 6)}ms`;
+  let out = `${fraction(ns % 60_000_000_000n, 9)}s`;
+  const minutes = ns / 60_000_000_000n;
+  if (minutes > 0n) {
+    out = `${minutes % 60n}m${out}`;
+    const hours = minutes / 60n;
+    if (hours > 0n) out = `${hours}h${out}`;
+  }
+  return sign + out;
+}
+
+/**
+ * One CSV record as Go's `encoding/csv` reads it (pflag's list flags): comma-separated fields,
+ * a field starting with `"` is quoted and `""` inside stands for `"`. An empty input is an empty list.
+ */
+export function parseCsvRecord(s: string): Parsed<string[]> {
+  if (s === '') return [];
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (s[i] === '"') {
+      i++;
+      for (;;) {
+        if (i >= s.length)
+          return { error: `parse error on line 1, column ${i + 1}: extraneous or missing " in quoted-field` };
+        if (s[i] === '"') {
+          if (s[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        field += s[i++];
+      }
+      if (i < s.length && s[i] !== ',') {
+        return { error: `parse error on line 1, column ${i + 1}: extraneous or missing " in quoted-field` };
+      }
+    } else {
+      const end = s.indexOf(',', i);
+      field = end < 0 ? s.slice(i) : s.slice(i, end);
+      const quote = field.indexOf('"');
+      if (quote >= 0) return { error: `parse error on line 1, column ${i + quote + 1}: bare " in non-quoted-field` };
+      i = end < 0 ? s.length : end;
+    }
+    fields.push(field);
+    if (i >= s.length) return fields;
+    i++; // the comma
+    if (i === s.length) {
+      fields.push('');
+      return fields;
+    }
+  }
+}

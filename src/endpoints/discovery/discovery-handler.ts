@@ -1,0 +1,95 @@
+import { apiErrors } from '../../apis/meta/status.js';
+import type { ApiRequest, ApiResponse } from '../handler.js';
+import { errorResponse, objectResponse } from '../handlers/responses.js';
+import type { ServedResources } from '../served-resources.js';
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery-documents.js';
+
+const AGGREGATED_GROUP = 'apidiscovery.orch.io';
+const AGGREGATED_VERSIONS = ['v2', 'v2beta1'];
+
+export interface VersionInfo {
+  readonly major: string;
+  readonly minor: string;
+  readonly gitVersion: string;
+  readonly gitCommit: string;
+  readonly gitTreeState: string;
+  readonly buildDate: string;
+  readonly goVersion: string;
+  readonly compiler: string;
+  readonly platform: string;
+}
+
+/**
+ * The aggregated-discovery version the client asked for in `Accept`, if any: a media range
+ * `application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList`, in order.
+ */
+function wantedAggregatedVersion(accept: string | undefined): string | undefined {
+  if (!accept) return undefined;
+  for (const range of accept.split(',')) {
+    const params = new Map<string, string>();
+    const [type, ...rest] = range.split(';').map((s) => s.trim());
+    for (const p of rest) {
+      const [k, v] = p.split('=');
+      if (k && v !== undefined) params.set(k.trim(), v.trim());
+    }
+    if (type === 'application/json' && params.get('as') === 'APIGroupDiscoveryList' && params.get('g') === AGGREGATED_GROUP) {
+      const v = params.get('v') ?? '';
+      if (AGGREGATED_VERSIONS.includes(v)) return v;
+    }
+    if (type === 'application/json' && !params.has('as')) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Serves `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>` and
+ * `/version`; returns undefined for any other path.
+ */
+export function discoveryHandler(opts: {
+  resources: ServedResources;
+  version: VersionInfo;
+  serverAddress: () => string;
+}): (req: ApiRequest) => ApiResponse | undefined {
+  const { resources } = opts;
+  return (req) => {
+    const path = req.path.replace(/\/+$/, '') || '/';
+    const parts = path.split('/').filter(Boolean);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (path === '/version' || parts[0] === 'api' || parts[0] === 'apis') {
+        if (parts.length <= (parts[0] === 'apis' ? 3 : 2)) return errorResponse(req, apiErrors.methodNotAllowed(req.method));
+      }
+      return undefined;
+    }
+    if (path === '/version') return objectResponse(req, 200, opts.version);
+    const vary = { vary: 'Accept' };
+    if (path === '/api' || path === '/apis') {
+      const legacy = path === '/api';
+      const aggregated = wantedAggregatedVersion(req.headers.accept);
+      if (aggregated) {
+        const doc = aggregatedDiscovery(resources, legacy, `${AGGREGATED_GROUP}/${aggregated}`);
+        const r = objectResponse(req, 200, doc, vary);
+        return {
+          ...r,
+          headers: {
+            ...r.headers,
+            'content-type': `application/json;g=${AGGREGATED_GROUP};v=${aggregated};as=APIGroupDiscoveryList`,
+          },
+        };
+      }
+      return objectResponse(req, 200, legacy ? apiVersions(opts.serverAddress()) : apiGroupList(resources), vary);
+    }
+    if (parts[0] === 'api' && parts.length === 2) {
+      const doc = apiResourceList(resources, '', parts[1]);
+      return doc ? objectResponse(req, 200, doc) : undefined;
+    }
+    if (parts[0] === 'apis' && parts.length === 2) {
+      const doc = apiGroup(resources, parts[1]);
+      return doc ? objectResponse(req, 200, doc) : undefined;
+    }
+    if (parts[0] === 'apis' && parts.length === 3) {
+      const doc = apiResourceList(resources, parts[1], parts[2]);
+      return doc ? objectResponse(req, 200, doc) : undefined;
+    }
+    return undefined;
+  };
+}

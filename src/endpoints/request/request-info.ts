@@ -1,0 +1,226 @@
+import { requiredExactMatch } from './exact-name-selector.js';
+
+/**
+ * `api` for the core group, `apis` for named groups, and empty when the path starts with
+ * neither. A non-resource request can still carry `apis` (for example `/apis/<group>/<version>`).
+ */
+export type ApiPrefix = '' | 'api' | 'apis';
+
+/**
+ * What a request addresses, derived from its method, path and query only (never the body).
+ * Matches kube-apiserver's RequestInfo: an empty `namespace` means cluster-scoped or all
+ * namespaces; `parts` starts at the resource (`[resource, name, subresource, ...rest]`).
+ */
+export interface RequestInfo {
+  readonly isResourceRequest: boolean;
+  /** The request path exactly as given. */
+  readonly path: string;
+  /**
+   * The API verb (get, list, watch, create, update, patch, delete, deletecollection, proxy) for
+   * resource requests, empty for an unrecognised method on a resource path, and the lower-cased
+   * HTTP method for non-resource requests.
+   */
+  readonly verb: string;
+  readonly apiPrefix: ApiPrefix;
+  /** Empty for the core group. */
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly namespace: string;
+  readonly resource: string;
+  readonly subresource: string;
+  /** From the path, or for list/watch from a `fieldSelector` that pins `metadata.name`. */
+  readonly name: string;
+  readonly parts: readonly string[];
+  /**
+   * The raw `fieldSelector` / `labelSelector` query values of list, watch and deletecollection
+   * requests (empty otherwise, and for the deprecated `/watch/` path form), for authorizers that
+   * decide on selectors (`AuthorizeWithSelectors`). Unparsed: a malformed selector is the handler's
+   * 400 to report.
+   */
+  readonly fieldSelector: string;
+  readonly labelSelector: string;
+}
+
+/**
+ * The path has the shape of a resource request but names no resource after a special verb
+ * (`/api/v1/watch`). `info` holds what was known before the failure; kube answers 500.
+ */
+export class RequestInfoError extends Error {
+  readonly code = 'UnresolvableRequest' as const;
+  constructor(
+    message: string,
+    readonly info: RequestInfo,
+  ) {
+    super(message);
+    this.name = 'RequestInfoError';
+  }
+}
+
+/** Prefixes that replace the verb; `proxy` takes no sub-resource, everything after the name is its path. */
+const SPECIAL_VERBS = new Set(['proxy', 'watch']);
+const SPECIAL_VERBS_WITHOUT_SUBRESOURCES = new Set(['proxy']);
+/** `namespaces/<ns>/<x>` is a sub-resource of the namespace for these, a namespaced resource otherwise. */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+const VERBS_WITH_SELECTORS = new Set(['list', 'watch', 'deletecollection']);
+
+const METHOD_VERBS: Readonly<Record<string, string>> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Trims slashes at both ends and splits; inner empty segments are kept, as kube does. */
+function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/** `watch` query semantics of kube's parameter conversion: absent, `0` or `false` (any case) is false. */
+function watchRequested(query: URLSearchParams): boolean {
+  const value = query.get('watch');
+  if (value === null) return false;
+  return value !== '0' && value.toLowerCase() !== 'false';
+}
+
+function isInt64(value: string): boolean {
+  if (!/^[+-]?\d+$/.test(value)) return false;
+  const n = BigInt(value);
+  return n >= INT64_MIN && n <= INT64_MAX;
+}
+
+/**
+ * Kube decodes the whole query as ListOptions before looking at the field selector and, when
+ * decoding fails, ignores the selector. The integer parameters are the ones that can fail.
+ */
+function listOptionsDecode(query: URLSearchParams): boolean {
+  for (const key of ['limit', 'timeoutSeconds']) {
+    const value = query.get(key);
+    if (value !== null && !isInt64(value)) return false;
+  }
+  return true;
+}
+
+/** Mirrors `path.IsValidPathSegmentName`: a name that could not appear as a path segment is not adopted. */
+function isValidPathSegmentName(name: string): boolean {
+  return name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%');
+}
+
+function describeUrl(path: string, query: URLSearchParams): string {
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+/**
+ * Classifies a request the way kube-apiserver's RequestInfoFactory does, with prefixes `api`
+ * (groupless) and `apis`. Pure and synchronous.
+ *
+ * Resource requests are `/api/<version>/<rest>` and `/apis/<group>/<version>/<rest>`, where `<rest>`
+ * may start with a special verb (`watch/`, `proxy/`), then optionally `namespaces/<ns>/`, then
+ * `<resource>[/<name>[/<subresource>[/...]]]`. Everything shorter (`/api`, `/api/v1`, `/apis/<group>`,
+ * `/apis/<group>/<version>`) or under another root (`/healthz`, `/version`, `/openapi/v2`) is a
+ * non-resource request whose verb is the lower-cased method.
+ *
+ * Verbs: POST create, PUT update, PATCH patch; GET/HEAD get with a name, else watch when the
+ * `watch` parameter is present and not `0`/`false`, else list; DELETE delete with a name, else
+ * deletecollection. For list and watch, a `fieldSelector` requiring `metadata.name=<n>` sets `name`.
+ *
+ * @throws RequestInfoError when a special verb is followed by nothing (`/api/v1/watch`).
+ */
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const nonResource: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+    fieldSelector: '',
+    labelSelector: '',
+  };
+  let parts = splitPath(path);
+  if (parts.length < 3) return nonResource;
+  const prefix = parts[0];
+  if (prefix !== 'api' && prefix !== 'apis') return nonResource;
+  parts = parts.slice(1);
+
+  let apiGroup = '';
+  if (prefix === 'apis') {
+    // A named group needs group, version and at least one more segment.
+    if (parts.length < 3) return { ...nonResource, apiPrefix: prefix };
+    apiGroup = parts[0];
+    parts = parts.slice(1);
+  }
+  const apiVersion = parts[0];
+  parts = parts.slice(1);
+
+  let verb: string;
+  const verbFromPath = SPECIAL_VERBS.has(parts[0]);
+  if (verbFromPath) {
+    verb = parts[0];
+    if (parts.length < 2) {
+      throw new RequestInfoError(`unable to determine kind and namespace from url, ${describeUrl(path, query)}`, {
+        ...nonResource,
+        isResourceRequest: true,
+        apiPrefix: prefix,
+        apiGroup,
+        apiVersion,
+        verb,
+      });
+    }
+    parts = parts.slice(1);
+  } else {
+    verb = METHOD_VERBS[method] ?? '';
+  }
+
+  let namespace = '';
+  if (parts[0] === 'namespaces' && parts.length > 1) {
+    namespace = parts[1];
+    // `namespaces/<ns>/status` addresses the namespace itself; `namespaces/<ns>/pods` a resource in it.
+    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) parts = parts.slice(2);
+  }
+
+  const resource = parts[0] ?? '';
+  let name = parts.length >= 2 ? parts[1] : '';
+  const subresource = parts.length >= 3 && !SPECIAL_VERBS_WITHOUT_SUBRESOURCES.has(verb) ? parts[2] : '';
+
+  if (name === '' && verb === 'get') {
+    verb = watchRequested(query) ? 'watch' : 'list';
+    const selector = query.get('fieldSelector');
+    if (selector !== null && listOptionsDecode(query)) {
+      const selected = requiredExactMatch(selector, 'metadata.name');
+      if (selected !== undefined && isValidPathSegmentName(selected)) name = selected;
+    }
+  }
+  if (name === '' && verb === 'delete') verb = 'deletecollection';
+
+  // The path-prefix watch exists in single-object and collection forms and only the latter honours
+  // selectors, so selectors are not reported for it at all.
+  const selectorsApply = !verbFromPath && VERBS_WITH_SELECTORS.has(verb);
+
+  return {
+    isResourceRequest: true,
+    path,
+    verb,
+    apiPrefix: prefix,
+    apiGroup,
+    apiVersion,
+    namespace,
+    resource,
+    subresource,
+    name,
+    parts,
+    fieldSelector: selectorsApply ? (query.get('fieldSelector') ?? '') : '',
+    labelSelector: selectorsApply ? (query.get('labelSelector') ?? '') : '',
+  };
+}

@@ -1,0 +1,28 @@
+import { FeatureGates, type FeatureSpec } from './feature-gates.js';
+
+/** Names of the features Orch knows, as accepted by `--feature-gates`. */
+export const OrchFeatures = {
+  /** Serve and store `application/cbor` (spec: alpha, default false). */
+  CBORServingAndStorage: 'CBORServingAndStorage',
+  /** gzip responses to get and list when the client accepts it (beta since v1.16, default true). */
+  APIResponseCompression: 'APIResponseCompression',
+  /** Allow `ignoreStoreReadErrorWithClusterBreakingPotential` deletes of undecodable objects. */
+  AllowUnsafeMalformedObjectDeletion: 'AllowUnsafeMalformedObjectDeletion',
+  /** Streaming lists through watch with `sendInitialEvents`. */
+  WatchList: 'WatchList',
+} as const;
+
+export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
+
+/** Defaults and stages as of kube-apiserver v1.32. */
+export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
+  CBORServingAndStorage: { default: false, stage: 'ALPHA' },
+  APIResponseCompression: { default: true, stage: 'BETA' },
+  AllowUnsafeMalformedObjectDeletion: { default: false, stage: 'ALPHA' },
+  WatchList: { default: true, stage: 'BETA' },
+};
+
+/** A fresh gate set holding Orch's features at their defaults; register more with `add`. */
+export function newOrchFeatureGates(): FeatureGates {
+  return new FeatureGates(orchFeatureSpecs);
+}

@@ -1,0 +1,77 @@
+import { fieldErrors } from '../../apis/meta/field-error.js';
+import { apiErrors } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
+import { KeyExistsError } from '../../storage/errors.js';
+import { formatTime } from '../../util/clock.js';
+import type { CreateOptions, RequestContext } from '../types.js';
+import { generateName } from './names.js';
+import { checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
+import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
+import { decodeStored, encodeStored } from './stored-object.js';
+import { toStatusError } from './storage-errors.js';
+
+// kube retries a create with a generated name a few times when the name collides.
+const GENERATE_NAME_ATTEMPTS = 8;
+
+/**
+ * Create: fill system fields, validate, then create-if-absent in the store. With a
+ * `generateName` the name is regenerated on collision. A dry run stops before the store.
+ */
+export async function createObject(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  input: ApiObject,
+  o: CreateOptions,
+): Promise<ApiObject> {
+  const obj = structuredClone(input);
+  checkObjectIdentity(rc, ctx, obj);
+  const meta = obj.metadata;
+  const wantsGeneratedName = !meta.name && !!meta.generateName;
+  if (wantsGeneratedName) meta.name = generateName(meta.generateName!);
+  fillCreateSystemFields(rc, obj);
+  rc.def.strategy.prepareForCreate(obj);
+  const errs = rc.def.strategy.validateCreate(obj);
+  if (errs.length > 0) throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, meta.name ?? '', errs);
+  if (!meta.name) {
+    throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, '', [
+      fieldErrors.required('metadata.name', 'name or generateName is required'),
+    ]);
+  }
+  await checkNamespaceForCreate(rc, ctx, obj);
+
+  for (let attempt = 1; ; attempt++) {
+    const key = keyFor(rc, ctx.namespace, meta.name);
+    try {
+      if (o.dryRun) {
+        const existing = await rc.store.get(key, { signal: ctx.signal });
+        if (existing) throw new KeyExistsError(key);
+        return obj;
+      }
+      const { revision } = await rc.store.create(key, encodeStored(obj), ctx.signal);
+      meta.resourceVersion = revision.toString();
+      return obj;
+    } catch (e) {
+      if (e instanceof KeyExistsError && wantsGeneratedName && attempt < GENERATE_NAME_ATTEMPTS) {
+        meta.name = generateName(meta.generateName!);
+        continue;
+      }
+      throw toStatusError(e, rc.gr, meta.name);
+    }
+  }
+}
+
+/** System fields of a new object; whatever the client sent for them is replaced. */
+export function fillCreateSystemFields(rc: RegistryContext, obj: ApiObject): void {
+  const meta = obj.metadata;
+  obj.apiVersion = apiVersionOf(rc.def);
+  obj.kind = rc.def.kind;
+  meta.uid = rc.uid();
+  meta.creationTimestamp = formatTime(rc.clock.now());
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  if (rc.def.hasGeneration) meta.generation = 1;
+  else delete meta.generation;
+}
+
+export { decodeStored };

@@ -1,0 +1,43 @@
+import type { ApiObject } from '../../apis/object.js';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ObjectList,
+  RequestContext,
+  ResourceStore,
+  UpdatedObject,
+  UpdateOptions,
+} from '../types.js';
+import { createObject } from './create.js';
+import { deleteObject } from './delete.js';
+import { getObject, listObjects } from './read.js';
+import type { RegistryContext } from './registry-context.js';
+import { updateObject } from './update.js';
+
+/** The generic registry of one resource: each verb lives in its own module. */
+export class GenericRegistry implements ResourceStore {
+  constructor(readonly rc: RegistryContext) {}
+
+  create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject> {
+    return createObject(this.rc, ctx, obj, o);
+  }
+  get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject> {
+    return getObject(this.rc, ctx, name, o);
+  }
+  list(ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
+    return listObjects(this.rc, ctx, o);
+  }
+  update(
+    ctx: RequestContext,
+    name: string,
+    next: UpdatedObject,
+    o: UpdateOptions,
+  ): Promise<{ obj: ApiObject; created: boolean }> {
+    return updateObject(this.rc, ctx, name, next, o);
+  }
+  delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }> {
+    return deleteObject(this.rc, ctx, name, o);
+  }
+}

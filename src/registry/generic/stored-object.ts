@@ -1,0 +1,37 @@
+import type { ApiObject } from '../../apis/object.js';
+import { CorruptValueError } from '../../storage/errors.js';
+import type { KeyValue } from '../../storage/store.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Objects are stored as JSON without `metadata.resourceVersion`: the store's modRevision is
+ * the resourceVersion, set on every read, so a stored value never disagrees with its revision.
+ */
+export function encodeStored(obj: ApiObject): Uint8Array {
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return encoder.encode(JSON.stringify({ ...obj, metadata: meta }));
+}
+
+/** Decodes a stored value; throws CorruptValueError when it is not a stored object. */
+export function decodeStored(kv: KeyValue): ApiObject {
+  if (kv.corrupt) throw kv.corrupt;
+  let obj: ApiObject;
+  try {
+    obj = JSON.parse(decoder.decode(kv.value)) as ApiObject;
+  } catch (e) {
+    throw new CorruptValueError(kv.key, 'value is not valid JSON', { cause: e });
+  }
+  if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
+    throw new CorruptValueError(kv.key, 'value is not an object with metadata');
+  }
+  obj.metadata.resourceVersion = kv.modRevision.toString();
+  return obj;
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

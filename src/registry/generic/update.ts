@@ -1,0 +1,143 @@
+import { apiErrors } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
+import type { ResourceStrategy } from '../../apis/resource-definition.js';
+import { ConflictError, KeyExistsError, NotFoundError } from '../../storage/errors.js';
+import type { KeyValue } from '../../storage/store.js';
+import type { RequestContext, UpdatedObject, UpdateOptions } from '../types.js';
+import { fillCreateSystemFields } from './create.js';
+import { checkNameMatchesPath, checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
+import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
+import { decodeStored, encodeStored, sameBytes } from './stored-object.js';
+import { toStatusError } from './storage-errors.js';
+import { deepEqual } from '../../util/deep-equal.js';
+
+const MAX_ATTEMPTS = 16;
+
+/**
+ * Update with optimistic concurrency: read the live object, compute the desired one, write it
+ * guarded by the live modRevision; on a lost race re-read and recompute (unless the client
+ * pinned a resourceVersion, which then yields 409). A missing object is created when the
+ * resource allows create-on-update, else 404. An update that changes nothing is not written.
+ */
+export async function updateObject(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  name: string,
+  next: UpdatedObject,
+  o: UpdateOptions,
+): Promise<{ obj: ApiObject; created: boolean }> {
+  const key = keyFor(rc, ctx.namespace, name);
+  let liveKv: KeyValue | undefined;
+  try {
+    liveKv = await rc.store.get(key, { signal: ctx.signal });
+  } catch (e) {
+    throw toStatusError(e, rc.gr, name);
+  }
+  for (let attempt = 1; ; attempt++) {
+    const live = liveKv ? decodeStored(liveKv) : undefined;
+    const desired = structuredClone(await next.compute(live ? structuredClone(live) : undefined));
+    checkObjectIdentity(rc, ctx, desired);
+    checkNameMatchesPath(desired, name);
+    try {
+      if (!live || !liveKv) return { obj: await createViaUpdate(rc, ctx, key, desired, o), created: true };
+      const obj = prepareUpdate(rc, desired, live, strategyFor(rc, o.subresource));
+      const value = encodeStored(obj);
+      if (sameBytes(value, liveKv.value)) return { obj: live, created: false };
+      if (o.dryRun) {
+        obj.metadata.resourceVersion = live.metadata.resourceVersion;
+        return { obj, created: false };
+      }
+      const { revision } = await rc.store.update(key, value, liveKv.modRevision, ctx.signal);
+      obj.metadata.resourceVersion = revision.toString();
+      return { obj, created: false };
+    } catch (e) {
+      const retriable = attempt < MAX_ATTEMPTS && next.retryOnConflict;
+      if (e instanceof ConflictError && retriable) {
+        liveKv = e.current;
+        continue;
+      }
+      if ((e instanceof NotFoundError || e instanceof KeyExistsError) && retriable) {
+        liveKv = await rc.store.get(key, { signal: ctx.signal }).catch((err) => {
+          throw toStatusError(err, rc.gr, name);
+        });
+        continue;
+      }
+      throw toStatusError(e, rc.gr, name);
+    }
+  }
+}
+
+async function createViaUpdate(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  key: string,
+  desired: ApiObject,
+  o: UpdateOptions,
+): Promise<ApiObject> {
+  if (!rc.def.allowCreateOnUpdate) throw apiErrors.notFound(rc.gr, desired.metadata.name ?? '');
+  if (desired.metadata.resourceVersion) {
+    // A resourceVersion names a version of an object that does not exist (any more).
+    throw apiErrors.notFound(rc.gr, desired.metadata.name ?? '');
+  }
+  fillCreateSystemFields(rc, desired);
+  rc.def.strategy.prepareForCreate(desired);
+  const errs = rc.def.strategy.validateCreate(desired);
+  if (errs.length > 0) {
+    throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, desired.metadata.name ?? '', errs);
+  }
+  await checkNamespaceForCreate(rc, ctx, desired);
+  if (o.dryRun) return desired;
+  const { revision } = await rc.store.create(key, encodeStored(desired), ctx.signal);
+  desired.metadata.resourceVersion = revision.toString();
+  return desired;
+}
+
+/** The strategy of a sub-resource write, or the main one. */
+function strategyFor(rc: RegistryContext, subresource: string | undefined): ResourceStrategy {
+  if (!subresource) return rc.def.strategy;
+  const sub = rc.def.subresources.find((s) => s.name === subresource);
+  if (!sub?.strategy) throw apiErrors.methodNotAllowed('PUT');
+  return sub.strategy;
+}
+
+/**
+ * Carries system fields over from the live object, checks the client's resourceVersion,
+ * bumps generation on a spec change, then runs the strategy and validation.
+ */
+function prepareUpdate(rc: RegistryContext, desired: ApiObject, live: ApiObject, strategy: ResourceStrategy): ApiObject {
+  const meta = desired.metadata;
+  const liveMeta = live.metadata;
+  if (meta.resourceVersion && meta.resourceVersion !== liveMeta.resourceVersion) {
+    throw apiErrors.staleResourceVersion(rc.gr, liveMeta.name ?? '');
+  }
+  meta.resourceVersion = liveMeta.resourceVersion;
+  desired.apiVersion = apiVersionOf(rc.def);
+  desired.kind = rc.def.kind;
+  // Fields the server owns: a client cannot change them through an update.
+  meta.uid = liveMeta.uid;
+  meta.creationTimestamp = liveMeta.creationTimestamp;
+  if (liveMeta.deletionTimestamp) meta.deletionTimestamp = liveMeta.deletionTimestamp;
+  else delete meta.deletionTimestamp;
+  if (liveMeta.deletionGracePeriodSeconds !== undefined) {
+    meta.deletionGracePeriodSeconds = liveMeta.deletionGracePeriodSeconds;
+  } else delete meta.deletionGracePeriodSeconds;
+  strategy.prepareForUpdate(desired, live);
+  if (rc.def.hasGeneration) {
+    const gen = typeof liveMeta.generation === 'number' ? liveMeta.generation : 1;
+    meta.generation = specChanged(desired, live) ? gen + 1 : gen;
+  } else if (liveMeta.generation !== undefined) meta.generation = liveMeta.generation;
+  else delete meta.generation;
+  const errs = strategy.validateUpdate(desired, live);
+  if (errs.length > 0) throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, meta.name ?? '', errs);
+  return desired;
+}
+
+/** Anything outside metadata and status differs. */
+function specChanged(a: ApiObject, b: ApiObject): boolean {
+  return !deepEqual(stripToComparable(a), stripToComparable(b));
+}
+
+function stripToComparable(o: ApiObject): unknown {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+  return rest;
+}

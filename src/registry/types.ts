@@ -1,0 +1,86 @@
+import type { ApiObject } from '../apis/object.js';
+
+/** Who is asking, in which namespace, and until when. Passed to every registry call. */
+export interface RequestContext {
+  /** Namespace from the request path; empty for cluster-scoped or all-namespaces requests. */
+  readonly namespace: string;
+  readonly user?: { readonly name: string; readonly groups: readonly string[] };
+  readonly signal: AbortSignal;
+}
+
+export interface CreateOptions {
+  readonly dryRun: boolean;
+}
+
+export interface GetOptions {
+  /** `resourceVersion` query: unset = most recent, `0` = any, else not older than. */
+  readonly resourceVersion?: string;
+}
+
+export interface ListOptions {
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+}
+
+export interface ObjectList {
+  readonly items: ApiObject[];
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+export interface UpdateOptions {
+  readonly dryRun: boolean;
+  /**
+   * Set for writes through a sub-resource (`status`, `finalize`): the sub-resource's strategy
+   * replaces the main one, limiting the change to what the sub-resource owns.
+   */
+  readonly subresource?: string;
+}
+
+export interface Preconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+export interface DeleteOptions {
+  readonly dryRun: boolean;
+  readonly preconditions?: Preconditions;
+  readonly gracePeriodSeconds?: number;
+}
+
+/**
+ * The new state of an object as a function of the live one. The registry calls `compute`
+ * inside its optimistic-concurrency retry loop, against the freshest stored object, so
+ * patches, apply and unconditional updates re-run on conflict.
+ */
+export interface UpdatedObject {
+  /**
+   * Computes the desired object from the live one (undefined when absent). Throw a StatusError
+   * to fail the request.
+   */
+  compute(live: ApiObject | undefined): Promise<ApiObject> | ApiObject;
+  /**
+   * When true, a conflict on the stored revision is reported to the client (409) instead of
+   * retried: the client named the resourceVersion it based its change on.
+   */
+  readonly retryOnConflict: boolean;
+}
+
+/** The generic registry of one resource, as the handlers use it. */
+export interface ResourceStore {
+  create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject>;
+  get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject>;
+  list(ctx: RequestContext, o: ListOptions): Promise<ObjectList>;
+  update(
+    ctx: RequestContext,
+    name: string,
+    next: UpdatedObject,
+    o: UpdateOptions,
+  ): Promise<{ obj: ApiObject; created: boolean }>;
+  delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }>;
+}

@@ -1,0 +1,37 @@
+import { apiErrors, StatusError } from '../apis/meta/status.js';
+import type { ApiRequest, ApiResponse, Handler } from '../endpoints/handler.js';
+import { errorResponse } from '../endpoints/handlers/responses.js';
+import type { HealthGroup, HealthRegistry } from './health/health-registry.js';
+
+/** Serves everything that is not a resource request or discovery: health and OpenAPI. */
+export interface NonResourceRoutes {
+  readonly health: HealthRegistry;
+  readonly openapi: (req: ApiRequest) => ApiResponse | undefined;
+  readonly discovery: (req: ApiRequest) => ApiResponse | undefined;
+}
+
+const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/.+)?$/;
+
+/**
+ * The innermost handler: health endpoints, discovery, OpenAPI, then resources; anything
+ * else is a 404 `Status`.
+ */
+export function rootHandler(routes: NonResourceRoutes, resources: Handler): Handler {
+  return async (req) => {
+    const health = HEALTH_PATH.exec(req.path);
+    if (health) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return errorResponse(req, apiErrors.methodNotAllowed(req.method));
+      const r = await routes.health.handleHealthRequest(health[1] as HealthGroup, health[2] ?? '', req.query, req.signal);
+      return { kind: 'body', status: r.status, headers: { ...r.headers }, body: r.body };
+    }
+    if (req.info?.isResourceRequest) return resources(req);
+    const doc = routes.discovery(req) ?? routes.openapi(req);
+    if (doc) return doc;
+    return errorResponse(
+      req,
+      new StatusError(404, 'NotFound', 'the server could not find the requested resource', {
+        causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }],
+      }),
+    );
+  };
+}
