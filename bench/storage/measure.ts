@@ -8,7 +8,11 @@ export async function timeOps(count: number, op: (i: number) => Promise<unknown>
 }
 
 /** `count` operations with at most `inFlight` outstanding; returns operations per second. */
-export async function timeConcurrent(count: number, inFlight: number, op: (i: number) => Promise<unknown>): Promise<number> {
+export async function timeConcurrent(
+  count: number,
+  inFlight: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   const start = process.hrtime.bigint();
   const worker = async () => {
@@ -56,5 +60,6 @@ export function printTable(title: string, rows: readonly Row[]): void {
   console.log(`\n${title}`);
   console.log(`| metric | ours | baseline | unit | ratio |`);
   console.log(`|---|---:|---:|---|---:|`);
-  for (const r of rows) console.log(`| ${r.metric} | ${fmt(r.ours)} | ${fmt(r.baseline)} | ${r.unit} | ${fmt(ratio(r))} |`);
+  for (const r of rows)
+    console.log(`| ${r.metric} | ${fmt(r.ours)} | ${fmt(r.baseline)} | ${r.unit} | ${fmt(ratio(r))} |`);
 }

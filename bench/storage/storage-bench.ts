@@ -32,9 +32,11 @@ function ourSubject(store: Store, prefix: string): Subject {
     par: (i) => store.create(`${prefix}par/${i}`, v),
     read: (i) => store.get(`${prefix}par/${i % 1000}`),
     async fill(n) {
-      await Promise.all(Array.from({ length: 64 }, async (_, w) => {
-        for (let i = w; i < n; i += 64) await store.create(`${prefix}range/${String(i).padStart(6, '0')}`, v);
-      }));
+      await Promise.all(
+        Array.from({ length: 64 }, async (_, w) => {
+          for (let i = w; i < n; i += 64) await store.create(`${prefix}range/${String(i).padStart(6, '0')}`, v);
+        }),
+      );
     },
     async range() {
       const r = await store.range(`${prefix}range/`);
@@ -68,9 +70,11 @@ function rawLmdbSubject(path: string): Subject & { close(): Promise<void> } {
     par: (i) => db.put(`par/${i}`, v),
     read: async (i) => db.get(`par/${i % 1000}`),
     async fill(n) {
-      await Promise.all(Array.from({ length: 64 }, async (_, w) => {
-        for (let i = w; i < n; i += 64) await db.put(`range/${String(i).padStart(6, '0')}`, v);
-      }));
+      await Promise.all(
+        Array.from({ length: 64 }, async (_, w) => {
+          for (let i = w; i < n; i += 64) await db.put(`range/${String(i).padStart(6, '0')}`, v);
+        }),
+      );
     },
     async range() {
       let n = 0;
@@ -89,9 +93,11 @@ function rawEtcdSubject(client: Etcd3, prefix: string): Subject {
     par: async (i) => await client.put(`${prefix}par/${i}`).value(v),
     read: (i) => client.get(`${prefix}par/${i % 1000}`).buffer(),
     async fill(n) {
-      await Promise.all(Array.from({ length: 64 }, async (_, w) => {
-        for (let i = w; i < n; i += 64) await client.put(`${prefix}range/${String(i).padStart(6, '0')}`).value(v);
-      }));
+      await Promise.all(
+        Array.from({ length: 64 }, async (_, w) => {
+          for (let i = w; i < n; i += 64) await client.put(`${prefix}range/${String(i).padStart(6, '0')}`).value(v);
+        }),
+      );
     },
     async range() {
       const all = await client.getAll().prefix(`${prefix}range/`).buffers();
@@ -134,12 +140,25 @@ async function measure(ours: Subject, raw: Subject, opts: { seq: number; par: nu
   let ourCount = 0;
   const rawRange = await timeOnce(async () => (rawCount = await raw.range()));
   const ourRange = await timeOnce(async () => (ourCount = await ours.range()));
-  if (rawCount !== RANGE_KEYS || ourCount !== RANGE_KEYS) throw new Error(`range returned ${ourCount}/${rawCount} keys`);
+  if (rawCount !== RANGE_KEYS || ourCount !== RANGE_KEYS)
+    throw new Error(`range returned ${ourCount}/${rawCount} keys`);
   rows.push({ metric: 'range of 10,000 keys', ours: ourRange, baseline: rawRange, unit: 'ms', lowerIsBetter: true });
   const ourLat = await ours.watchLatency(WATCH_EVENTS);
   const rawLat = await raw.watchLatency(WATCH_EVENTS);
-  rows.push({ metric: 'watch latency p50', ours: percentile(ourLat, 50), baseline: percentile(rawLat, 50), unit: 'ms', lowerIsBetter: true });
-  rows.push({ metric: 'watch latency p99', ours: percentile(ourLat, 99), baseline: percentile(rawLat, 99), unit: 'ms', lowerIsBetter: true });
+  rows.push({
+    metric: 'watch latency p50',
+    ours: percentile(ourLat, 50),
+    baseline: percentile(rawLat, 50),
+    unit: 'ms',
+    lowerIsBetter: true,
+  });
+  rows.push({
+    metric: 'watch latency p99',
+    ours: percentile(ourLat, 99),
+    baseline: percentile(rawLat, 99),
+    unit: 'ms',
+    lowerIsBetter: true,
+  });
   return rows;
 }
 
@@ -155,7 +174,7 @@ function figures(rows: readonly Row[]): Record<string, number> {
     'writes.parallel.ratio': round(ratio(par)),
     // The headline figure: 64 writers in flight, the load an API server puts on its store.
     'writes.ratio': round(ratio(par)),
-    'reads': round(get('point reads').ours),
+    reads: round(get('point reads').ours),
     'reads.ratio': round(ratio(get('point reads'))),
     'range.ms': round(get('range of 10,000 keys').ours),
     'watch.p50.ms': round(get('watch latency p50').ours),
@@ -183,10 +202,16 @@ async function benchEtcd(): Promise<Row[]> {
   const server = await startEtcdServer({});
   try {
     const store = await openEtcdStore({ endpoints: [server.endpoint], prefix: '/registry' });
-    const client = new Etcd3({ hosts: [server.endpoint], grpcOptions: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 } });
+    const client = new Etcd3({
+      hosts: [server.endpoint],
+      grpcOptions: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 },
+    });
     try {
       const par = Math.min(PAR_WRITES, 10000);
-      return await measure(ourSubject(store, '/registry/bench/'), rawEtcdSubject(client, '/raw/'), { seq: SEQ_WRITES, par });
+      return await measure(ourSubject(store, '/registry/bench/'), rawEtcdSubject(client, '/raw/'), {
+        seq: SEQ_WRITES,
+        par,
+      });
     } finally {
       client.close();
       await store.close();

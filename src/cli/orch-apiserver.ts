@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { FlagError } from './flags/errors.js';
-import { parseApiServerCommandLine } from './flags/apiserver-flags.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { startServer } from '../server/start-server.js';
 import { jsonLogger } from '../util/logger.js';
+import { parseApiServerCommandLine } from './flags/apiserver-flags.js';
+import { FlagError } from './flags/errors.js';
 
 /** `orch-apiserver`: parse flags, start the server, stop gracefully on SIGTERM/SIGINT. */
 async function main(argv: string[]): Promise<number> {

@@ -1,8 +1,8 @@
+import { apiErrors } from '../apis/meta/status.js';
 import { buildOpenApiV2, buildOpenApiV3Documents, buildOpenApiV3Root } from '../apis/openapi/documents.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
 import type { ApiRequest, ApiResponse } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/responses.js';
-import { apiErrors } from '../apis/meta/status.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -25,7 +25,8 @@ export function openApiHandler(defs: readonly ResourceDefinition[]): (req: ApiRe
   const v3Root = JSON.stringify(buildOpenApiV3Root(defs));
   return (req) => {
     if (!req.path.startsWith('/openapi/')) return undefined;
-    if (req.method !== 'GET' && req.method !== 'HEAD') return errorResponse(req, apiErrors.methodNotAllowed(req.method));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return errorResponse(req, apiErrors.methodNotAllowed(req.method));
     if (!acceptsJson(req.headers.accept)) return errorResponse(req, apiErrors.notAcceptable(['application/json']));
     if (req.path === '/openapi/v2') {
       v2 ??= JSON.stringify(buildOpenApiV2(defs));
@@ -46,7 +47,11 @@ export function openApiHandler(defs: readonly ResourceDefinition[]): (req: ApiRe
         body: '',
       };
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json', etag: `"${doc.hash}"`, vary: 'Accept' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      etag: `"${doc.hash}"`,
+      vary: 'Accept',
+    };
     if (hash) {
       headers['cache-control'] = 'public, immutable';
       headers.expires = new Date(Date.now() + YEAR_MS).toUTCString();

@@ -1,4 +1,4 @@
-import { apiErrors, StatusError } from '../apis/meta/status.js';
+import { apiErrors } from '../apis/meta/status.js';
 import type { ApiRequest, ApiResponse, Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/responses.js';
 import type { HealthGroup, HealthRegistry } from './health/health-registry.js';
@@ -20,18 +20,19 @@ export function rootHandler(routes: NonResourceRoutes, resources: Handler): Hand
   return async (req) => {
     const health = HEALTH_PATH.exec(req.path);
     if (health) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return errorResponse(req, apiErrors.methodNotAllowed(req.method));
-      const r = await routes.health.handleHealthRequest(health[1] as HealthGroup, health[2] ?? '', req.query, req.signal);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return errorResponse(req, apiErrors.methodNotAllowed(req.method));
+      const r = await routes.health.handleHealthRequest(
+        health[1] as HealthGroup,
+        health[2] ?? '',
+        req.query,
+        req.signal,
+      );
       return { kind: 'body', status: r.status, headers: { ...r.headers }, body: r.body };
     }
     if (req.info?.isResourceRequest) return resources(req);
     const doc = routes.discovery(req) ?? routes.openapi(req);
     if (doc) return doc;
-    return errorResponse(
-      req,
-      new StatusError(404, 'NotFound', 'the server could not find the requested resource', {
-        causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }],
-      }),
-    );
+    return errorResponse(req, apiErrors.pathNotFound());
   };
 }

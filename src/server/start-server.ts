@@ -23,8 +23,8 @@ import { ensureSystemNamespaces } from './bootstrap-namespaces.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import { HealthRegistry } from './health/health-registry.js';
-import { openApiHandler } from './openapi-handler.js';
 import { openStore, type StorageBackend } from './open-store.js';
+import { openApiHandler } from './openapi-handler.js';
 import { rootHandler } from './root-handler.js';
 import { startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
@@ -143,7 +143,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       };
       registries.set(`${def.group}/${def.resource}`, new GenericRegistry(rc));
     }
-    const served = new ServedResources(defs.map((def) => ({ def, store: registries.get(`${def.group}/${def.resource}`)! })));
+    const served = new ServedResources(
+      defs.map((def) => ({ def, store: registries.get(`${def.group}/${def.resource}`)! })),
+    );
 
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
@@ -154,12 +156,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
     let serverAddress = '';
     const handler = chain(
-      [panicRecovery(logger), requestInfo(), authentication(buildRequestAuthenticator({ authenticators: [new X509Authenticator()] }), lifetime.signal)],
+      [
+        panicRecovery(logger),
+        requestInfo(),
+        authentication(buildRequestAuthenticator({ authenticators: [new X509Authenticator()] }), lifetime.signal),
+      ],
       rootHandler(
         {
           health,
           openapi: openApiHandler(defs),
-          discovery: discoveryHandler({ resources: served, version: versionInfo(), serverAddress: () => serverAddress }),
+          discovery: discoveryHandler({
+            resources: served,
+            version: versionInfo(),
+            serverAddress: () => serverAddress,
+          }),
         },
         resourceHandler(served),
       ),

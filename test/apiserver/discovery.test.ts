@@ -94,7 +94,9 @@ describe('discovery and schema documents', () => {
     assert.match(String(doc.headers.etag), /^"[0-9A-F]+"$/);
     const schemas = doc.json().components.schemas;
     const lease = Object.values(schemas).find(
-      (s) => (s as { 'x-kubernetes-group-version-kind'?: { kind: string }[] })['x-kubernetes-group-version-kind']?.[0]?.kind === 'Lease',
+      (s) =>
+        (s as { 'x-kubernetes-group-version-kind'?: { kind: string }[] })['x-kubernetes-group-version-kind']?.[0]
+          ?.kind === 'Lease',
     );
     assert.ok(lease, 'Lease schema with its group-version-kind');
     const stale = await api('GET', '/openapi/v3/apis/coordination.orch.io/v1?hash=STALE');

@@ -47,7 +47,10 @@ describe('embedding with startServer', () => {
     await server.close();
     server = await startServer({ dataDir, securePort: 0 });
     try {
-      const r = await request(server.url, '/api/v1/namespaces/default/configmaps/kept', { ca: server.admin!.ca, as: server.admin! });
+      const r = await request(server.url, '/api/v1/namespaces/default/configmaps/kept', {
+        ca: server.admin!.ca,
+        as: server.admin!,
+      });
       assert.equal(r.status, 200);
       assert.equal(r.json().metadata.uid, created.json().metadata.uid);
     } finally {

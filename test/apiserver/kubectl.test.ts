@@ -23,7 +23,11 @@ describe('kubectl session against orch-apiserver', () => {
   it('kubectl api-resources lists the built-in types', async () => {
     const r = await k('api-resources', '--no-headers');
     assert.equal(r.code, 0, r.stderr);
-    for (const line of [/^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m, /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m, /^leases\s+coordination\.orch\.io\/v1\s+true\s+Lease$/m]) {
+    for (const line of [
+      /^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m,
+      /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m,
+      /^leases\s+coordination\.orch\.io\/v1\s+true\s+Lease$/m,
+    ]) {
       assert.match(r.stdout, line);
     }
   });
@@ -31,14 +35,23 @@ describe('kubectl session against orch-apiserver', () => {
   it('kubectl get namespaces lists the system namespaces', async () => {
     const r = await k('get', 'namespaces');
     assert.equal(r.code, 0, r.stderr);
-    for (const ns of ['default', 'orch-system', 'orch-public', 'orch-node-lease']) assert.match(r.stdout, new RegExp(`^${ns}\\s`, 'm'));
+    for (const ns of ['default', 'orch-system', 'orch-public', 'orch-node-lease'])
+      assert.match(r.stdout, new RegExp(`^${ns}\\s`, 'm'));
   });
 
   it('create namespace, create configmap --from-literal, get -o yaml, replace with a stale resourceVersion, delete', async () => {
     let r = await k('create', 'namespace', 'team-a');
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /namespace\/team-a created/);
-    r = await k('create', 'configmap', 'settings', '-n', 'team-a', '--from-literal=color=blue', '--from-literal=size=L');
+    r = await k(
+      'create',
+      'configmap',
+      'settings',
+      '-n',
+      'team-a',
+      '--from-literal=color=blue',
+      '--from-literal=size=L',
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /configmap\/settings created/);
     r = await k('get', 'configmap', 'settings', '-n', 'team-a', '-o', 'yaml');

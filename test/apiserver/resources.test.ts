@@ -116,7 +116,9 @@ describe('generic create/get/update/delete', () => {
   });
 
   it('rejects a body whose namespace or name disagrees with the path (400)', async () => {
-    const ns = await api('POST', '/api/v1/namespaces/default/configmaps', { body: cm('x', {}, { namespace: 'other' }) });
+    const ns = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: cm('x', {}, { namespace: 'other' }),
+    });
     assert.equal(ns.status, 400);
     assert.equal(ns.json().reason, 'BadRequest');
     await api('POST', '/api/v1/namespaces/default/configmaps', { body: cm('named') });
@@ -143,13 +145,21 @@ describe('generic create/get/update/delete', () => {
     assert.equal(s.details.name, 'Bad_Name');
     const fields = s.details.causes.map((c: { field: string }) => c.field);
     assert.ok(fields.includes('metadata.name'), JSON.stringify(fields));
-    assert.ok(fields.some((f: string) => f.startsWith('metadata.labels')), JSON.stringify(fields));
-    assert.ok(fields.some((f: string) => f.startsWith('data')), JSON.stringify(fields));
+    assert.ok(
+      fields.some((f: string) => f.startsWith('metadata.labels')),
+      JSON.stringify(fields),
+    );
+    assert.ok(
+      fields.some((f: string) => f.startsWith('data')),
+      JSON.stringify(fields),
+    );
     assert.match(s.message, /^ConfigMap "Bad_Name" is invalid: \[/);
   });
 
   it('enforces ConfigMap immutability', async () => {
-    const c = (await api('POST', '/api/v1/namespaces/default/configmaps', { body: { ...cm('frozen'), immutable: true } })).json();
+    const c = (
+      await api('POST', '/api/v1/namespaces/default/configmaps', { body: { ...cm('frozen'), immutable: true } })
+    ).json();
     c.data.a = 'changed';
     const r = await api('PUT', '/api/v1/namespaces/default/configmaps/frozen', { body: c });
     assert.equal(r.status, 422);
@@ -158,7 +168,13 @@ describe('generic create/get/update/delete', () => {
 
   it('folds Secret stringData into base64 data', async () => {
     const r = await api('POST', '/api/v1/namespaces/default/secrets', {
-      body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, stringData: { user: 'admin' }, data: { x: 'eA==' } },
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's1' },
+        stringData: { user: 'admin' },
+        data: { x: 'eA==' },
+      },
     });
     assert.equal(r.status, 201);
     const s = r.json();
@@ -180,7 +196,10 @@ describe('generic create/get/update/delete', () => {
   });
 
   it('answers 400 for malformed JSON and YAML, naming the problem', async () => {
-    const j = await api('POST', '/api/v1/namespaces/default/configmaps', { body: '{"apiVersion": "v1",', headers: { 'content-type': 'application/json' } });
+    const j = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: '{"apiVersion": "v1",',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(j.status, 400);
     assert.equal(j.json().kind, 'Status');
     assert.match(j.json().message, /JSON/);
@@ -190,6 +209,33 @@ describe('generic create/get/update/delete', () => {
     });
     assert.equal(y.status, 400);
     assert.match(y.json().message, /YAML/);
+  });
+
+  it('accepts Protobuf request bodies and rejects malformed ones with 400', async () => {
+    const { encodeObject } = await import('../../src/encoding/protobuf/index.js');
+    const { configMapSchema } = await import('../../src/apis/core/config-map.js');
+    const bytes = encodeObject(configMapSchema, {
+      ...cm('from-proto', { k: 'v' }),
+      metadata: { name: 'from-proto', namespace: 'default' },
+    });
+    const r = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: Buffer.from(bytes),
+      headers: { 'content-type': 'application/vnd.orch.protobuf' },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.json().data, { k: 'v' });
+    const bad = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0xff]),
+      headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+    });
+    assert.equal(bad.status, 400);
+    assert.match(bad.json().message, /Protobuf/);
+    const unsupported = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
+    assert.equal(unsupported.status, 415);
+    assert.equal(unsupported.json().reason, 'UnsupportedMediaType');
   });
 
   it('accepts YAML bodies and serves YAML when asked', async () => {
@@ -203,7 +249,12 @@ describe('generic create/get/update/delete', () => {
   });
 
   it('answers 404 Status for an unknown group, version or resource', async () => {
-    for (const p of ['/apis/nope.orch.io/v1/things', '/api/v2/configmaps', '/api/v1/widgets', '/apis/coordination.orch.io/v9/leases']) {
+    for (const p of [
+      '/apis/nope.orch.io/v1/things',
+      '/api/v2/configmaps',
+      '/api/v1/widgets',
+      '/apis/coordination.orch.io/v9/leases',
+    ]) {
       const r = await api('GET', p);
       assert.equal(r.status, 404, p);
       assert.equal(r.json().kind, 'Status', p);
@@ -238,25 +289,38 @@ describe('generic create/get/update/delete', () => {
   });
 
   it('updates namespace status only through the status sub-resource', async () => {
-    const ns = (await api('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'sub' } } })).json();
+    const ns = (
+      await api('POST', '/api/v1/namespaces', {
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'sub' } },
+      })
+    ).json();
     const viaMain = await api('PUT', '/api/v1/namespaces/sub', { body: { ...ns, status: { phase: 'Terminating' } } });
     assert.equal(viaMain.status, 200);
     assert.equal(viaMain.json().status.phase, 'Active');
-    const viaStatus = await api('PUT', '/api/v1/namespaces/sub/status', { body: { ...viaMain.json(), status: { phase: 'Terminating' } } });
+    const viaStatus = await api('PUT', '/api/v1/namespaces/sub/status', {
+      body: { ...viaMain.json(), status: { phase: 'Terminating' } },
+    });
     assert.equal(viaStatus.status, 422);
     assert.match(viaStatus.json().message, /may only be 'Active'/);
   });
 
   it('lists collections across namespaces and pages with limit/continue', async () => {
-    await api('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'pages' } } });
+    await api('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'pages' } },
+    });
     for (let i = 0; i < 5; i++) await api('POST', '/api/v1/namespaces/pages/configmaps', { body: cm(`p${i}`) });
     const first = (await api('GET', '/api/v1/namespaces/pages/configmaps?limit=2')).json();
     assert.equal(first.kind, 'ConfigMapList');
     assert.equal(first.items.length, 2);
     assert.equal(first.metadata.remainingItemCount, 3);
-    const second = (await api('GET', `/api/v1/namespaces/pages/configmaps?limit=2&continue=${first.metadata.continue}`)).json();
+    const second = (
+      await api('GET', `/api/v1/namespaces/pages/configmaps?limit=2&continue=${first.metadata.continue}`)
+    ).json();
     assert.equal(second.metadata.resourceVersion, first.metadata.resourceVersion);
-    assert.deepEqual(second.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['p2', 'p3']);
+    assert.deepEqual(
+      second.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+      ['p2', 'p3'],
+    );
     const all = (await api('GET', '/api/v1/configmaps')).json();
     assert.ok(all.items.some((i: { metadata: { namespace: string } }) => i.metadata.namespace === 'pages'));
     assert.ok(all.items.some((i: { metadata: { namespace: string } }) => i.metadata.namespace === 'default'));

@@ -25,7 +25,10 @@ describe('orch-apiserver secure serving', () => {
   after(async () => server?.dispose());
 
   it('logs one ready line with the URL and the admin kubeconfig path', () => {
-    const lines = server.output().split('\n').filter((l) => l.includes('serving on'));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('serving on'));
     assert.equal(lines.length, 1);
     assert.match(lines[0], /serving on https:\/\/127\.0\.0\.1:\d+ .*admin kubeconfig: .*admin\.kubeconfig/);
   });
@@ -41,7 +44,15 @@ describe('orch-apiserver secure serving', () => {
   });
 
   it('generates a CA, serving and admin certificates and a kubeconfig under the data directory', () => {
-    for (const f of ['pki/ca.crt', 'pki/ca.key', 'pki/apiserver.crt', 'pki/apiserver.key', 'pki/admin.crt', 'pki/admin.key', 'admin.kubeconfig']) {
+    for (const f of [
+      'pki/ca.crt',
+      'pki/ca.key',
+      'pki/apiserver.crt',
+      'pki/apiserver.key',
+      'pki/admin.crt',
+      'pki/admin.key',
+      'admin.kubeconfig',
+    ]) {
       assert.ok(existsSync(join(server.dataDir, f)), `${f} exists`);
     }
     const kc = readFileSync(server.kubeconfig, 'utf8');
@@ -59,7 +70,10 @@ describe('orch-apiserver secure serving', () => {
   it('rejects a client certificate from a foreign CA with 401', async () => {
     const { generateForeignClient } = await import('../support/foreign-cert.js');
     const foreign = await generateForeignClient();
-    const r = await request(server.url, '/api/v1/namespaces', { ca: server.admin.ca, as: { ...server.admin, ...foreign } });
+    const r = await request(server.url, '/api/v1/namespaces', {
+      ca: server.admin.ca,
+      as: { ...server.admin, ...foreign },
+    });
     assert.equal(r.status, 401);
     assert.equal(r.json().kind, 'Status');
     assert.equal(r.json().reason, 'Unauthorized');

@@ -6,7 +6,9 @@ type Api = (method: string, path: string, o?: Omit<RequestOptions, 'ca' | 'metho
 /** Request helpers bound to a server: `admin` uses the admin client certificate. */
 export function apiOf(server: Pick<ServerProcess, 'url' | 'admin'>): { admin: Api; anonymous: Api } {
   return {
-    admin: (method, path, o = {}) => request(server.url, path, { ...o, method, ca: server.admin.ca, as: o.as ?? server.admin }),
-    anonymous: (method, path, o = {}) => request(server.url, path, { ...o, method, ca: server.admin.ca, as: 'anonymous' }),
+    admin: (method, path, o = {}) =>
+      request(server.url, path, { ...o, method, ca: server.admin.ca, as: o.as ?? server.admin }),
+    anonymous: (method, path, o = {}) =>
+      request(server.url, path, { ...o, method, ca: server.admin.ca, as: 'anonymous' }),
   };
 }

@@ -26,7 +26,11 @@ export function request(baseUrl: string, path: string, o: RequestOptions): Promi
   const url = new URL(path, baseUrl);
   const creds = o.as && o.as !== 'anonymous' ? o.as : undefined;
   const body =
-    o.body === undefined ? undefined : typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body);
+    o.body === undefined
+      ? undefined
+      : typeof o.body === 'string' || Buffer.isBuffer(o.body)
+        ? o.body
+        : JSON.stringify(o.body);
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['content-type'] = 'application/json';
@@ -76,10 +80,18 @@ export function h2request(baseUrl: string, path: string, o: RequestOptions): Pro
       const buf = Buffer.concat(chunks);
       const alpn = session.alpnProtocol ?? '';
       session.close();
-      resolve({ status, headers, body: buf, text: buf.toString('utf8'), json: () => JSON.parse(buf.toString('utf8')), alpn });
+      resolve({
+        status,
+        headers,
+        body: buf,
+        text: buf.toString('utf8'),
+        json: () => JSON.parse(buf.toString('utf8')),
+        alpn,
+      });
     });
     stream.on('error', reject);
-    if (o.body !== undefined) stream.end(typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body));
+    if (o.body !== undefined)
+      stream.end(typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body));
     else stream.end();
   });
 }

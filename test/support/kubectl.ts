@@ -14,7 +14,11 @@ export function kubectl(kubeconfig: string, args: readonly string[], input?: str
       ['--kubeconfig', kubeconfig, ...args],
       { timeout: 60000, env: { ...process.env, KUBECACHEDIR: '/nonexistent-orch-cache' } },
       (err, stdout, stderr) => {
-        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
         resolve({ code, stdout, stderr });
       },
     );

@@ -32,12 +32,22 @@ export interface ServerProcess {
  * data directory, and waits for its ready line. The process is killed when the test process
  * exits, whatever happens.
  */
-export async function startServerProcess(opts: { args?: string[]; dataDir?: string; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  opts: { args?: string[]; dataDir?: string; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'orch-test-'));
   const ownsDir = opts.dataDir === undefined;
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, `--data-dir=${dataDir}`, '--secure-port=0', '--bind-address=127.0.0.1', ...(opts.args ?? [])],
+    [
+      '--import',
+      'tsx',
+      CLI,
+      `--data-dir=${dataDir}`,
+      '--secure-port=0',
+      '--bind-address=127.0.0.1',
+      ...(opts.args ?? []),
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const killOnExit = () => child.kill('SIGKILL');
@@ -47,7 +57,10 @@ export async function startServerProcess(opts: { args?: string[]; dataDir?: stri
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server not ready in time; output:\n${out}`)), opts.timeoutMs ?? 20000);
+    const timer = setTimeout(
+      () => reject(new Error(`server not ready in time; output:\n${out}`)),
+      opts.timeoutMs ?? 20000,
+    );
     const check = () => {
       const m = /serving on (https:\/\/\S+)/.exec(out);
       if (m) {

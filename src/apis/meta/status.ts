@@ -107,6 +107,12 @@ export const apiErrors = {
       kind: gr.resource,
     });
   },
+  /** A path that names no served resource or document. */
+  pathNotFound(): StatusError {
+    return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {
+      causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }],
+    });
+  },
   alreadyExists(gr: GroupResource, name: string): StatusError {
     return new StatusError(409, 'AlreadyExists', `${qualified(gr)} "${name}" already exists`, {
       name,

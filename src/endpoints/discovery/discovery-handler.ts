@@ -32,7 +32,11 @@ function wantedAggregatedVersion(accept: string | undefined): string | undefined
       const [k, v] = p.split('=');
       if (k && v !== undefined) params.set(k.trim(), v.trim());
     }
-    if (type === 'application/json' && params.get('as') === 'APIGroupDiscoveryList' && params.get('g') === AGGREGATED_GROUP) {
+    if (
+      type === 'application/json' &&
+      params.get('as') === 'APIGroupDiscoveryList' &&
+      params.get('g') === AGGREGATED_GROUP
+    ) {
       const v = params.get('v') ?? '';
       if (AGGREGATED_VERSIONS.includes(v)) return v;
     }
@@ -56,7 +60,8 @@ export function discoveryHandler(opts: {
     const parts = path.split('/').filter(Boolean);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       if (path === '/version' || parts[0] === 'api' || parts[0] === 'apis') {
-        if (parts.length <= (parts[0] === 'apis' ? 3 : 2)) return errorResponse(req, apiErrors.methodNotAllowed(req.method));
+        if (parts.length <= (parts[0] === 'apis' ? 3 : 2))
+          return errorResponse(req, apiErrors.methodNotAllowed(req.method));
       }
       return undefined;
     }

@@ -11,7 +11,13 @@ export function parseDryRun(values: readonly string[]): boolean {
     if (v === '') continue;
     if (v !== 'All') {
       throw new StatusError(400, 'BadRequest', `Invalid dryRun value: "${v}": supported values: "All"`, {
-        causes: [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "${v}": supported values: "All"`, field: 'dryRun' }],
+        causes: [
+          {
+            reason: 'FieldValueNotSupported',
+            message: `Unsupported value: "${v}": supported values: "All"`,
+            field: 'dryRun',
+          },
+        ],
       });
     }
     dry = true;
@@ -20,14 +26,18 @@ export function parseDryRun(values: readonly string[]): boolean {
 }
 
 function parseIntParam(name: string, value: string): number {
-  if (!/^-?[0-9]+$/.test(value)) throw apiErrors.badRequest(`invalid value for ${name}: "${value}": must be an integer`);
+  if (!/^-?[0-9]+$/.test(value))
+    throw apiErrors.badRequest(`invalid value for ${name}: "${value}": must be an integer`);
   return Number(value);
 }
 
 const PROPAGATION_POLICIES = ['Orphan', 'Background', 'Foreground'];
 
 /** Delete options from the query and, when present, a `DeleteOptions` body (the body wins). */
-export function parseDeleteOptions(query: URLSearchParams, body: Record<string, unknown> | undefined): DeleteOptions & {
+export function parseDeleteOptions(
+  query: URLSearchParams,
+  body: Record<string, unknown> | undefined,
+): DeleteOptions & {
   propagationPolicy?: string;
   orphanDependents?: boolean;
 } {
@@ -62,7 +72,11 @@ export function parseDeleteOptions(query: URLSearchParams, body: Record<string, 
     }
   }
   if (propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(propagationPolicy)) {
-    throw new StatusError(400, 'BadRequest', `propagationPolicy: Unsupported value: "${propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
+    throw new StatusError(
+      400,
+      'BadRequest',
+      `propagationPolicy: Unsupported value: "${propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`,
+    );
   }
   if (gracePeriodSeconds !== undefined && gracePeriodSeconds < 0) {
     throw apiErrors.badRequest('gracePeriodSeconds: Invalid value: must be greater than or equal to 0');

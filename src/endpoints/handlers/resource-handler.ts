@@ -18,9 +18,10 @@ export function resourceHandler(resources: ServedResources): Handler {
       const info = req.info;
       if (!info?.isResourceRequest) throw apiErrors.notFound({ group: '', resource: '' }, req.path);
       const served = resources.lookup(info.apiGroup, info.apiVersion, info.resource);
-      if (!served) throw notFoundPath(req);
+      if (!served) throw apiErrors.pathNotFound();
       checkScope(served, req);
-      if (info.subresource && !served.def.subresources.some((s) => s.name === info.subresource)) throw notFoundPath(req);
+      if (info.subresource && !served.def.subresources.some((s) => s.name === info.subresource))
+        throw apiErrors.pathNotFound();
       return await dispatch(served, req);
     } catch (e) {
       return errorResponse(req, e);
@@ -28,16 +29,10 @@ export function resourceHandler(resources: ServedResources): Handler {
   };
 }
 
-function notFoundPath(req: ApiRequest): StatusError {
-  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {
-    causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }],
-  });
-}
-
 function checkScope(served: ServedResource, req: ApiRequest): void {
   const info = req.info!;
-  if (!served.def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath(req);
-  if (served.def.namespaced && !info.namespace && info.name) throw notFoundPath(req);
+  if (!served.def.namespaced && info.namespace && info.resource !== 'namespaces') throw apiErrors.pathNotFound();
+  if (served.def.namespaced && !info.namespace && info.name) throw apiErrors.pathNotFound();
 }
 
 function contextOf(req: ApiRequest, served: ServedResource): RequestContext {
@@ -51,7 +46,11 @@ async function dispatch(served: ServedResource, req: ApiRequest): Promise<ApiRes
   const store = served.store;
   switch (info.verb) {
     case 'get':
-      return objectResponse(req, 200, await store.get(ctx, info.name, { resourceVersion: req.query.get('resourceVersion') ?? undefined }));
+      return objectResponse(
+        req,
+        200,
+        await store.get(ctx, info.name, { resourceVersion: req.query.get('resourceVersion') ?? undefined }),
+      );
     case 'list': {
       const limit = req.query.get('limit');
       const list = await store.list(ctx, {
@@ -73,12 +72,12 @@ async function dispatch(served: ServedResource, req: ApiRequest): Promise<ApiRes
     case 'create': {
       if (info.subresource) throw apiErrors.methodNotAllowed('POST');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
-      const body = (await decodeObjectBody(req)) as ApiObject;
+      const body = (await decodeObjectBody(req, served.def)) as ApiObject;
       return objectResponse(req, 201, await store.create(ctx, body, { dryRun }));
     }
     case 'update': {
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
-      const body = (await decodeObjectBody(req)) as ApiObject;
+      const body = (await decodeObjectBody(req, served.def)) as ApiObject;
       const next = { compute: () => body, retryOnConflict: !body.metadata?.resourceVersion };
       const r = await store.update(ctx, info.name, next, { dryRun, subresource: info.subresource || undefined });
       return objectResponse(req, r.created ? 201 : 200, r.obj);
@@ -103,6 +102,10 @@ async function dispatch(served: ServedResource, req: ApiRequest): Promise<ApiRes
       );
     }
     default:
-      throw new StatusError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (${info.verb})`);
+      throw new StatusError(
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource (${info.verb})`,
+      );
   }
 }

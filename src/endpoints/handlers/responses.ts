@@ -25,7 +25,11 @@ export function objectResponse(
   const media = responseMediaType(req);
   const pretty = isPretty(req);
   const body =
-    media === 'application/yaml' ? yamlStringify(obj) : pretty ? `${JSON.stringify(obj, null, 2)}\n` : JSON.stringify(obj);
+    media === 'application/yaml'
+      ? yamlStringify(obj)
+      : pretty
+        ? `${JSON.stringify(obj, null, 2)}\n`
+        : JSON.stringify(obj);
   return { kind: 'body', status, headers: { 'content-type': media, ...headers }, body };
 }
 

@@ -7,8 +7,8 @@ import type { CreateOptions, RequestContext } from '../types.js';
 import { generateName } from './names.js';
 import { checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
 import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
-import { decodeStored, encodeStored } from './stored-object.js';
 import { toStatusError } from './storage-errors.js';
+import { decodeStored, encodeStored } from './stored-object.js';
 
 // kube retries a create with a generated name a few times when the name collides.
 const GENERATE_NAME_ATTEMPTS = 8;

@@ -5,8 +5,8 @@ import type { KeyValue } from '../../storage/store.js';
 import { formatTime } from '../../util/clock.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
-import { decodeStored, encodeStored } from './stored-object.js';
 import { toStatusError } from './storage-errors.js';
+import { decodeStored, encodeStored } from './stored-object.js';
 
 const MAX_ATTEMPTS = 16;
 

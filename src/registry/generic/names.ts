@@ -7,7 +7,8 @@ const MAX_NAME_LENGTH = 63;
 
 /** `generateName` plus a random 5-character suffix; the prefix is cut so the result fits 63. */
 export function generateName(prefix: string): string {
-  const base = prefix.length > MAX_NAME_LENGTH - SUFFIX_LENGTH ? prefix.slice(0, MAX_NAME_LENGTH - SUFFIX_LENGTH) : prefix;
+  const base =
+    prefix.length > MAX_NAME_LENGTH - SUFFIX_LENGTH ? prefix.slice(0, MAX_NAME_LENGTH - SUFFIX_LENGTH) : prefix;
   const bytes = randomBytes(SUFFIX_LENGTH);
   let suffix = '';
   for (const b of bytes) suffix += ALPHABET[b % ALPHABET.length];

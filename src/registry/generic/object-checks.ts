@@ -24,7 +24,9 @@ export function checkObjectIdentity(rc: RegistryContext, ctx: RequestContext, ob
   if (rc.def.namespaced) {
     if (!meta.namespace) meta.namespace = ctx.namespace;
     else if (ctx.namespace && meta.namespace !== ctx.namespace) {
-      throw apiErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      throw apiErrors.badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
     }
   } else if (meta.namespace) {
     // kube silently clears the namespace of cluster-scoped objects.

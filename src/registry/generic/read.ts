@@ -2,11 +2,16 @@ import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { GetOptions, ListOptions, ObjectList, RequestContext } from '../types.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
-import { decodeStored } from './stored-object.js';
 import { toStatusError } from './storage-errors.js';
+import { decodeStored } from './stored-object.js';
 
 /** Get one object at the latest revision. */
-export async function getObject(rc: RegistryContext, ctx: RequestContext, name: string, _o: GetOptions): Promise<ApiObject> {
+export async function getObject(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  name: string,
+  _o: GetOptions,
+): Promise<ApiObject> {
   try {
     const kv = await rc.store.get(keyFor(rc, ctx.namespace, name), { signal: ctx.signal });
     if (!kv) throw apiErrors.notFound(rc.gr, name);
@@ -29,13 +34,24 @@ export function encodeContinue(t: ContinueToken): string {
 
 export function decodeContinue(token: string): ContinueToken {
   try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: string; rv?: string; start?: string };
-    if (t.v !== 'orch.io/v1' || typeof t.rv !== 'string' || !/^[1-9][0-9]*$/.test(t.rv) || typeof t.start !== 'string') {
+    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      v?: string;
+      rv?: string;
+      start?: string;
+    };
+    if (
+      t.v !== 'orch.io/v1' ||
+      typeof t.rv !== 'string' ||
+      !/^[1-9][0-9]*$/.test(t.rv) ||
+      typeof t.start !== 'string'
+    ) {
       throw new Error('bad token');
     }
     return { rv: t.rv, start: t.start };
   } catch {
-    throw apiErrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.orch.io/v1)');
+    throw apiErrors.badRequest(
+      'continue key is not valid: incorrect encoded start resourceVersion (version meta.orch.io/v1)',
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import { apiErrors, type GroupResource, StatusError } from '../../apis/meta/status.js';
-import { CompactedError, isStorageError } from '../../storage/errors.js';
+import { type CompactedError, isStorageError } from '../../storage/errors.js';
 
 /**
  * Translates a storage error into the API error a client sees. Errors that already are

@@ -3,13 +3,13 @@ import type { ApiObject } from '../../apis/object.js';
 import type { ResourceStrategy } from '../../apis/resource-definition.js';
 import { ConflictError, KeyExistsError, NotFoundError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
+import { deepEqual } from '../../util/deep-equal.js';
 import type { RequestContext, UpdatedObject, UpdateOptions } from '../types.js';
 import { fillCreateSystemFields } from './create.js';
 import { checkNameMatchesPath, checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
 import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
-import { decodeStored, encodeStored, sameBytes } from './stored-object.js';
 import { toStatusError } from './storage-errors.js';
-import { deepEqual } from '../../util/deep-equal.js';
+import { decodeStored, encodeStored, sameBytes } from './stored-object.js';
 
 const MAX_ATTEMPTS = 16;
 
@@ -104,7 +104,12 @@ function strategyFor(rc: RegistryContext, subresource: string | undefined): Reso
  * Carries system fields over from the live object, checks the client's resourceVersion,
  * bumps generation on a spec change, then runs the strategy and validation.
  */
-function prepareUpdate(rc: RegistryContext, desired: ApiObject, live: ApiObject, strategy: ResourceStrategy): ApiObject {
+function prepareUpdate(
+  rc: RegistryContext,
+  desired: ApiObject,
+  live: ApiObject,
+  strategy: ResourceStrategy,
+): ApiObject {
   const meta = desired.metadata;
   const liveMeta = live.metadata;
   if (meta.resourceVersion && meta.resourceVersion !== liveMeta.resourceVersion) {

@@ -11,7 +11,11 @@ export function panicRecovery(logger: Logger): Filter {
     try {
       return await next(req);
     } catch (e) {
-      logger.error('request handler failed', { method: req.method, path: req.path, error: String((e as Error)?.stack ?? e) });
+      logger.error('request handler failed', {
+        method: req.method,
+        path: req.path,
+        error: String((e as Error)?.stack ?? e),
+      });
       return errorResponse(req, e);
     }
   };

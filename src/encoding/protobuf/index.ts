@@ -1,0 +1,30 @@
+/**
+ * Schema-driven protobuf codec for built-in kinds, wire-compatible with kube-apiserver's
+ * `application/vnd.kubernetes.protobuf` (kubectl, client-go). Pure and synchronous.
+ */
+export { hasProtobufPrefix, type TypeMeta } from './envelope.js';
+export {
+  ProtobufDecodeError,
+  type ProtobufDecodeErrorReason,
+  ProtobufEncodeError,
+  ProtobufSchemaError,
+} from './errors.js';
+export { decodeList, encodeList, type ObjectList } from './list-codec.js';
+export {
+  isProtobufMediaType,
+  KUBERNETES_PROTOBUF_MEDIA_TYPE,
+  ORCH_PROTOBUF_MEDIA_TYPE,
+  PROTOBUF_MEDIA_TYPES,
+  protobufWatchContentType,
+} from './media-types.js';
+export { decodeObject, type ExpectedType, encodeObject, peekTypeMeta } from './object-codec.js';
+export { decodeStatus, encodeStatus } from './status-codec.js';
+export {
+  DEFAULT_MAX_FRAME_BYTES,
+  decodeWatchEvent,
+  decodeWatchEventObject,
+  encodeWatchEvent,
+  encodeWatchFrame,
+  type ProtobufWatchEvent,
+  WatchFrameReader,
+} from './watch-codec.js';
