@@ -47,10 +47,37 @@ export interface Preconditions {
   readonly resourceVersion?: string;
 }
 
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
 export interface DeleteOptions {
   readonly dryRun: boolean;
   readonly preconditions?: Preconditions;
   readonly gracePeriodSeconds?: number;
+  readonly propagationPolicy?: PropagationPolicy;
+  /** Legacy form of `propagationPolicy: Orphan` (true) / `Background` (false). */
+  readonly orphanDependents?: boolean;
+  /** Unsafe deletion of an object that cannot be read (gate AllowUnsafeMalformedObjectDeletion). */
+  readonly ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One watch event; ERROR events carry a `Status` object. */
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  readonly object: ApiObject;
+}
+
+export interface WatchOptions extends ListOptions {
+  readonly allowWatchBookmarks?: boolean;
+  readonly sendInitialEvents?: boolean;
+  /** Server-side timeout; the stream ends after it. */
+  readonly timeoutSeconds?: number;
+}
+
+/** A running watch: iterate for events; `stop()` (or the request's signal) ends it. */
+export interface WatchStream extends AsyncIterable<WatchEvent> {
+  stop(): void;
 }
 
 /**
@@ -83,4 +110,8 @@ export interface ResourceStore {
     o: UpdateOptions,
   ): Promise<{ obj: ApiObject; created: boolean }>;
   delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }>;
+  /** Starts a watch: events after the resourceVersion (or the current state first, per options). */
+  watch(ctx: RequestContext, o: WatchOptions): Promise<WatchStream>;
+  /** Deletes every object the list options select (each with `o`); returns what was deleted. */
+  deleteCollection(ctx: RequestContext, o: DeleteOptions, listOptions: ListOptions): Promise<ObjectList>;
 }

@@ -1,5 +1,5 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
-import type { DeleteOptions, Preconditions } from '../../registry/types.js';
+import type { DeleteOptions, Preconditions, PropagationPolicy } from '../../registry/types.js';
 
 /**
  * `dryRun`: absent or empty means a real request; `All` (possibly repeated) means dry run;
@@ -81,5 +81,11 @@ export function parseDeleteOptions(
   if (gracePeriodSeconds !== undefined && gracePeriodSeconds < 0) {
     throw apiErrors.badRequest('gracePeriodSeconds: Invalid value: must be greater than or equal to 0');
   }
-  return { dryRun, gracePeriodSeconds, preconditions, propagationPolicy, orphanDependents };
+  return {
+    dryRun,
+    gracePeriodSeconds,
+    preconditions,
+    propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
+    orphanDependents,
+  };
 }

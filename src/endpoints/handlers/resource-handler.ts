@@ -1,12 +1,14 @@
 import { apiErrors, StatusError, successStatus } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { RequestContext } from '../../registry/types.js';
+import type { ObjectList, RequestContext } from '../../registry/types.js';
 import type { ApiRequest, ApiResponse, Handler } from '../handler.js';
 import type { ServedResource, ServedResources } from '../served-resources.js';
 import { decodeObjectBody, decodeObjectBytes, MAX_REQUEST_BODY_BYTES, mediaTypeOf } from './decode-body.js';
+import { listOptionsOf, watchOptionsOf } from './list-options.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
 import { errorResponse, objectResponse } from './responses.js';
+import { handleWatch } from './watch.js';
 
 /**
  * Serves resource requests: looks the resource up (404 when unknown), then dispatches on the
@@ -51,23 +53,17 @@ async function dispatch(served: ServedResource, req: ApiRequest): Promise<ApiRes
         200,
         await store.get(ctx, info.name, { resourceVersion: req.query.get('resourceVersion') ?? undefined }),
       );
+    case 'watch':
+      return handleWatch(served, req, ctx, { ...listOptionsOf(req), ...watchOptionsOf(req) });
+    case 'deletecollection': {
+      const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
+      const body = raw.length > 0 ? decodeObjectBytes(raw, mediaTypeOf(req)) : undefined;
+      const list = await store.deleteCollection(ctx, parseDeleteOptions(req.query, body), listOptionsOf(req));
+      return objectResponse(req, 200, listBody(served, list));
+    }
     case 'list': {
-      const limit = req.query.get('limit');
-      const list = await store.list(ctx, {
-        limit: limit ? Number.parseInt(limit, 10) || undefined : undefined,
-        continue: req.query.get('continue') || undefined,
-        resourceVersion: req.query.get('resourceVersion') ?? undefined,
-      });
-      return objectResponse(req, 200, {
-        kind: served.def.listKind,
-        apiVersion: served.def.group ? `${served.def.group}/${served.def.version}` : served.def.version,
-        metadata: {
-          resourceVersion: list.resourceVersion,
-          ...(list.continue ? { continue: list.continue } : {}),
-          ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
-        },
-        items: list.items,
-      });
+      const list = await store.list(ctx, listOptionsOf(req));
+      return objectResponse(req, 200, listBody(served, list));
     }
     case 'create': {
       if (info.subresource) throw apiErrors.methodNotAllowed('POST');
@@ -108,4 +104,17 @@ async function dispatch(served: ServedResource, req: ApiRequest): Promise<ApiRes
         `the server does not allow this method on the requested resource (${info.verb})`,
       );
   }
+}
+
+function listBody(served: ServedResource, list: ObjectList): object {
+  return {
+    kind: served.def.listKind,
+    apiVersion: served.def.group ? `${served.def.group}/${served.def.version}` : served.def.version,
+    metadata: {
+      resourceVersion: list.resourceVersion,
+      ...(list.continue ? { continue: list.continue } : {}),
+      ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
+    },
+    items: list.items,
+  };
 }

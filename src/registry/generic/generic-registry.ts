@@ -9,12 +9,15 @@ import type {
   ResourceStore,
   UpdatedObject,
   UpdateOptions,
+  WatchOptions,
+  WatchStream,
 } from '../types.js';
 import { createObject } from './create.js';
 import { deleteObject } from './delete.js';
 import { getObject, listObjects } from './read.js';
 import type { RegistryContext } from './registry-context.js';
 import { updateObject } from './update.js';
+import { watchObjects } from './watch.js';
 
 /** The generic registry of one resource: each verb lives in its own module. */
 export class GenericRegistry implements ResourceStore {
@@ -39,5 +42,22 @@ export class GenericRegistry implements ResourceStore {
   }
   delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }> {
     return deleteObject(this.rc, ctx, name, o);
+  }
+  watch(ctx: RequestContext, o: WatchOptions): Promise<WatchStream> {
+    return watchObjects(this.rc, ctx, o);
+  }
+  async deleteCollection(ctx: RequestContext, o: DeleteOptions, listOptions: ListOptions): Promise<ObjectList> {
+    const list = await this.list(ctx, listOptions);
+    const deleted: ApiObject[] = [];
+    for (const item of list.items) {
+      const itemCtx = { ...ctx, namespace: item.metadata.namespace ?? '' };
+      try {
+        deleted.push((await this.delete(itemCtx, item.metadata.name ?? '', o)).obj);
+      } catch (e) {
+        // An object deleted concurrently is simply gone already.
+        if ((e as { code?: number }).code !== 404) throw e;
+      }
+    }
+    return { items: deleted, resourceVersion: list.resourceVersion };
   }
 }

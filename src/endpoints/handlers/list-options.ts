@@ -1,0 +1,46 @@
+import { apiErrors } from '../../apis/meta/status.js';
+import type { ListOptions, WatchOptions } from '../../registry/types.js';
+import type { ApiRequest } from '../handler.js';
+
+function optional(q: URLSearchParams, name: string): string | undefined {
+  const v = q.get(name);
+  return v === null ? undefined : v;
+}
+
+function booleanParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (v === '' || v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw apiErrors.badRequest(`invalid value for ${name}: "${v}": must be a boolean`);
+}
+
+/** List options from the query; number formats are checked here, semantics in the registry. */
+export function listOptionsOf(req: ApiRequest): ListOptions {
+  const q = req.query;
+  const limitText = optional(q, 'limit');
+  let limit: number | undefined;
+  if (limitText !== undefined && limitText !== '') {
+    if (!/^-?[0-9]+$/.test(limitText)) throw apiErrors.badRequest(`invalid value for limit: "${limitText}"`);
+    limit = Number(limitText);
+    if (limit <= 0) limit = undefined;
+  }
+  return {
+    limit,
+    continue: optional(q, 'continue') || undefined,
+    resourceVersion: optional(q, 'resourceVersion'),
+    resourceVersionMatch: optional(q, 'resourceVersionMatch') || undefined,
+    labelSelector: optional(q, 'labelSelector') || undefined,
+    fieldSelector: optional(q, 'fieldSelector') || undefined,
+  };
+}
+
+export function watchOptionsOf(req: ApiRequest): Omit<WatchOptions, keyof ListOptions> {
+  const q = req.query;
+  const timeout = optional(q, 'timeoutSeconds');
+  return {
+    allowWatchBookmarks: booleanParam(q, 'allowWatchBookmarks'),
+    sendInitialEvents: booleanParam(q, 'sendInitialEvents'),
+    timeoutSeconds: timeout !== undefined && /^[0-9]+$/.test(timeout) ? Number(timeout) : undefined,
+  };
+}

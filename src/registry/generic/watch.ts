@@ -1,0 +1,64 @@
+import type { ApiObject } from '../../apis/object.js';
+import type { StoreEvent } from '../../storage/store.js';
+import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../types.js';
+import { collectionPrefix, type RegistryContext } from './registry-context.js';
+import { toStatusError } from './storage-errors.js';
+import { decodeStored } from './stored-object.js';
+
+/**
+ * A watch served straight from the store: with no resourceVersion (or `0`) the current
+ * objects come first as ADDED events, then every change after the read revision; with a
+ * resourceVersion, only the changes after it.
+ */
+export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: WatchOptions): Promise<WatchStream> {
+  const ac = new AbortController();
+  const onAbort = () => ac.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const prefix = collectionPrefix(rc, ctx.namespace);
+  const rv = o.resourceVersion;
+  let initial: ApiObject[] = [];
+  let after: bigint;
+  try {
+    if (rv === undefined || rv === '' || rv === '0') {
+      const r = await rc.store.range(prefix, { signal: ctx.signal });
+      initial = r.kvs.map(decodeStored);
+      after = r.revision;
+    } else {
+      after = BigInt(rv);
+    }
+  } catch (e) {
+    ctx.signal.removeEventListener('abort', onAbort);
+    throw toStatusError(e, rc.gr, '');
+  }
+  const events = rc.store.watch(prefix, { afterRevision: after, signal: ac.signal });
+  async function* iterate(): AsyncGenerator<WatchEvent> {
+    try {
+      for (const obj of initial) yield { type: 'ADDED', object: obj };
+      for await (const ev of events) {
+        if (ev.type === 'progress') continue;
+        const we = toWatchEvent(ev);
+        if (we) yield we;
+      }
+    } finally {
+      ac.abort();
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+  const it = iterate();
+  return {
+    [Symbol.asyncIterator]: () => it,
+    stop: () => ac.abort(),
+  };
+}
+
+function toWatchEvent(ev: StoreEvent): WatchEvent | undefined {
+  if (ev.type === 'put') {
+    if (!ev.kv || ev.kv.corrupt) return undefined;
+    return { type: ev.prev ? 'MODIFIED' : 'ADDED', object: decodeStored(ev.kv) };
+  }
+  if (!ev.prev || ev.prev.corrupt) return undefined;
+  const obj = decodeStored(ev.prev);
+  // A deleted object is reported at the revision of its deletion.
+  obj.metadata.resourceVersion = ev.revision.toString();
+  return { type: 'DELETED', object: obj };
+}
