@@ -4,6 +4,7 @@
  */
 const suites: Record<string, () => Promise<void>> = {
   storage: async () => (await import('./storage/storage-bench.js')).runStorageBench(),
+  api: async () => (await import('./api/api-bench.js')).runApiBench(),
 };
 
 const name = process.argv[2];

@@ -1,0 +1,188 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { percentile, printTable, type Row, ratio } from '../storage/measure.js';
+import { haveWrk, openWatchers, timedGet, wrkRps } from './load.js';
+import { seedConfigMaps } from './seed.js';
+import { startBenchServer } from './server-proc.js';
+
+const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 100_000);
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
+const WATCH_WRITES = Number(process.env.BENCH_WATCH_WRITES ?? 100);
+const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
+
+/** A bare node:https server answering every request with the same bytes: the GET baseline. */
+async function bareServer(cert: string, key: string, body: Buffer) {
+  const server = createHttpsServer({ cert, key }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `https://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function runApiBench(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-api-bench-'));
+  const rows: Row[] = [];
+  const figures: Record<string, number> = {};
+  try {
+    // Empty server: baseline RSS.
+    const emptyDir = join(dir, 'empty');
+    const empty = await startBenchServer(emptyDir);
+    const emptyStartMs = empty.startMs;
+    const emptyRss = empty.rssBytes();
+    await empty.stop();
+
+    const dataDir = join(dir, 'loaded');
+    await startBenchServer(dataDir).then((s) => s.stop()); // certificates and system namespaces
+    const jsonBytes = await seedConfigMaps(dataDir, 'bench', OBJECTS);
+    const server = await startBenchServer(dataDir);
+    try {
+      rows.push({
+        metric: `start-to-ready with ${OBJECTS} objects`,
+        ours: server.startMs,
+        baseline: emptyStartMs,
+        unit: 'ms',
+        lowerIsBetter: true,
+      });
+      figures['start.ms'] = Math.round(server.startMs);
+
+      // Full list and 500-item pages.
+      const path = '/api/v1/namespaces/bench/configmaps';
+      await timedGet(server.url, `${path}?limit=1`, server.admin); // warm the cache
+      const full = await timedGet(server.url, path, server.admin);
+      if (full.status !== 200) throw new Error(`list failed: ${full.status} ${full.body.toString().slice(0, 200)}`);
+      const items = JSON.parse(full.body.toString()).items.length;
+      if (items !== OBJECTS) throw new Error(`list returned ${items} items`);
+      figures['list.full.ms'] = Math.round(full.ms);
+      const pageTimes: number[] = [];
+      let cont = '';
+      for (let i = 0; i < 20; i++) {
+        const r = await timedGet(
+          server.url,
+          `${path}?limit=500${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+          server.admin,
+        );
+        pageTimes.push(r.ms);
+        cont = JSON.parse(r.body.toString()).metadata.continue ?? '';
+      }
+      figures['list.page.ms'] = Math.round(percentile(pageTimes, 50) * 100) / 100;
+      rows.push({
+        metric: `full list of ${OBJECTS} objects`,
+        ours: full.ms,
+        baseline: 2000,
+        unit: 'ms (baseline: target)',
+        lowerIsBetter: true,
+      });
+      rows.push({
+        metric: 'page of 500 (median of 20)',
+        ours: figures['list.page.ms'],
+        baseline: 50,
+        unit: 'ms (baseline: target)',
+        lowerIsBetter: true,
+      });
+
+      // RSS per stored JSON byte.
+      const rss = server.rssBytes();
+      figures['rss.per.json.byte'] = Math.round(((rss - emptyRss) / jsonBytes) * 100) / 100;
+      rows.push({
+        metric: 'RSS growth per JSON byte stored',
+        ours: figures['rss.per.json.byte'],
+        baseline: 2.5,
+        unit: 'x (baseline: target)',
+        lowerIsBetter: true,
+      });
+
+      // GET of one object vs a bare TLS server returning the same bytes.
+      if (await haveWrk()) {
+        const one = await timedGet(server.url, `${path}/cm-000042`, server.admin);
+        const pki = join(dataDir, 'pki');
+        const bare = await bareServer(
+          readFileSync(join(pki, 'apiserver.crt'), 'utf8'),
+          readFileSync(join(pki, 'apiserver.key'), 'utf8'),
+          one.body,
+        );
+        try {
+          const bareRps = await wrkRps(`${bare.url}/`, WRK_SECONDS);
+          const ourRps = await wrkRps(`${server.url}${path}/cm-000042`, WRK_SECONDS);
+          const row = {
+            metric: 'GET one object (wrk, HTTP/1.1, 64 conns)',
+            ours: ourRps,
+            baseline: bareRps,
+            unit: 'req/s',
+          };
+          rows.push(row);
+          figures['get.rps'] = Math.round(ourRps);
+          figures['get.ratio'] = Math.round(ratio(row) * 1000) / 1000;
+        } finally {
+          await bare.close();
+        }
+      }
+
+      // 1000 watchers: write-to-event latency.
+      const watchers = await openWatchers(
+        server.url,
+        `${path}?watch=1&resourceVersion=${JSON.parse(full.body.toString()).metadata.resourceVersion}`,
+        WATCHERS,
+        server.admin,
+      );
+      const lat: number[] = [];
+      try {
+        const { request } = await import('node:https');
+        for (let i = 0; i < WATCH_WRITES; i++) {
+          const name = `w-${i}`;
+          const t0 = performance.now();
+          await new Promise<void>((resolve, reject) => {
+            const req = request(
+              new URL(path, server.url),
+              {
+                method: 'POST',
+                ca: server.admin.ca,
+                cert: server.admin.cert,
+                key: server.admin.key,
+                headers: { 'content-type': 'application/json' },
+              },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve());
+              },
+            );
+            req.on('error', reject);
+            req.end(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } }));
+          });
+          const deadline = performance.now() + 5000;
+          while ((watchers.arrivals.get(name)?.length ?? 0) < WATCHERS && performance.now() < deadline)
+            await new Promise((r) => setTimeout(r, 1));
+          for (const t of watchers.arrivals.get(name) ?? []) lat.push(t - t0);
+        }
+      } finally {
+        watchers.close();
+      }
+      figures['watch.p50.ms'] = Math.round(percentile(lat, 50) * 100) / 100;
+      figures['watch.p99.ms'] = Math.round(percentile(lat, 99) * 100) / 100;
+      figures['watch.delivered'] = lat.length / (WATCHERS * WATCH_WRITES);
+      rows.push({
+        metric: `write-to-event p50, ${WATCHERS} watchers`,
+        ours: figures['watch.p50.ms'],
+        baseline: Number.NaN,
+        unit: 'ms',
+      });
+      rows.push({
+        metric: `write-to-event p99, ${WATCHERS} watchers`,
+        ours: figures['watch.p99.ms'],
+        baseline: 10,
+        unit: 'ms (baseline: target)',
+        lowerIsBetter: true,
+      });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printTable('API server (embedded store)', rows);
+  console.log(JSON.stringify(figures));
+}

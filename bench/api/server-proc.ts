@@ -1,0 +1,58 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export interface BenchServer {
+  readonly url: string;
+  readonly pid: number;
+  readonly startMs: number;
+  readonly admin: { ca: string; cert: string; key: string };
+  rssBytes(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts the built server (`dist/`) as its own process, as users run it, and times start-up. */
+export async function startBenchServer(dataDir: string, args: string[] = []): Promise<BenchServer> {
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, 'dist/cli/orch-apiserver.js'), `--data-dir=${dataDir}`, '--secure-port=0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  process.once('exit', () => child.kill('SIGKILL'));
+  let out = '';
+  const url = await new Promise<string>((res, rej) => {
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /serving on (https:\/\/\S+)/.exec(out);
+      if (m) res(m[1]);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (c) => rej(new Error(`server exited ${c}: ${out}`)));
+  });
+  const startMs = performance.now() - t0;
+  const kc = parseYaml(readFileSync(join(dataDir, 'admin.kubeconfig'), 'utf8'));
+  const b64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
+  return {
+    url,
+    pid: child.pid!,
+    startMs,
+    admin: {
+      ca: b64(kc.clusters[0].cluster['certificate-authority-data']),
+      cert: b64(kc.users[0].user['client-certificate-data']),
+      key: b64(kc.users[0].user['client-key-data']),
+    },
+    rssBytes() {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : Number.NaN;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
