@@ -1,18 +1,37 @@
-import { apiErrors } from '../../apis/meta/status.js';
+import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { CompactedError } from '../../storage/errors.js';
 import type { GetOptions, ListOptions, ObjectList, RequestContext } from '../types.js';
+import { encodeContinue, listSemantics, parseResourceVersion } from './read-semantics.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { decodeStored } from './stored-object.js';
 
-/** Get one object at the latest revision. */
+// How long a read for a resourceVersion the server has not seen yet waits before 504.
+const FUTURE_REVISION_WAIT_MS = 3000;
+
+/** Waits (briefly) until the store has reached `revision`; 504 "Too large resource version" else. */
+async function awaitRevision(rc: RegistryContext, revision: bigint, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + FUTURE_REVISION_WAIT_MS;
+  for (;;) {
+    const current = await rc.store.currentRevision(signal);
+    if (current >= revision) return;
+    if (Date.now() >= deadline) throw apiErrors.tooLargeResourceVersion(rc.gr);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Get one object: resourceVersion unset = latest, `0` = any, else not older than it. */
 export async function getObject(
   rc: RegistryContext,
   ctx: RequestContext,
   name: string,
-  _o: GetOptions,
+  o: GetOptions,
 ): Promise<ApiObject> {
   try {
+    if (o.resourceVersion && o.resourceVersion !== '0') {
+      await awaitRevision(rc, parseResourceVersion(o.resourceVersion), ctx.signal);
+    }
     const kv = await rc.store.get(keyFor(rc, ctx.namespace, name), { signal: ctx.signal });
     if (!kv) throw apiErrors.notFound(rc.gr, name);
     return decodeStored(kv);
@@ -21,54 +40,33 @@ export async function getObject(
   }
 }
 
-interface ContinueToken {
-  /** The revision of the first page: every page is read at it. */
-  readonly rv: string;
-  /** The key (relative to the collection prefix) of the last item returned. */
-  readonly start: string;
-}
-
-export function encodeContinue(t: ContinueToken): string {
-  return Buffer.from(JSON.stringify({ v: 'orch.io/v1', ...t })).toString('base64url');
-}
-
-export function decodeContinue(token: string): ContinueToken {
-  try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
-      v?: string;
-      rv?: string;
-      start?: string;
-    };
-    if (
-      t.v !== 'orch.io/v1' ||
-      typeof t.rv !== 'string' ||
-      !/^[1-9][0-9]*$/.test(t.rv) ||
-      typeof t.start !== 'string'
-    ) {
-      throw new Error('bad token');
-    }
-    return { rv: t.rv, start: t.start };
-  } catch {
-    throw apiErrors.badRequest(
-      'continue key is not valid: incorrect encoded start resourceVersion (version meta.orch.io/v1)',
-    );
-  }
-}
+const EXPIRED_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 /**
- * A list read straight from the store: a snapshot at one revision, in key order, paged with
- * `limit` and `continue` (every page is read at the first page's revision).
+ * A list read from the store per the spec's resourceVersion semantics: a snapshot at one
+ * revision, in key order, paged with `limit` and `continue` (every page at the first page's
+ * revision).
  */
 export async function listObjects(rc: RegistryContext, ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
   const prefix = collectionPrefix(rc, ctx.namespace);
+  const sem = listSemantics(o);
   let revision: bigint | undefined;
   let startAfter: string | undefined;
-  if (o.continue) {
-    const t = decodeContinue(o.continue);
-    revision = BigInt(t.rv);
-    startAfter = prefix + t.start;
-  }
   try {
+    switch (sem.kind) {
+      case 'notOlderThan':
+        await awaitRevision(rc, sem.revision, ctx.signal);
+        break;
+      case 'exact':
+        await awaitRevision(rc, sem.revision, ctx.signal);
+        revision = sem.revision;
+        break;
+      case 'continue':
+        revision = sem.revision;
+        startAfter = prefix + sem.startAfter;
+        break;
+    }
     const r = await rc.store.range(prefix, { revision, startAfter, limit: o.limit, signal: ctx.signal });
     const items = r.kvs.map(decodeStored);
     const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
@@ -82,6 +80,16 @@ export async function listObjects(rc: RegistryContext, ctx: RequestContext, o: L
     }
     return list;
   } catch (e) {
+    if (e instanceof CompactedError && sem.kind === 'continue') {
+      throw new StatusError(410, 'Expired', EXPIRED_CONTINUE);
+    }
+    if (e instanceof CompactedError) {
+      throw new StatusError(
+        410,
+        'Expired',
+        `too old resource version: ${e.requestedRevision} (${e.compactedRevision + 1n})`,
+      );
+    }
     throw toStatusError(e, rc.gr, '');
   }
 }
