@@ -1,6 +1,8 @@
 import type { FieldError } from './meta/field-error.js';
 import type { ApiObject } from './object.js';
 import type { Schema } from './schema/schema.js';
+import type { FieldLabelSupport } from './selectors/field-labels.js';
+import type { TableColumns } from './table/table-types.js';
 
 /**
  * Everything the server knows about one served resource (one kind in one group version).
@@ -35,6 +37,13 @@ export interface ResourceDefinition {
   readonly schema: Schema;
   /** The kind's strategy: defaulting, normalization and validation beyond the schema. */
   readonly strategy: ResourceStrategy;
+  /**
+   * Field labels field selectors may use on this kind and each object's values for them. Absent:
+   * kube's default, `metadata.name` and `metadata.namespace` (see `fieldLabelsOf`).
+   */
+  readonly fieldLabels?: FieldLabelSupport;
+  /** The kind's Table columns. Absent: kube's default `Name` and `Created At` (see `buildTable`). */
+  readonly tableColumns?: TableColumns;
 }
 
 export interface SubresourceDefinition {

@@ -12,6 +12,7 @@ import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
 import { fieldOf, int32Field, namedType, pb, pbPointer, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
+import { leaseTableColumns } from '../table/builtin-columns.js';
 
 /** API group of leases. */
 export const COORDINATION_GROUP = 'coordination.orch.io';
@@ -144,6 +145,7 @@ export function leaseResource(options: LeaseOptions = {}): BuiltinResourceDefini
     allowCreateOnUpdate: true,
     hasGeneration: false,
     schema: leaseSchema,
+    tableColumns: leaseTableColumns(leaseSchema),
     listDescription: 'LeaseList is a list of Lease objects.',
     listItemsDescription: 'items is a list of schema objects.',
     listMetadataDescription: `Standard list metadata. More info: ${API_CONVENTIONS}#metadata`,

@@ -10,6 +10,7 @@ import { base64DecodedLength } from '../schema/formats.js';
 import { jsonEqual } from '../schema/json-value.js';
 import { booleanField, bytesMapField, namedType, pb, pbPointer, stringMapField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
+import { configMapTableColumns } from '../table/builtin-columns.js';
 import { CORE_V1 } from './object-reference-schema.js';
 
 /** Largest total size of a ConfigMap's data and binaryData (and of a Secret's data), in bytes. */
@@ -102,6 +103,7 @@ export function configMapResource(): BuiltinResourceDefinition {
     allowCreateOnUpdate: false,
     hasGeneration: false,
     schema: configMapSchema,
+    tableColumns: configMapTableColumns(configMapSchema),
     listDescription: 'ConfigMapList is a resource containing a list of ConfigMap objects.',
     listItemsDescription: 'Items is the list of ConfigMaps.',
     listMetadataDescription:

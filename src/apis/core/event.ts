@@ -12,6 +12,8 @@ import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
 import { fieldOf, int32Field, namedType, pb, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
+import { eventFieldLabels } from '../selectors/builtin-field-labels.js';
+import { eventTableColumns } from '../table/builtin-columns.js';
 import { CORE_V1, objectReferenceSchema } from './object-reference-schema.js';
 
 /** Namespaces where an event with a `MicroTime` may describe a cluster-scoped object (kube's default and kube-system). */
@@ -177,6 +179,8 @@ export function eventResource(): BuiltinResourceDefinition {
     allowCreateOnUpdate: true,
     hasGeneration: false,
     schema: eventSchema,
+    fieldLabels: eventFieldLabels,
+    tableColumns: eventTableColumns(eventSchema),
     listDescription: 'EventList is a list of events.',
     listItemsDescription: 'List of events',
     strategy: schemaStrategy<Event>({

@@ -21,6 +21,8 @@ import { childPath, indexPath } from '../schema/field-path.js';
 import { cloneJson, isPlainObject } from '../schema/json-value.js';
 import { fieldOf, namedType, pb, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
+import { namespaceFieldLabels } from '../selectors/builtin-field-labels.js';
+import { namespaceTableColumns } from '../table/builtin-columns.js';
 import { CORE_V1 } from './object-reference-schema.js';
 
 /** Label every namespace carries with its own name (kube's `kubernetes.io/metadata.name`). */
@@ -202,6 +204,8 @@ export function namespaceResource(): BuiltinResourceDefinition {
     allowCreateOnUpdate: false,
     hasGeneration: false,
     schema: namespaceSchema,
+    fieldLabels: namespaceFieldLabels,
+    tableColumns: namespaceTableColumns(),
     listDescription: 'NamespaceList is a list of Namespaces.',
     listItemsDescription:
       'Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/',

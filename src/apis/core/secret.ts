@@ -10,6 +10,8 @@ import { base64DecodedLength } from '../schema/formats.js';
 import { isPlainObject } from '../schema/json-value.js';
 import { booleanField, bytesMapField, namedType, pb, pbPointer, stringField, stringMapField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
+import { secretFieldLabels } from '../selectors/builtin-field-labels.js';
+import { secretTableColumns } from '../table/builtin-columns.js';
 import { IMMUTABLE_WHEN_SET, MAX_CONFIG_DATA_SIZE_BYTES, sameData } from './config-map.js';
 import { goJsonObjectError } from './go-json-error.js';
 import { CORE_V1 } from './object-reference-schema.js';
@@ -173,6 +175,8 @@ export function secretResource(): BuiltinResourceDefinition {
     allowCreateOnUpdate: false,
     hasGeneration: false,
     schema: secretSchema,
+    fieldLabels: secretFieldLabels,
+    tableColumns: secretTableColumns(secretSchema),
     listDescription: 'SecretList is a list of Secret.',
     listItemsDescription:
       'Items is a list of secret objects. More info: https://kubernetes.io/docs/concepts/configuration/secret',

@@ -7,6 +7,7 @@ import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import { booleanField, namedType, pb, pbPointer } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
+import { serviceAccountTableColumns } from '../table/builtin-columns.js';
 import { CORE_V1, localObjectReferenceSchema, objectReferenceSchema } from './object-reference-schema.js';
 
 export interface ServiceAccount extends ApiObject {
@@ -77,6 +78,7 @@ export function serviceAccountResource(): BuiltinResourceDefinition {
     allowCreateOnUpdate: false,
     hasGeneration: false,
     schema: serviceAccountSchema,
+    tableColumns: serviceAccountTableColumns(serviceAccountSchema),
     listDescription: 'ServiceAccountList is a list of ServiceAccount objects',
     listItemsDescription:
       'List of ServiceAccounts. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/',

@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../apis/object.js';
 import type { StoreEvent } from '../../storage/store.js';
 import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../types.js';
+import { type SelectionPredicate, selectionPredicate } from './predicate.js';
 import { collectionPrefix, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { decodeStored } from './stored-object.js';
@@ -15,13 +16,14 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
   const onAbort = () => ac.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   const prefix = collectionPrefix(rc, ctx.namespace);
+  const predicate = selectionPredicate(rc.def, o);
   const rv = o.resourceVersion;
   let initial: ApiObject[] = [];
   let after: bigint;
   try {
     if (rv === undefined || rv === '' || rv === '0') {
       const r = await rc.store.range(prefix, { signal: ctx.signal });
-      initial = r.kvs.map(decodeStored);
+      initial = r.kvs.map(decodeStored).filter((obj) => predicate.matches(obj));
       after = r.revision;
     } else {
       after = BigInt(rv);
@@ -36,7 +38,7 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
       for (const obj of initial) yield { type: 'ADDED', object: obj };
       for await (const ev of events) {
         if (ev.type === 'progress') continue;
-        const we = toWatchEvent(ev);
+        const we = toWatchEvent(ev, predicate);
         if (we) yield we;
       }
     } finally {
@@ -51,14 +53,22 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
   };
 }
 
-function toWatchEvent(ev: StoreEvent): WatchEvent | undefined {
+/**
+ * A store event as the watcher sees it through its selector: an object that starts matching
+ * is ADDED, one that stops matching is DELETED (carrying its new state), as kube does.
+ */
+function toWatchEvent(ev: StoreEvent, predicate: SelectionPredicate): WatchEvent | undefined {
+  const prev = ev.prev && !ev.prev.corrupt ? decodeStored(ev.prev) : undefined;
+  const prevMatched = prev !== undefined && predicate.matches(prev);
   if (ev.type === 'put') {
     if (!ev.kv || ev.kv.corrupt) return undefined;
-    return { type: ev.prev ? 'MODIFIED' : 'ADDED', object: decodeStored(ev.kv) };
+    const obj = decodeStored(ev.kv);
+    const matches = predicate.matches(obj);
+    if (matches) return { type: prevMatched ? 'MODIFIED' : 'ADDED', object: obj };
+    return prevMatched ? { type: 'DELETED', object: obj } : undefined;
   }
-  if (!ev.prev || ev.prev.corrupt) return undefined;
-  const obj = decodeStored(ev.prev);
+  if (!prev || !prevMatched) return undefined;
   // A deleted object is reported at the revision of its deletion.
-  obj.metadata.resourceVersion = ev.revision.toString();
-  return { type: 'DELETED', object: obj };
+  prev.metadata.resourceVersion = ev.revision.toString();
+  return { type: 'DELETED', object: prev };
 }

@@ -1,0 +1,45 @@
+import { apiErrors } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
+import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import {
+  convertFieldSelector,
+  fieldLabelsOf,
+  matchesFields,
+  matchesLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+  SelectorError,
+} from '../../apis/selectors/index.js';
+import type { ListOptions } from '../types.js';
+
+/**
+ * The label and field selectors of a list, watch or deletecollection, compiled once. A
+ * malformed selector or an unsupported field label is a 400 naming it.
+ */
+export interface SelectionPredicate {
+  /** True when no selector restricts the result (remainingItemCount is reported then). */
+  readonly everything: boolean;
+  matches(obj: ApiObject): boolean;
+}
+
+export function selectionPredicate(def: ResourceDefinition, o: ListOptions): SelectionPredicate {
+  try {
+    const labels = o.labelSelector ? parseLabelSelector(o.labelSelector) : undefined;
+    const support = fieldLabelsOf(def);
+    const fields = o.fieldSelector ? convertFieldSelector(parseFieldSelector(o.fieldSelector), support) : undefined;
+    const useLabels = labels !== undefined && !labels.empty;
+    const useFields = fields !== undefined && !fields.empty;
+    if (!useLabels && !useFields) return { everything: true, matches: () => true };
+    return {
+      everything: false,
+      matches(obj) {
+        if (useLabels && !matchesLabels(labels, obj.metadata.labels ?? {})) return false;
+        if (useFields && !matchesFields(fields, support.fieldSet(obj))) return false;
+        return true;
+      },
+    };
+  } catch (e) {
+    if (e instanceof SelectorError) throw apiErrors.badRequest(e.message);
+    throw e;
+  }
+}
