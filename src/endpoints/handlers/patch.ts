@@ -1,6 +1,10 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { JsonPatchError, StrategicMergePatchError } from '../../patch/errors.js';
+import { applyJsonPatch } from '../../patch/json-patch.js';
 import { applyMergePatch } from '../../patch/merge-patch.js';
+import { patchErrorToStatusError } from '../../patch/patch-status.js';
+import { applyStrategicMergePatch } from '../../patch/strategic-merge.js';
 import type { RequestContext } from '../../registry/types.js';
 import type { ApiRequest, ApiResponse } from '../handler.js';
 import type { ServedResource } from '../served-resources.js';
@@ -8,11 +12,54 @@ import { MAX_REQUEST_BODY_BYTES } from './decode-body.js';
 import { parseDryRun } from './request-options.js';
 import { objectResponse } from './responses.js';
 
-const PATCH_TYPES = ['application/merge-patch+json'];
+const JSON_PATCH = 'application/json-patch+json';
+const MERGE_PATCH = 'application/merge-patch+json';
+const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
+const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
+
+type Patcher = (live: ApiObject) => unknown;
+
+function patcherFor(served: ServedResource, media: string, patch: unknown): Patcher {
+  switch (media) {
+    case JSON_PATCH:
+      return (live) => applyJsonPatch(live, patch);
+    case MERGE_PATCH:
+      return (live) => applyMergePatch(live, patch);
+    default:
+      return (live) => applyStrategicMergePatch(live, patch, served.def.schema);
+  }
+}
+
+/** A `metadata.resourceVersion` inside a patch makes it conditional on that version. */
+function pinnedResourceVersion(media: string, patch: unknown): boolean {
+  if (media === JSON_PATCH) {
+    return (
+      Array.isArray(patch) &&
+      patch.some(
+        (op) =>
+          typeof op === 'object' && op !== null && (op as { path?: unknown }).path === '/metadata/resourceVersion',
+      )
+    );
+  }
+  const meta = (patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata;
+  return (
+    typeof meta === 'object' && meta !== null && meta.resourceVersion !== undefined && meta.resourceVersion !== null
+  );
+}
+
+/** Nulls left by a patch mean "unset", as decoding into typed objects treats them. */
+function dropNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNulls);
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = dropNulls(x);
+  return out;
+}
 
 /**
- * PATCH: the patch is applied inside the registry's retry loop against the live object. A
- * `metadata.resourceVersion` in the patch makes it conditional (409 on mismatch).
+ * PATCH with a JSON patch, merge patch or strategic merge patch. The patch is applied inside
+ * the registry's retry loop against the live object; a `metadata.resourceVersion` in the patch
+ * makes it conditional (409 on mismatch); a missing object is a 404.
  */
 export async function handlePatch(served: ServedResource, req: ApiRequest, ctx: RequestContext): Promise<ApiResponse> {
   const info = req.info!;
@@ -26,18 +73,26 @@ export async function handlePatch(served: ServedResource, req: ApiRequest, ctx: 
   } catch (e) {
     throw new StatusError(400, 'BadRequest', `error decoding patch: ${(e as Error).message}`, undefined, { cause: e });
   }
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-    throw apiErrors.badRequest('a merge patch must be a JSON object');
+  if (media !== JSON_PATCH && patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
+    throw apiErrors.badRequest(
+      `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
+    );
   }
-  const pinned = (patch as { metadata?: { resourceVersion?: unknown } }).metadata?.resourceVersion;
+  const apply = patcherFor(served, media, patch);
   const r = await served.store.update(
     ctx,
     info.name,
     {
-      retryOnConflict: pinned === undefined,
+      retryOnConflict: !pinnedResourceVersion(media, patch),
       compute(live) {
         if (!live) throw apiErrors.notFound({ group: served.def.group, resource: served.def.resource }, info.name);
-        return applyMergePatch(live, patch) as ApiObject;
+        if (patch === null) return live;
+        try {
+          return dropNulls(apply(live)) as ApiObject;
+        } catch (e) {
+          if (e instanceof JsonPatchError || e instanceof StrategicMergePatchError) throw patchErrorToStatusError(e);
+          throw e;
+        }
       },
     },
     { dryRun, subresource: info.subresource || undefined },
