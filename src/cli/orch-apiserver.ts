@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     runtimeConfig: f.runtimeConfig,
     shutdownDelayDurationMs: f.shutdownDelayDurationMs,
     livezGracePeriodMs: f.livezGracePeriodMs,
+    runControllers: f.runControllers,
     logger,
   });
   const readyMs = Math.round(performance.now() - started);

@@ -5,16 +5,18 @@ import { builtinResources } from '../apis/builtin.js';
 import type { ApiObject } from '../apis/object.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import { X509Authenticator } from '../authn/x509-authenticator.js';
+import { startControllers } from '../controllers/index.js';
 import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
 import { authentication } from '../endpoints/filters/authentication.js';
 import { requestInfo } from '../endpoints/filters/request-info.js';
 import { chain } from '../endpoints/handler.js';
 import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
 import { ServedResources } from '../endpoints/served-resources.js';
-import { newOrchFeatureGates } from '../featuregate/orch-features.js';
+import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
 import { RuntimeConfig } from '../featuregate/runtime-config.js';
-import { GenericRegistry } from '../registry/generic/generic-registry.js';
+import type { GenericRegistry } from '../registry/generic/generic-registry.js';
 import type { RegistryContext } from '../registry/generic/registry-context.js';
+import { createRegistry } from '../registry/resources/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { systemClock } from '../util/clock.js';
@@ -60,6 +62,8 @@ export interface ServerOptions {
   readonly logger?: Logger;
   /** Use this store instead of opening one (it is not closed by `close()`). */
   readonly store?: Store;
+  /** Run the garbage collector and the namespace controller in this process (default true). */
+  readonly runControllers?: boolean;
 }
 
 /** A running server. */
@@ -140,8 +144,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         clock: systemClock,
         uid: randomUUID,
         namespaceLookup: def.namespaced ? namespaceLookup : undefined,
+        allowUnsafeMalformedObjectDeletion: gates.enabled(OrchFeatures.AllowUnsafeMalformedObjectDeletion),
       };
-      registries.set(`${def.group}/${def.resource}`, new GenericRegistry(rc));
+      registries.set(`${def.group}/${def.resource}`, createRegistry(rc));
     }
     const served = new ServedResources(
       defs.map((def) => ({ def, store: registries.get(`${def.group}/${def.resource}`)! })),
@@ -171,7 +176,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             serverAddress: () => serverAddress,
           }),
         },
-        resourceHandler(served),
+        resourceHandler(served, {
+          cborEnabled: gates.enabled(OrchFeatures.CBORServingAndStorage),
+          compression: gates.enabled(OrchFeatures.APIResponseCompression),
+          now: () => systemClock.now(),
+        }),
       ),
     );
     const server = await startSecureServer({
@@ -185,6 +194,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
     const nsRegistry = registries.get('/namespaces');
     if (nsRegistry) await ensureSystemNamespaces(nsRegistry, lifetime.signal);
+    // --- controllers (src/controllers): garbage collector and namespace controller ---
+    const controllers =
+      options.runControllers === false
+        ? undefined
+        : startControllers({ resources: served, logger, signal: lifetime.signal });
     health.markPostStartHookDone('bootstrap-namespaces');
     const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (compactionInterval > 0) {
@@ -214,6 +228,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const delay = options.shutdownDelayDurationMs ?? 0;
         if (delay > 0) await new Promise((r) => setTimeout(r, delay));
         lifetime.abort();
+        await controllers?.stop();
         await server.close({ drainTimeoutMs: 60_000 });
         if (ownsStore) await store.close();
       })();

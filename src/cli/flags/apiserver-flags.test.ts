@@ -33,6 +33,7 @@ describe('parseApiServerCommandLine', () => {
     assert.deepEqual(f.authorizationModes, ['AlwaysAllow']);
     assert.equal(f.shutdownDelayDurationMs, 0);
     assert.equal(f.livezGracePeriodMs, 0);
+    assert.equal(f.runControllers, true);
     assert.equal(f.runtimeConfig.isEnabled('apps', 'v1'), true);
   });
 
@@ -59,6 +60,7 @@ describe('parseApiServerCommandLine', () => {
       '--authorization-mode=AlwaysAllow',
       '--shutdown-delay-duration=10s',
       '--livez-grace-period=1m30s',
+      '--run-controllers=false',
     ]);
     assert.deepEqual(
       { ...f, runtimeConfig: undefined },
@@ -79,6 +81,7 @@ describe('parseApiServerCommandLine', () => {
         authorizationModes: ['AlwaysAllow'],
         shutdownDelayDurationMs: 10_000,
         livezGracePeriodMs: 90_000,
+        runControllers: false,
       },
     );
     assert.equal(f.runtimeConfig.isEnabled('apps', 'v1'), false);

@@ -4,7 +4,16 @@ import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feat
 import { RuntimeConfig } from '../../featuregate/runtime-config.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 import { type FlagValues, parseFlags } from './flag-parser.js';
-import { customFlag, durationFlag, intFlag, ipFlag, keyValueFlag, stringFlag, stringListFlag } from './flag-spec.js';
+import {
+  boolFlag,
+  customFlag,
+  durationFlag,
+  intFlag,
+  ipFlag,
+  keyValueFlag,
+  stringFlag,
+  stringListFlag,
+} from './flag-spec.js';
 import { formatHelp } from './flag-usage.js';
 
 export const API_SERVER_COMMAND = 'orch-apiserver';
@@ -39,6 +48,8 @@ export interface ApiServerFlags {
   readonly authorizationModes: readonly string[];
   readonly shutdownDelayDurationMs: number;
   readonly livezGracePeriodMs: number;
+  /** Run the garbage collector and the namespace controller inside the API server (default true). */
+  readonly runControllers: boolean;
 }
 
 export type ParsedApiServerCommandLine =
@@ -149,6 +160,13 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       section: 'Generic',
       usage:
         'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure.',
+    }),
+    runControllers: boolFlag({
+      name: 'run-controllers',
+      default: true,
+      section: 'Generic',
+      usage:
+        'Run the garbage collector and the namespace controller inside the API server. With false, deleted namespaces stay Terminating and dependents are not garbage collected until a controller manager runs them.',
     }),
     livezGracePeriodMs: durationFlag({
       name: 'livez-grace-period',
@@ -262,6 +280,7 @@ export function parseApiServerCommandLine(
       authorizationModes: v.authorizationModes,
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
       livezGracePeriodMs: v.livezGracePeriodMs,
+      runControllers: v.runControllers,
     },
   };
 }

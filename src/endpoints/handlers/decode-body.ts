@@ -1,86 +1,159 @@
-import { parseAllDocuments } from 'yaml';
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { pruneUnknownFields } from '../../apis/schema/prune.js';
 import {
-  decodeObject,
-  isProtobufMediaType,
-  PROTOBUF_MEDIA_TYPES,
-  ProtobufDecodeError,
-} from '../../encoding/protobuf/index.js';
+  CborDecodeError,
+  cannotBeHandledMessage,
+  decodeCbor,
+  decodeJsonStrict,
+  decodeUtf8Lenient,
+  decodeYamlStrict,
+  type FieldValidationDirective,
+  fieldValidation,
+  InvalidFieldValidationError,
+  JsonSyntaxError,
+  negotiateRequestMedia,
+  type OptionsKind,
+  parseFieldValidation,
+  StrictDecodingError,
+  type strictDecodingErrors,
+  UnsupportedMediaTypeError,
+  unrecognizedObjectMessage,
+  YamlSyntaxError,
+} from '../../encoding/index.js';
+import { decodeObject, ProtobufDecodeError } from '../../encoding/protobuf/index.js';
 import type { ApiRequest } from '../handler.js';
 
 /** kube-apiserver's limit on request bodies. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
-
-const SUPPORTED = ['application/json', 'application/yaml'];
-const SUPPORTED_WITH_PROTOBUF = [...SUPPORTED, ...PROTOBUF_MEDIA_TYPES];
-
-/**
- * Reads and decodes a request body into a plain object: JSON, YAML, or (for a kind with a
- * schema, given as `def`) Protobuf. Malformed input is a 400 naming the problem; an
- * unsupported content type is a 415; over 3 MiB is a 413.
- */
-export async function decodeObjectBody(req: ApiRequest, def?: ResourceDefinition): Promise<Record<string, unknown>> {
-  const media = mediaTypeOf(req);
-  if (def && isProtobufMediaType(media)) {
-    const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
-    try {
-      return decodeObject(def.schema, raw, {
-        apiVersion: def.group ? `${def.group}/${def.version}` : def.version,
-        kind: def.kind,
-      }) as Record<string, unknown>;
-    } catch (e) {
-      if (e instanceof ProtobufDecodeError) {
-        throw new StatusError(400, 'BadRequest', `error decoding Protobuf body: ${e.message}`, undefined, { cause: e });
-      }
-      throw e;
-    }
-  }
-  if (media !== '' && !SUPPORTED.includes(media)) {
-    throw apiErrors.unsupportedMediaType(media, def ? SUPPORTED_WITH_PROTOBUF : SUPPORTED);
-  }
-  return decodeObjectBytes(await req.readBody(MAX_REQUEST_BODY_BYTES), media);
-}
 
 /** The request's media type without parameters, lower-cased; JSON when unset. */
 export function mediaTypeOf(req: ApiRequest): string {
   return (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
 }
 
-/** Decodes an already-read JSON or YAML body. */
-export function decodeObjectBytes(raw: Buffer, media: string): Record<string, unknown> {
-  if (media !== '' && !SUPPORTED.includes(media)) throw apiErrors.unsupportedMediaType(media, SUPPORTED);
-  const text = raw.toString('utf8');
-  if (text.trim() === '') throw apiErrors.badRequest('the request body is empty: an object is required');
-  const value = media === 'application/yaml' ? parseYaml(text) : parseJson(text);
+/** The `fieldValidation` directive of a write; an invalid value is kube's 422. */
+export function fieldValidationOf(req: ApiRequest, kind: OptionsKind): FieldValidationDirective {
+  try {
+    return parseFieldValidation(req.query.get('fieldValidation'));
+  } catch (e) {
+    if (e instanceof InvalidFieldValidationError) throw e.toStatusError(kind);
+    throw e;
+  }
+}
+
+export interface DecodedBody {
+  readonly obj: Record<string, unknown>;
+  /** `Warning` texts for unknown and duplicate fields (fieldValidation=Warn). */
+  readonly warnings: string[];
+}
+
+/**
+ * Reads and decodes an object body (JSON, YAML, Protobuf, or CBOR when enabled), drops the
+ * fields the kind's schema does not know, and applies the field validation directive:
+ * Ignore drops silently, Warn reports one warning per field, Strict answers 400 listing them.
+ * Malformed input is a 400 naming the problem, an unsupported type 415, over 3 MiB 413.
+ */
+export async function decodeObjectBody(
+  req: ApiRequest,
+  def: ResourceDefinition,
+  o: { directive: FieldValidationDirective; cborEnabled: boolean },
+): Promise<DecodedBody> {
+  let media: string;
+  try {
+    media = negotiateRequestMedia(req.headers['content-type'], { cborEnabled: o.cborEnabled }).mediaType;
+  } catch (e) {
+    if (e instanceof UnsupportedMediaTypeError) throw e.toStatusError();
+    throw e;
+  }
+  const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
+  const version = def.group ? `${def.group}/${def.version}` : def.version;
+  let value: unknown;
+  let duplicates: Parameters<typeof strictDecodingErrors>[0]['duplicates'] = [];
+  let yamlDuplicates: readonly string[] = [];
+  let jsonText: string | undefined;
+  try {
+    if (media.includes('protobuf')) {
+      value = decodeObject(def.schema, raw, { apiVersion: version, kind: def.kind });
+    } else if (media === 'application/cbor') {
+      value = decodeCbor(raw);
+    } else if (media === 'application/yaml') {
+      const r = decodeYamlStrict(decodeUtf8Lenient(raw));
+      value = r.value;
+      yamlDuplicates = r.duplicates;
+    } else {
+      jsonText = decodeUtf8Lenient(raw);
+      const r = decodeJsonStrict(jsonText, { detectDuplicates: o.directive !== 'Ignore' });
+      value = r.value;
+      duplicates = r.duplicates;
+    }
+  } catch (e) {
+    if (e instanceof JsonSyntaxError || e instanceof YamlSyntaxError || e instanceof CborDecodeError) {
+      throw new StatusError(
+        400,
+        'BadRequest',
+        unrecognizedObjectMessage({ targetKind: def.kind, cause: e.message, body: raw }),
+        undefined,
+        {
+          cause: e,
+        },
+      );
+    }
+    if (e instanceof ProtobufDecodeError) {
+      throw new StatusError(400, 'BadRequest', `error decoding Protobuf body: ${e.message}`, undefined, { cause: e });
+    }
+    throw e;
+  }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw apiErrors.badRequest(
-      `the request body must be an object, not ${Array.isArray(value) ? 'an array' : typeof value}`,
+      unrecognizedObjectMessage({
+        targetKind: def.kind,
+        cause: `json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+        body: raw,
+      }),
     );
   }
-  return value as Record<string, unknown>;
-}
-
-function parseJson(text: string): unknown {
+  const obj = value as Record<string, unknown>;
+  const unknown = pruneUnknownFields(def.schema, obj);
   try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new StatusError(400, 'BadRequest', `error decoding JSON body: ${(e as Error).message}`, undefined, {
-      cause: e,
+    const { warnings } = fieldValidation(o.directive, {
+      unknown,
+      duplicates,
+      yamlDuplicates,
+      kind: 'typed',
+      jsonText,
     });
+    return { obj, warnings };
+  } catch (e) {
+    if (e instanceof StrictDecodingError) {
+      throw new StatusError(
+        400,
+        'BadRequest',
+        cannotBeHandledMessage({ kind: def.kind, version: def.version, targetKind: def.kind, cause: e.message }),
+        undefined,
+        { cause: e },
+      );
+    }
+    throw e;
   }
 }
 
-function parseYaml(text: string): unknown {
-  const docs = parseAllDocuments(text, { uniqueKeys: false });
-  if (!Array.isArray(docs)) throw apiErrors.badRequest('error decoding YAML body: no document');
-  const nonEmpty = docs.filter((d) => d.contents !== null);
-  if (nonEmpty.length !== 1) {
-    throw apiErrors.badRequest(`error decoding YAML body: expected one document, found ${nonEmpty.length}`);
+/** Decodes an optional JSON or YAML body without a schema (DeleteOptions). */
+export function decodeOptionsBody(raw: Buffer, media: string): Record<string, unknown> | undefined {
+  if (raw.length === 0) return undefined;
+  try {
+    const value =
+      media === 'application/yaml'
+        ? decodeYamlStrict(decodeUtf8Lenient(raw)).value
+        : decodeJsonStrict(decodeUtf8Lenient(raw)).value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw apiErrors.badRequest('the request body must be a DeleteOptions object');
+    }
+    return value as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof JsonSyntaxError || e instanceof YamlSyntaxError) {
+      throw new StatusError(400, 'BadRequest', `error decoding DeleteOptions: ${e.message}`, undefined, { cause: e });
+    }
+    throw e;
   }
-  const doc = nonEmpty[0];
-  if (doc.errors.length > 0) {
-    throw apiErrors.badRequest(`error decoding YAML body: ${doc.errors[0].message}`);
-  }
-  return doc.toJS({ maxAliasCount: 100 });
 }

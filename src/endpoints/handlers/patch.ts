@@ -1,16 +1,24 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { pruneUnknownFields } from '../../apis/schema/prune.js';
+import {
+  decodeJsonStrict,
+  decodeUtf8Lenient,
+  fieldValidation,
+  JsonSyntaxError,
+  StrictDecodingError,
+} from '../../encoding/index.js';
 import { JsonPatchError, StrategicMergePatchError } from '../../patch/errors.js';
 import { applyJsonPatch } from '../../patch/json-patch.js';
 import { applyMergePatch } from '../../patch/merge-patch.js';
 import { patchErrorToStatusError } from '../../patch/patch-status.js';
 import { applyStrategicMergePatch } from '../../patch/strategic-merge.js';
 import type { RequestContext } from '../../registry/types.js';
-import type { ApiRequest, ApiResponse } from '../handler.js';
+import type { ApiRequest } from '../handler.js';
 import type { ServedResource } from '../served-resources.js';
-import { MAX_REQUEST_BODY_BYTES } from './decode-body.js';
+import { fieldValidationOf, MAX_REQUEST_BODY_BYTES } from './decode-body.js';
 import { parseDryRun } from './request-options.js';
-import { objectResponse } from './responses.js';
+import type { ResponseConfig } from './response-writer.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE_PATCH = 'application/merge-patch+json';
@@ -61,18 +69,31 @@ function dropNulls(v: unknown): unknown {
  * the registry's retry loop against the live object; a `metadata.resourceVersion` in the patch
  * makes it conditional (409 on mismatch); a missing object is a 404.
  */
-export async function handlePatch(served: ServedResource, req: ApiRequest, ctx: RequestContext): Promise<ApiResponse> {
+export async function handlePatch(
+  served: ServedResource,
+  req: ApiRequest,
+  ctx: RequestContext,
+  _cfg: ResponseConfig,
+): Promise<{ obj: ApiObject; created: boolean; warnings: string[] }> {
   const info = req.info!;
   const media = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (!PATCH_TYPES.includes(media)) throw apiErrors.unsupportedMediaType(media, PATCH_TYPES);
   const dryRun = parseDryRun(req.query.getAll('dryRun'));
-  const raw = (await req.readBody(MAX_REQUEST_BODY_BYTES)).toString('utf8');
+  const directive = fieldValidationOf(req, 'PatchOptions');
+  const raw = decodeUtf8Lenient(await req.readBody(MAX_REQUEST_BODY_BYTES));
   let patch: unknown;
+  let duplicates: ReturnType<typeof decodeJsonStrict>['duplicates'] = [];
   try {
-    patch = JSON.parse(raw);
+    const r = decodeJsonStrict(raw, { detectDuplicates: directive !== 'Ignore' && media !== JSON_PATCH });
+    patch = r.value;
+    duplicates = r.duplicates;
   } catch (e) {
-    throw new StatusError(400, 'BadRequest', `error decoding patch: ${(e as Error).message}`, undefined, { cause: e });
+    if (e instanceof JsonSyntaxError) {
+      throw new StatusError(400, 'BadRequest', `error decoding patch: ${e.message}`, undefined, { cause: e });
+    }
+    throw e;
   }
+  let warnings: string[] = [];
   if (media !== JSON_PATCH && patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
     throw apiErrors.badRequest(
       `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
@@ -88,7 +109,16 @@ export async function handlePatch(served: ServedResource, req: ApiRequest, ctx: 
         if (!live) throw apiErrors.notFound({ group: served.def.group, resource: served.def.resource }, info.name);
         if (patch === null) return live;
         try {
-          return dropNulls(apply(live)) as ApiObject;
+          const patched = dropNulls(apply(live)) as ApiObject;
+          // Fields the schema does not know are dropped and reported per fieldValidation.
+          const unknown = pruneUnknownFields(served.def.schema, patched as unknown as Record<string, unknown>);
+          try {
+            warnings = fieldValidation(directive, { unknown, duplicates, kind: 'typed' }).warnings;
+          } catch (err) {
+            if (err instanceof StrictDecodingError) throw apiErrors.badRequest(err.message);
+            throw err;
+          }
+          return patched;
         } catch (e) {
           if (e instanceof JsonPatchError || e instanceof StrategicMergePatchError) throw patchErrorToStatusError(e);
           throw e;
@@ -97,5 +127,5 @@ export async function handlePatch(served: ServedResource, req: ApiRequest, ctx: 
     },
     { dryRun, subresource: info.subresource || undefined },
   );
-  return objectResponse(req, 200, r.obj);
+  return { obj: r.obj, created: r.created, warnings };
 }

@@ -1,4 +1,5 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
+import { parseUnsafeDeleteOption } from '../../registry/generic/delete-options.js';
 import type { DeleteOptions, Preconditions, PropagationPolicy } from '../../registry/types.js';
 
 /**
@@ -31,61 +32,64 @@ function parseIntParam(name: string, value: string): number {
   return Number(value);
 }
 
-const PROPAGATION_POLICIES = ['Orphan', 'Background', 'Foreground'];
-
-/** Delete options from the query and, when present, a `DeleteOptions` body (the body wins). */
-export function parseDeleteOptions(
-  query: URLSearchParams,
-  body: Record<string, unknown> | undefined,
-): DeleteOptions & {
-  propagationPolicy?: string;
-  orphanDependents?: boolean;
-} {
-  let dryRun = parseDryRun(query.getAll('dryRun'));
-  let gracePeriodSeconds: number | undefined;
+/**
+ * Delete options as kube reads them: from a `DeleteOptions` body when there is one, else from
+ * the query. Values are checked for type here; the registry validates their combination (422).
+ */
+export function parseDeleteOptions(query: URLSearchParams, body: Record<string, unknown> | undefined): DeleteOptions {
+  const unsafe = parseUnsafeDeleteOption(query, body);
+  if (body) return deleteOptionsFromBody(body, unsafe);
   const gp = query.get('gracePeriodSeconds');
-  if (gp !== null && gp !== '') gracePeriodSeconds = parseIntParam('gracePeriodSeconds', gp);
-  let propagationPolicy = query.get('propagationPolicy') ?? undefined;
-  let orphanDependents: boolean | undefined;
   const od = query.get('orphanDependents');
-  if (od !== null && od !== '') orphanDependents = od === 'true' || od === '1';
-  let preconditions: Preconditions | undefined;
-  if (body) {
-    if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
-      throw apiErrors.badRequest(`expected a DeleteOptions body, got kind "${String(body.kind)}"`);
-    }
-    if (Array.isArray(body.dryRun)) dryRun = parseDryRun(body.dryRun.map(String)) || dryRun;
-    if (body.gracePeriodSeconds !== undefined && body.gracePeriodSeconds !== null) {
-      if (typeof body.gracePeriodSeconds !== 'number' || !Number.isInteger(body.gracePeriodSeconds)) {
-        throw apiErrors.badRequest('gracePeriodSeconds: must be an integer');
-      }
-      gracePeriodSeconds = body.gracePeriodSeconds;
-    }
-    if (typeof body.propagationPolicy === 'string') propagationPolicy = body.propagationPolicy;
-    if (typeof body.orphanDependents === 'boolean') orphanDependents = body.orphanDependents;
-    const p = body.preconditions as Record<string, unknown> | undefined;
-    if (p && typeof p === 'object') {
-      preconditions = {
-        uid: typeof p.uid === 'string' ? p.uid : undefined,
-        resourceVersion: typeof p.resourceVersion === 'string' ? p.resourceVersion : undefined,
-      };
-    }
+  return {
+    dryRun: parseDryRun(query.getAll('dryRun')),
+    gracePeriodSeconds: gp !== null && gp !== '' ? gracePeriod(parseIntParam('gracePeriodSeconds', gp)) : undefined,
+    propagationPolicy: (query.get('propagationPolicy') || undefined) as PropagationPolicy | undefined,
+    orphanDependents: od !== null && od !== '' ? od === 'true' || od === '1' : undefined,
+    ignoreStoreReadErrorWithClusterBreakingPotential: unsafe,
+  };
+}
+
+// kube turns a negative grace period into 1 second.
+function gracePeriod(n: number): number {
+  return n < 0 ? 1 : n;
+}
+
+function deleteOptionsFromBody(body: Record<string, unknown>, unsafe: boolean | undefined): DeleteOptions {
+  if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
+    throw apiErrors.badRequest(`expected a DeleteOptions body, got kind "${String(body.kind)}"`);
   }
-  if (propagationPolicy !== undefined && !PROPAGATION_POLICIES.includes(propagationPolicy)) {
-    throw new StatusError(
-      400,
-      'BadRequest',
-      `propagationPolicy: Unsupported value: "${propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`,
+  const typeError = (field: string, type: string) =>
+    apiErrors.badRequest(
+      `json: cannot unmarshal ${typeof body[field]} into Go struct field DeleteOptions.${field} of type ${type}`,
     );
+  const { dryRun, gracePeriodSeconds, propagationPolicy, orphanDependents, preconditions } = body;
+  if (dryRun !== undefined && dryRun !== null && !Array.isArray(dryRun)) throw typeError('dryRun', '[]string');
+  if (gracePeriodSeconds !== undefined && gracePeriodSeconds !== null && !Number.isInteger(gracePeriodSeconds)) {
+    throw typeError('gracePeriodSeconds', 'int64');
   }
-  if (gracePeriodSeconds !== undefined && gracePeriodSeconds < 0) {
-    throw apiErrors.badRequest('gracePeriodSeconds: Invalid value: must be greater than or equal to 0');
+  if (propagationPolicy !== undefined && propagationPolicy !== null && typeof propagationPolicy !== 'string') {
+    throw typeError('propagationPolicy', 'string');
+  }
+  if (orphanDependents !== undefined && orphanDependents !== null && typeof orphanDependents !== 'boolean') {
+    throw typeError('orphanDependents', 'bool');
+  }
+  let pre: Preconditions | undefined;
+  if (preconditions !== undefined && preconditions !== null) {
+    if (typeof preconditions !== 'object' || Array.isArray(preconditions))
+      throw typeError('preconditions', 'Preconditions');
+    const p = preconditions as Record<string, unknown>;
+    pre = {
+      uid: typeof p.uid === 'string' ? p.uid : undefined,
+      resourceVersion: typeof p.resourceVersion === 'string' ? p.resourceVersion : undefined,
+    };
   }
   return {
-    dryRun,
-    gracePeriodSeconds,
-    preconditions,
-    propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
-    orphanDependents,
+    dryRun: Array.isArray(dryRun) ? parseDryRun(dryRun.map(String)) : false,
+    gracePeriodSeconds: typeof gracePeriodSeconds === 'number' ? gracePeriod(gracePeriodSeconds) : undefined,
+    propagationPolicy: (propagationPolicy ?? undefined) as PropagationPolicy | undefined,
+    orphanDependents: (orphanDependents ?? undefined) as boolean | undefined,
+    preconditions: pre,
+    ignoreStoreReadErrorWithClusterBreakingPotential: unsafe,
   };
 }

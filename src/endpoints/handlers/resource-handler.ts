@@ -1,32 +1,41 @@
 import { apiErrors, StatusError, successStatus } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ObjectList, RequestContext } from '../../registry/types.js';
-import type { ApiRequest, ApiResponse, Handler } from '../handler.js';
+import { WarningRecorder } from '../../encoding/index.js';
+import type { RequestContext } from '../../registry/types.js';
+import type { ApiRequest, ApiResponse, BodyResponse, Handler } from '../handler.js';
 import type { ServedResource, ServedResources } from '../served-resources.js';
-import { decodeObjectBody, decodeObjectBytes, MAX_REQUEST_BODY_BYTES, mediaTypeOf } from './decode-body.js';
+import {
+  decodeObjectBody,
+  decodeOptionsBody,
+  fieldValidationOf,
+  MAX_REQUEST_BODY_BYTES,
+  mediaTypeOf,
+} from './decode-body.js';
 import { listOptionsOf, watchOptionsOf } from './list-options.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
-import { errorResponse, objectResponse } from './responses.js';
+import { type ResponseConfig, writeError, writeList, writeObject, writeSuccessStatus } from './response-writer.js';
 import { handleWatch } from './watch.js';
 
 /**
  * Serves resource requests: looks the resource up (404 when unknown), then dispatches on the
- * verb the request-info filter derived. Every failure becomes a `Status` response.
+ * verb the request-info filter derived. Every failure becomes a `Status` response in the
+ * client's encoding.
  */
-export function resourceHandler(resources: ServedResources): Handler {
+export function resourceHandler(resources: ServedResources, cfg: ResponseConfig): Handler {
   return async (req) => {
     try {
       const info = req.info;
-      if (!info?.isResourceRequest) throw apiErrors.notFound({ group: '', resource: '' }, req.path);
+      if (!info?.isResourceRequest) throw apiErrors.pathNotFound();
       const served = resources.lookup(info.apiGroup, info.apiVersion, info.resource);
       if (!served) throw apiErrors.pathNotFound();
       checkScope(served, req);
-      if (info.subresource && !served.def.subresources.some((s) => s.name === info.subresource))
+      if (info.subresource && !served.def.subresources.some((s) => s.name === info.subresource)) {
         throw apiErrors.pathNotFound();
-      return await dispatch(served, req);
+      }
+      return await dispatch(served, req, cfg);
     } catch (e) {
-      return errorResponse(req, e);
+      return writeError(req, cfg, e);
     }
   };
 }
@@ -39,63 +48,78 @@ function checkScope(served: ServedResource, req: ApiRequest): void {
 
 function contextOf(req: ApiRequest, served: ServedResource): RequestContext {
   const info = req.info!;
-  return { namespace: served.def.namespaced ? info.namespace : '', user: req.user, signal: req.signal };
+  return {
+    namespace: served.def.namespaced ? info.namespace : '',
+    user: req.user,
+    // Read lazily: a per-request AbortSignal costs more than serving a cached GET.
+    get signal() {
+      return req.signal;
+    },
+  };
 }
 
-async function dispatch(served: ServedResource, req: ApiRequest): Promise<ApiResponse> {
+function withWarnings(res: BodyResponse, warnings: readonly string[]): BodyResponse {
+  if (warnings.length === 0) return res;
+  const rec = new WarningRecorder();
+  for (const w of warnings) rec.add(w);
+  const values = rec.headerValues();
+  return values.length === 0 ? res : { ...res, headers: { ...res.headers, warning: [...values] } };
+}
+
+async function readOptionsBody(req: ApiRequest): Promise<Record<string, unknown> | undefined> {
+  return decodeOptionsBody(await req.readBody(MAX_REQUEST_BODY_BYTES), mediaTypeOf(req));
+}
+
+async function dispatch(served: ServedResource, req: ApiRequest, cfg: ResponseConfig): Promise<ApiResponse> {
   const info = req.info!;
   const ctx = contextOf(req, served);
-  const store = served.store;
+  const { store, def } = served;
   switch (info.verb) {
-    case 'get':
-      return objectResponse(
-        req,
-        200,
-        await store.get(ctx, info.name, { resourceVersion: req.query.get('resourceVersion') ?? undefined }),
-      );
+    case 'get': {
+      const obj = await store.get(ctx, info.name, { resourceVersion: req.query.get('resourceVersion') ?? undefined });
+      return writeObject(req, cfg, def, 200, obj);
+    }
+    case 'list':
+      return writeList(req, cfg, def, await store.list(ctx, listOptionsOf(req)));
     case 'watch':
-      return handleWatch(served, req, ctx, { ...listOptionsOf(req), ...watchOptionsOf(req) });
-    case 'deletecollection': {
-      const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
-      const body = raw.length > 0 ? decodeObjectBytes(raw, mediaTypeOf(req)) : undefined;
-      const list = await store.deleteCollection(ctx, parseDeleteOptions(req.query, body), listOptionsOf(req));
-      return objectResponse(req, 200, listBody(served, list));
-    }
-    case 'list': {
-      const list = await store.list(ctx, listOptionsOf(req));
-      return objectResponse(req, 200, listBody(served, list));
-    }
+      return handleWatch(served, req, ctx, { ...listOptionsOf(req), ...watchOptionsOf(req) }, cfg);
     case 'create': {
       if (info.subresource) throw apiErrors.methodNotAllowed('POST');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
-      const body = (await decodeObjectBody(req, served.def)) as ApiObject;
-      return objectResponse(req, 201, await store.create(ctx, body, { dryRun }));
+      const directive = fieldValidationOf(req, 'CreateOptions');
+      const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
+      const created = await store.create(ctx, body.obj as ApiObject, { dryRun });
+      return withWarnings(writeObject(req, cfg, def, 201, created), body.warnings);
     }
     case 'update': {
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
-      const body = (await decodeObjectBody(req, served.def)) as ApiObject;
-      const next = { compute: () => body, retryOnConflict: !body.metadata?.resourceVersion };
+      const directive = fieldValidationOf(req, 'UpdateOptions');
+      const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
+      const obj = body.obj as ApiObject;
+      const next = { compute: () => obj, retryOnConflict: !obj.metadata?.resourceVersion };
       const r = await store.update(ctx, info.name, next, { dryRun, subresource: info.subresource || undefined });
-      return objectResponse(req, r.created ? 201 : 200, r.obj);
+      return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), body.warnings);
     }
-    case 'patch':
-      return handlePatch(served, req, ctx);
+    case 'patch': {
+      const r = await handlePatch(served, req, ctx, cfg);
+      return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), r.warnings);
+    }
     case 'delete': {
-      const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
-      const body = raw.length > 0 ? decodeObjectBytes(raw, mediaTypeOf(req)) : undefined;
-      const opts = parseDeleteOptions(req.query, body);
+      const opts = parseDeleteOptions(req.query, await readOptionsBody(req));
       const r = await store.delete(ctx, info.name, opts);
-      if (!r.deleted) return objectResponse(req, 200, r.obj);
-      return objectResponse(
-        req,
-        200,
-        successStatus({
-          name: info.name,
-          group: served.def.group || undefined,
-          kind: served.def.resource,
-          uid: r.obj.metadata.uid,
-        }),
-      );
+      // kube answers 202 when the object stays and the client asked for orphanDependents=false.
+      if (!r.deleted) return writeObject(req, cfg, def, opts.orphanDependents === false ? 202 : 200, r.obj);
+      const status = successStatus({
+        name: info.name,
+        group: def.group || undefined,
+        kind: def.resource,
+        uid: r.obj.metadata.uid,
+      });
+      return writeSuccessStatus(req, cfg, status);
+    }
+    case 'deletecollection': {
+      const opts = parseDeleteOptions(req.query, await readOptionsBody(req));
+      return writeList(req, cfg, def, await store.deleteCollection(ctx, opts, listOptionsOf(req)));
     }
     default:
       throw new StatusError(
@@ -104,17 +128,4 @@ async function dispatch(served: ServedResource, req: ApiRequest): Promise<ApiRes
         `the server does not allow this method on the requested resource (${info.verb})`,
       );
   }
-}
-
-function listBody(served: ServedResource, list: ObjectList): object {
-  return {
-    kind: served.def.listKind,
-    apiVersion: served.def.group ? `${served.def.group}/${served.def.version}` : served.def.version,
-    metadata: {
-      resourceVersion: list.resourceVersion,
-      ...(list.continue ? { continue: list.continue } : {}),
-      ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
-    },
-    items: list.items,
-  };
 }

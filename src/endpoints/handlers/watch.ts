@@ -1,7 +1,19 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
-import type { RequestContext, WatchOptions } from '../../registry/types.js';
+import type { ApiObject } from '../../apis/object.js';
+import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { buildTable, toPartialObjectMetadata } from '../../apis/table/index.js';
+import {
+  encodeCborWatchEvent,
+  encodeJson,
+  type NegotiatedMedia,
+  NotAcceptableError,
+  negotiateWatch,
+} from '../../encoding/index.js';
+import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/protobuf/index.js';
+import type { RequestContext, WatchEvent, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest, StreamResponse } from '../handler.js';
 import type { ServedResource } from '../served-resources.js';
+import type { ResponseConfig } from './response-writer.js';
 
 // kube-apiserver's default: watches end after --min-request-timeout (1800 s) times a random
 // factor in [1, 2), so reconnects of many clients spread out.
@@ -16,34 +28,79 @@ export function watchTimeoutSeconds(query: URLSearchParams, random: () => number
   return Math.floor(DEFAULT_WATCH_TIMEOUT_S * (1 + random()));
 }
 
+/** Encodes watch events in the negotiated media; Table watches send column headers once. */
+function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: ResponseConfig, req: ApiRequest) {
+  let headersSent = false;
+  const convert = (ev: WatchEvent): unknown => {
+    if (ev.type === 'ERROR' || ev.type === 'BOOKMARK' || !media.target) return ev.object;
+    const apiVersion = `${media.target.group}/${media.target.version}`;
+    if (media.target.as === 'Table') {
+      const t = buildTable(def, ev.object, {
+        now: cfg.now(),
+        includeObject: (req.query.get('includeObject') ?? undefined) as never,
+        noHeaders: headersSent,
+        apiVersion,
+      });
+      headersSent = true;
+      return t;
+    }
+    return toPartialObjectMetadata(ev.object, apiVersion);
+  };
+  return (ev: WatchEvent): Buffer | string | Uint8Array => {
+    const object = convert(ev);
+    switch (media.encoding) {
+      case 'protobuf': {
+        const raw = ev.type === 'ERROR' ? encodeStatus(object as never) : encodeObject(def.schema, object as ApiObject);
+        return encodeWatchFrame({ type: ev.type, object: raw });
+      }
+      case 'cbor':
+        return encodeCborWatchEvent(ev.type, object);
+      default:
+        return encodeJson({ type: ev.type, object });
+    }
+  };
+}
+
 /**
- * A watch as a stream of JSON documents, one watch event each (`{"type":..,"object":..}`).
- * The stream ends when the client goes away, the timeout passes or the store watch ends.
+ * A watch as a stream of events in the negotiated encoding (JSON documents, length-prefixed
+ * Protobuf frames, or a CBOR sequence). The stream ends when the client goes away, the timeout
+ * passes or the watch ends; an error after the stream started is sent as an ERROR event.
  */
 export async function handleWatch(
   served: ServedResource,
   req: ApiRequest,
   ctx: RequestContext,
   o: WatchOptions,
+  cfg: ResponseConfig,
 ): Promise<StreamResponse> {
+  let media: NegotiatedMedia;
+  try {
+    media = negotiateWatch(req.headers.accept, {
+      cborEnabled: cfg.cborEnabled,
+      prettyParam: req.query.get('pretty') ?? undefined,
+      userAgent: req.headers['user-agent'],
+    });
+  } catch (e) {
+    if (e instanceof NotAcceptableError) throw e.toStatusError();
+    throw e;
+  }
   const timeoutS = o.timeoutSeconds ?? watchTimeoutSeconds(req.query);
   const stream = await served.store.watch(ctx, o);
+  const encode = eventEncoder(served.def, media, cfg, req);
   return {
     kind: 'stream',
     status: 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-cache, private' },
+    headers: { 'content-type': media.contentType, 'cache-control': 'no-cache, private' },
     async pump(write, signal) {
       const timer = setTimeout(() => stream.stop(), timeoutS * 1000);
       const onAbort = () => stream.stop();
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        for await (const ev of stream) {
-          await write(`${JSON.stringify(ev)}\n`);
-        }
+        for await (const ev of stream) await write(encode(ev) as Buffer | string);
       } catch (e) {
         if (!signal.aborted) {
           const se = e instanceof StatusError ? e : apiErrors.internal(e);
-          await write(`${JSON.stringify({ type: 'ERROR', object: se.toStatus() })}\n`);
+          await write(encode({ type: 'ERROR', object: se.toStatus() as unknown as ApiObject }) as Buffer | string);
         }
       } finally {
         clearTimeout(timer);

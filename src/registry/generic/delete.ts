@@ -2,52 +2,69 @@ import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { ConflictError, NotFoundError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
-import { formatTime } from '../../util/clock.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
+import { decodeOrThrow, deleteCorruptObject, readErrorToStatus } from './delete-corrupt-object.js';
+import { finalizersForGarbageCollection, markAsDeleting } from './delete-finalizers.js';
+import { checkDeletePreconditions, effectiveDeleteOptions, validateDeleteOptions } from './delete-options.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { decodeStored, encodeStored } from './stored-object.js';
+import { encodeStored, sameBytes } from './stored-object.js';
 
 const MAX_ATTEMPTS = 16;
 
+/** What a delete did: `deleted` is false while the object stays (finalizers pending). */
+export interface DeleteOutcome {
+  readonly obj: ApiObject;
+  readonly deleted: boolean;
+}
+
 /**
- * Delete in two phases: an object with finalizers gets `deletionTimestamp` (once) and stays
- * until its last finalizer is removed; one without is removed from the store. Preconditions
- * (uid, resourceVersion) are checked against the live object; a conflict with a concurrent
- * writer re-reads and re-checks.
+ * Delete, as kube-apiserver's generic store does it for kinds without graceful deletion:
+ *
+ * 1. Options are validated (422), and the unsafe delete of a corrupt object branches off.
+ * 2. Preconditions (uid, resourceVersion) are checked against the live object (409).
+ * 3. `orphan` / `foregroundDeletion` are set or cleared per `propagationPolicy` /
+ *    `orphanDependents` (default Background: neither).
+ * 4. An object left with finalizers is marked: `deletionTimestamp` (set once),
+ *    `deletionGracePeriodSeconds: 0`, generation bumped; it stays, and is returned with
+ *    `deleted: false`. A later delete changes nothing but the GC finalizers.
+ * 5. Otherwise it is removed from the store, guarded by the revision that was checked.
+ *
+ * A concurrent writer makes the guarded write fail; the delete then re-reads and re-checks.
+ * `gracePeriodSeconds` does not matter: no Orch kind deletes gracefully.
  */
 export async function deleteObject(
   rc: RegistryContext,
   ctx: RequestContext,
   name: string,
+  options: DeleteOptions,
+): Promise<DeleteOutcome> {
+  const o = effectiveDeleteOptions(options, rc.allowUnsafeMalformedObjectDeletion === true);
+  validateDeleteOptions(o);
+  if (o.ignoreStoreReadErrorWithClusterBreakingPotential === true) return deleteCorruptObject(rc, ctx, name, o);
+  return deleteValidated(rc, ctx, name, o);
+}
+
+/** Steps 2–5 of {@link deleteObject}, for options already validated (namespace registry, collections). */
+export async function deleteValidated(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  name: string,
   o: DeleteOptions,
-): Promise<{ obj: ApiObject; deleted: boolean }> {
+): Promise<DeleteOutcome> {
   const key = keyFor(rc, ctx.namespace, name);
   let kv: KeyValue | undefined;
   try {
     kv = await rc.store.get(key, { signal: ctx.signal });
   } catch (e) {
-    throw toStatusError(e, rc.gr, name);
+    throw readErrorToStatus(rc, e, name);
   }
   for (let attempt = 1; ; attempt++) {
     if (!kv) throw apiErrors.notFound(rc.gr, name);
-    const live = decodeStored(kv);
-    checkPreconditions(rc, live, o);
+    const live = decodeOrThrow(rc, kv);
+    checkDeletePreconditions({ group: rc.def.group, kind: rc.def.kind }, live, o);
     try {
-      const finalizers = live.metadata.finalizers ?? [];
-      if (finalizers.length > 0) {
-        if (live.metadata.deletionTimestamp) return { obj: live, deleted: false };
-        const marked = structuredClone(live);
-        marked.metadata.deletionTimestamp = formatTime(rc.clock.now());
-        marked.metadata.deletionGracePeriodSeconds = o.gracePeriodSeconds ?? 0;
-        if (o.dryRun) return { obj: marked, deleted: false };
-        const { revision } = await rc.store.update(key, encodeStored(marked), kv.modRevision, ctx.signal);
-        marked.metadata.resourceVersion = revision.toString();
-        return { obj: marked, deleted: false };
-      }
-      if (o.dryRun) return { obj: live, deleted: true };
-      await rc.store.delete(key, kv.modRevision, ctx.signal);
-      return { obj: live, deleted: true };
+      return await deleteOnce(rc, ctx, key, kv, live, o);
     } catch (e) {
       if (e instanceof ConflictError && attempt < MAX_ATTEMPTS) {
         kv = e.current;
@@ -59,22 +76,32 @@ export async function deleteObject(
   }
 }
 
-function checkPreconditions(rc: RegistryContext, live: ApiObject, o: DeleteOptions): void {
-  const p = o.preconditions;
-  if (!p) return;
-  const name = live.metadata.name ?? '';
-  if (p.uid !== undefined && p.uid !== live.metadata.uid) {
-    throw apiErrors.conflict(
-      rc.gr,
-      name,
-      `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${live.metadata.uid}`,
-    );
+async function deleteOnce(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  key: string,
+  kv: KeyValue,
+  live: ApiObject,
+  o: DeleteOptions,
+): Promise<DeleteOutcome> {
+  const current = live.metadata.finalizers ?? [];
+  const gc = finalizersForGarbageCollection(current, o);
+  if (current.length > 0 || gc.changed) {
+    const marked = structuredClone(live);
+    if (gc.changed) marked.metadata.finalizers = gc.finalizers;
+    if (gc.finalizers.length > 0) {
+      markAsDeleting(marked, rc.clock.now());
+      const value = encodeStored(marked);
+      // A repeated delete of an object already marked writes nothing.
+      if (sameBytes(value, kv.value)) return { obj: live, deleted: false };
+      if (o.dryRun) return { obj: marked, deleted: false };
+      const { revision } = await rc.store.update(key, value, kv.modRevision, ctx.signal);
+      marked.metadata.resourceVersion = revision.toString();
+      return { obj: marked, deleted: false };
+    }
+    // The options removed the only finalizer (e.g. `orphan`, now Background): delete now.
   }
-  if (p.resourceVersion !== undefined && p.resourceVersion !== live.metadata.resourceVersion) {
-    throw apiErrors.conflict(
-      rc.gr,
-      name,
-      `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`,
-    );
-  }
+  if (o.dryRun) return { obj: live, deleted: true };
+  await rc.store.delete(key, kv.modRevision, ctx.signal);
+  return { obj: live, deleted: true };
 }

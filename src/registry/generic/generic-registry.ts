@@ -1,3 +1,4 @@
+import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type {
   CreateOptions,
@@ -14,6 +15,8 @@ import type {
 } from '../types.js';
 import { createObject } from './create.js';
 import { deleteObject } from './delete.js';
+import { deleteCollection } from './delete-collection.js';
+import { collectionDeleteOptions } from './delete-options.js';
 import { getObject, listObjects } from './read.js';
 import type { RegistryContext } from './registry-context.js';
 import { updateObject } from './update.js';
@@ -47,17 +50,9 @@ export class GenericRegistry implements ResourceStore {
     return watchObjects(this.rc, ctx, o);
   }
   async deleteCollection(ctx: RequestContext, o: DeleteOptions, listOptions: ListOptions): Promise<ObjectList> {
-    const list = await this.list(ctx, listOptions);
-    const deleted: ApiObject[] = [];
-    for (const item of list.items) {
-      const itemCtx = { ...ctx, namespace: item.metadata.namespace ?? '' };
-      try {
-        deleted.push((await this.delete(itemCtx, item.metadata.name ?? '', o)).obj);
-      } catch (e) {
-        // An object deleted concurrently is simply gone already.
-        if ((e as { code?: number }).code !== 404) throw e;
-      }
-    }
-    return { items: deleted, resourceVersion: list.resourceVersion };
+    // Resources without the verb (namespaces) refuse it, as kube's routes do.
+    if (!this.rc.def.verbs.includes('deletecollection')) throw apiErrors.methodNotAllowed('DELETE');
+    const options = collectionDeleteOptions(o, this.rc.allowUnsafeMalformedObjectDeletion === true);
+    return deleteCollection(this, ctx, options, listOptions);
   }
 }

@@ -2,10 +2,11 @@ import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { CompactedError } from '../../storage/errors.js';
 import type { GetOptions, ListOptions, ObjectList, RequestContext } from '../types.js';
+import { decodeListItems, decodeOrThrow, readErrorToStatus } from './delete-corrupt-object.js';
+import { type SelectionPredicate, selectionPredicate } from './predicate.js';
 import { encodeContinue, listSemantics, parseResourceVersion } from './read-semantics.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { decodeStored } from './stored-object.js';
 
 // How long a read for a resourceVersion the server has not seen yet waits before 504.
 const FUTURE_REVISION_WAIT_MS = 3000;
@@ -34,9 +35,10 @@ export async function getObject(
     }
     const kv = await rc.store.get(keyFor(rc, ctx.namespace, name), { signal: ctx.signal });
     if (!kv) throw apiErrors.notFound(rc.gr, name);
-    return decodeStored(kv);
+    // [deletion lifecycle] corrupt objects answer kube's 500 (see delete-corrupt-object.ts).
+    return decodeOrThrow(rc, kv);
   } catch (e) {
-    throw toStatusError(e, rc.gr, name);
+    throw readErrorToStatus(rc, e, name);
   }
 }
 
@@ -51,6 +53,7 @@ const EXPIRED_CONTINUE =
 export async function listObjects(rc: RegistryContext, ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
   const prefix = collectionPrefix(rc, ctx.namespace);
   const sem = listSemantics(o);
+  const predicate = selectionPredicate(rc.def, o);
   let revision: bigint | undefined;
   let startAfter: string | undefined;
   try {
@@ -67,18 +70,7 @@ export async function listObjects(rc: RegistryContext, ctx: RequestContext, o: L
         startAfter = prefix + sem.startAfter;
         break;
     }
-    const r = await rc.store.range(prefix, { revision, startAfter, limit: o.limit, signal: ctx.signal });
-    const items = r.kvs.map(decodeStored);
-    const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-      items,
-      resourceVersion: r.revision.toString(),
-    };
-    if (r.more && r.kvs.length > 0) {
-      const last = r.kvs[r.kvs.length - 1].key.slice(prefix.length);
-      list.continue = encodeContinue({ rv: r.revision.toString(), start: last });
-      list.remainingItemCount = r.remaining;
-    }
-    return list;
+    return await readPages(rc, ctx, { prefix, revision, startAfter, limit: o.limit, predicate });
   } catch (e) {
     if (e instanceof CompactedError && sem.kind === 'continue') {
       throw new StatusError(410, 'Expired', EXPIRED_CONTINUE);
@@ -91,5 +83,41 @@ export async function listObjects(rc: RegistryContext, ctx: RequestContext, o: L
       );
     }
     throw toStatusError(e, rc.gr, '');
+  }
+}
+
+/**
+ * Reads one page: with a selector, keeps reading store pages at the same revision until
+ * `limit` matching items are found or the collection ends (as kube's storage does), so a
+ * page is never short while more matches exist.
+ */
+async function readPages(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  q: { prefix: string; revision?: bigint; startAfter?: string; limit?: number; predicate: SelectionPredicate },
+): Promise<ObjectList> {
+  const items: ApiObject[] = [];
+  let revision = q.revision;
+  let startAfter = q.startAfter;
+  for (;;) {
+    const want = q.limit ? q.limit - items.length : undefined;
+    const r = await rc.store.range(q.prefix, { revision, startAfter, limit: want, signal: ctx.signal });
+    revision = r.revision;
+    // A corrupt item fails the list as kube reports it (see delete-corrupt-object.ts).
+    for (const obj of decodeListItems(rc, r.kvs)) if (q.predicate.matches(obj)) items.push(obj);
+    const lastKey = r.kvs.length > 0 ? r.kvs[r.kvs.length - 1].key : startAfter;
+    const full = q.limit !== undefined && items.length >= q.limit;
+    if (!r.more || full) {
+      const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
+        items,
+        resourceVersion: r.revision.toString(),
+      };
+      if (r.more && lastKey) {
+        list.continue = encodeContinue({ rv: r.revision.toString(), start: lastKey.slice(q.prefix.length) });
+        if (q.predicate.everything) list.remainingItemCount = r.remaining;
+      }
+      return list;
+    }
+    startAfter = lastKey;
   }
 }

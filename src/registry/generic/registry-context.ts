@@ -18,6 +18,18 @@ export interface RegistryContext {
   readonly uid: () => string;
   /** Unset for cluster-scoped resources and for the namespaces resource itself. */
   readonly namespaceLookup?: NamespaceLookup;
+  // --- deletion lifecycle (src/registry/generic/delete*.ts) ---
+  /**
+   * Feature gate AllowUnsafeMalformedObjectDeletion (default false): honour
+   * `ignoreStoreReadErrorWithClusterBreakingPotential` and report corrupt objects in kube's
+   * `StorageError: corrupt object` form.
+   */
+  readonly allowUnsafeMalformedObjectDeletion?: boolean;
+  /**
+   * Kind-specific finalization that must be complete before an object whose deletion started is
+   * removed, beyond `metadata.finalizers` (a namespace's `spec.finalizers`). True = keep it.
+   */
+  readonly pendingFinalization?: (obj: ApiObject) => boolean;
 }
 
 export function keyFor(rc: RegistryContext, namespace: string, name: string): string {

@@ -6,6 +6,7 @@ import type { KeyValue } from '../../storage/store.js';
 import { deepEqual } from '../../util/deep-equal.js';
 import type { RequestContext, UpdatedObject, UpdateOptions } from '../types.js';
 import { fillCreateSystemFields } from './create.js';
+import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizers.js';
 import { checkNameMatchesPath, checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
 import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
@@ -41,6 +42,12 @@ export async function updateObject(
     try {
       if (!live || !liveKv) return { obj: await createViaUpdate(rc, ctx, key, desired, o), created: true };
       const obj = prepareUpdate(rc, desired, live, strategyFor(rc, o.subresource));
+      // [deletion lifecycle] kube's deleteAfterUpdate: an update that removes the last finalizer
+      // of an object being deleted removes the object (guarded by liveKv's revision; a conflict
+      // retries like any other). See delete-finalizers.ts.
+      if (shouldDeleteDuringUpdate(rc, obj, live)) {
+        return { obj: await deleteDuringUpdate(rc, ctx, key, liveKv, obj, o.dryRun), created: false };
+      }
       const value = encodeStored(obj);
       if (sameBytes(value, liveKv.value)) return { obj: live, created: false };
       if (o.dryRun) {

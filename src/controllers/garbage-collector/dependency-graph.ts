@@ -1,0 +1,119 @@
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../apis/meta/object-meta-validation.js';
+import type { ApiObject, OwnerReference } from '../../apis/object.js';
+import type { ServedResource } from '../../endpoints/served-resources.js';
+
+/** Where an object lives: its resource (for reads and writes through the registry) and name. */
+export interface ObjectIdentity {
+  readonly served: ServedResource;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+}
+
+/** One object as the garbage collector sees it. */
+export interface GraphNode {
+  readonly identity: ObjectIdentity;
+  readonly owners: readonly OwnerReference[];
+  /** `deletionTimestamp` is set. */
+  readonly beingDeleted: boolean;
+  /** Being deleted with `foregroundDeletion`: its dependents go first. */
+  readonly deletingDependents: boolean;
+  /** Being deleted with `orphan`: its dependents lose their owner reference to it. */
+  readonly orphaning: boolean;
+}
+
+export function isBeingDeleted(obj: ApiObject): boolean {
+  return !!obj.metadata.deletionTimestamp;
+}
+
+export function hasFinalizer(obj: ApiObject, finalizer: string): boolean {
+  return (obj.metadata.finalizers ?? []).includes(finalizer);
+}
+
+export function isDeletingDependents(obj: ApiObject): boolean {
+  return isBeingDeleted(obj) && hasFinalizer(obj, FINALIZER_DELETE_DEPENDENTS);
+}
+
+export function nodeOf(served: ServedResource, obj: ApiObject): GraphNode {
+  const m = obj.metadata;
+  return {
+    identity: { served, namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '' },
+    owners: [...(m.ownerReferences ?? [])],
+    beingDeleted: isBeingDeleted(obj),
+    deletingDependents: isDeletingDependents(obj),
+    orphaning: isBeingDeleted(obj) && hasFinalizer(obj, FINALIZER_ORPHAN_DEPENDENTS),
+  };
+}
+
+/**
+ * The owner → dependents graph over every object the informers see, keyed by uid. An owner need
+ * not be in the graph for its dependents to be indexed under its uid: that is how dependents of
+ * an owner that never existed (or was deleted while nobody watched) are found.
+ */
+export class DependencyGraph {
+  private readonly nodes = new Map<string, GraphNode>();
+  private readonly dependents = new Map<string, Set<string>>();
+
+  get(uid: string): GraphNode | undefined {
+    return this.nodes.get(uid);
+  }
+
+  get size(): number {
+    return this.nodes.size;
+  }
+
+  /** Adds or replaces a node; returns the node it replaced. */
+  upsert(node: GraphNode): GraphNode | undefined {
+    const uid = node.identity.uid;
+    const old = this.nodes.get(uid);
+    if (old) this.unindex(old);
+    this.nodes.set(uid, node);
+    for (const ref of node.owners) {
+      let set = this.dependents.get(ref.uid);
+      if (!set) {
+        set = new Set();
+        this.dependents.set(ref.uid, set);
+      }
+      set.add(uid);
+    }
+    return old;
+  }
+
+  /** Removes a node (its dependents stay indexed under its uid); returns it. */
+  remove(uid: string): GraphNode | undefined {
+    const old = this.nodes.get(uid);
+    if (!old) return undefined;
+    this.unindex(old);
+    this.nodes.delete(uid);
+    return old;
+  }
+
+  /** The known dependents of `uid` (objects with an owner reference to it). */
+  dependentsOf(uid: string): GraphNode[] {
+    const out: GraphNode[] = [];
+    for (const d of this.dependents.get(uid) ?? []) {
+      const node = this.nodes.get(d);
+      if (node) out.push(node);
+    }
+    return out;
+  }
+
+  /** Dependents whose reference to `uid` has `blockOwnerDeletion: true`. */
+  blockingDependentsOf(uid: string): GraphNode[] {
+    return this.dependentsOf(uid).filter((d) => d.owners.some((r) => r.uid === uid && r.blockOwnerDeletion === true));
+  }
+
+  /** Every node, for a full reconciliation. */
+  all(): IterableIterator<GraphNode> {
+    return this.nodes.values();
+  }
+
+  private unindex(node: GraphNode): void {
+    for (const ref of node.owners) {
+      const set = this.dependents.get(ref.uid);
+      if (!set) continue;
+      set.delete(node.identity.uid);
+      if (set.size === 0) this.dependents.delete(ref.uid);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import type { ServedResources } from '../endpoints/served-resources.js';
+import type { Clock } from '../util/clock.js';
+import { type Logger, silentLogger } from '../util/logger.js';
+import { GarbageCollector } from './garbage-collector/garbage-collector.js';
+import { InformerSet } from './informer/informer-set.js';
+import { NamespaceController } from './namespace/namespace-controller.js';
+
+export { GarbageCollector } from './garbage-collector/garbage-collector.js';
+export { InformerSet } from './informer/informer-set.js';
+export { NamespaceController } from './namespace/namespace-controller.js';
+
+export interface StartControllersOptions {
+  /** Every served resource; controllers read and write only through these registries. */
+  readonly resources: ServedResources;
+  readonly logger?: Logger;
+  /** Stops the controllers when it aborts (as `stop()` does). */
+  readonly signal?: AbortSignal;
+  readonly clock?: Clock;
+  /** How long the garbage collector waits for all resources to be listed first. Default 10 s. */
+  readonly gcSyncTimeoutMs?: number;
+}
+
+export interface RunningControllers {
+  /** Stops every controller and waits for their loops to end. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the in-process controllers of orch-apiserver: the garbage collector and the namespace
+ * controller, over shared informers (list+watch of every served resource through its registry).
+ * Returns at once; the controllers work in the background until stopped.
+ */
+export function startControllers(options: StartControllersOptions): RunningControllers {
+  const logger = options.logger ?? silentLogger;
+  const lifetime = new AbortController();
+  const onAbort = () => lifetime.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) lifetime.abort();
+  const signal = lifetime.signal;
+  const informers = new InformerSet(options.resources, { logger, signal });
+  const gc = new GarbageCollector({
+    resources: options.resources,
+    informers,
+    logger,
+    signal,
+    syncTimeoutMs: options.gcSyncTimeoutMs,
+  });
+  const namespaces = new NamespaceController({
+    resources: options.resources,
+    informers,
+    logger,
+    signal,
+    clock: options.clock,
+  });
+  informers.start();
+  const report = (name: string) => (e: unknown) => {
+    if (!signal.aborted)
+      logger.error(`${name} stopped unexpectedly`, { error: e instanceof Error ? e.message : String(e) });
+  };
+  const loops = Promise.all([
+    gc.run().catch(report('garbage collector')),
+    namespaces.run().catch(report('namespace controller')),
+  ]);
+  let stopping: Promise<void> | undefined;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        lifetime.abort();
+        options.signal?.removeEventListener('abort', onAbort);
+        await loops;
+        await informers.stopped();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ApiObject } from '../../apis/object.js';
+import { registryFixture } from '../../registry/resources/testing/registry-fixture.js';
+import type { ResourceStore, WatchEvent, WatchStream } from '../../registry/types.js';
+import { silentLogger } from '../../util/logger.js';
+import { waitFor } from '../testing/controller-fixture.js';
+import { ResourceInformer } from './resource-informer.js';
+
+/**
+ * The real registry, with a fault switch: `breakWatch()` ends the running watch with an ERROR
+ * event (410 Gone), as a compacted or expired watch does.
+ */
+function withBreakableWatch(store: ResourceStore): ResourceStore & { breakWatch(): void; watches: number } {
+  let breakCurrent: (() => void) | undefined;
+  const wrapper = Object.create(store) as ResourceStore & { breakWatch(): void; watches: number };
+  wrapper.watches = 0;
+  wrapper.breakWatch = () => breakCurrent?.();
+  wrapper.watch = async (ctx, o) => {
+    wrapper.watches++;
+    const inner = await store.watch(ctx, o);
+    let broken: (() => void) | undefined;
+    const brokenPromise = new Promise<'broken'>((resolve) => {
+      broken = () => resolve('broken');
+    });
+    breakCurrent = broken;
+    async function* events(): AsyncGenerator<WatchEvent> {
+      const it = inner[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const next = await Promise.race([it.next(), brokenPromise]);
+          if (next === 'broken') {
+            yield {
+              type: 'ERROR',
+              object: { apiVersion: 'v1', kind: 'Status', metadata: {}, code: 410, reason: 'Expired', message: 'gone' },
+            };
+            return;
+          }
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        inner.stop();
+      }
+    }
+    const gen = events();
+    return { [Symbol.asyncIterator]: () => gen, stop: () => inner.stop() } satisfies WatchStream;
+  };
+  return wrapper;
+}
+
+describe('resource informer', () => {
+  it('lists, watches, and after a broken watch re-lists, delivering what it missed', async () => {
+    const f = registryFixture();
+    await f.createNamespace('a');
+    await f.createNamespace('b');
+    const cms = f.registry('configmaps');
+    const create = (ns: string, name: string) =>
+      cms.create(f.ctx(ns), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }, { dryRun: false });
+    await create('a', 'one');
+    await create('b', 'two');
+    const def = f.defs.find((d) => d.resource === 'configmaps')!;
+    const store = withBreakableWatch(cms);
+    const ac = new AbortController();
+    const informer = new ResourceInformer({ served: { def, store }, logger: silentLogger, signal: ac.signal });
+    const seen: string[] = [];
+    const name = (o: ApiObject) => `${o.metadata.namespace}/${o.metadata.name}`;
+    informer.addHandlers({
+      onAdd: (o) => seen.push(`add ${name(o)}`),
+      onUpdate: (_old, o) => seen.push(`update ${name(o)}`),
+      onDelete: (o) => seen.push(`delete ${name(o)}`),
+    });
+    informer.start();
+    await informer.synced();
+    assert.deepEqual(seen.sort(), ['add a/one', 'add b/two']);
+    assert.equal(informer.list('a').length, 1);
+
+    await create('a', 'three');
+    await waitFor('the watch event', () => seen.includes('add a/three'));
+
+    store.breakWatch();
+    // While the watch is down: a delete and an update it will not see as events.
+    await cms.delete(f.ctx('a'), 'one', { dryRun: false });
+    await cms.update(
+      f.ctx('b'),
+      'two',
+      { retryOnConflict: true, compute: (live) => ({ ...live!, data: { x: 'y' } }) },
+      { dryRun: false },
+    );
+    await waitFor('the re-list', () => seen.includes('delete a/one') && seen.includes('update b/two'));
+    assert.ok(store.watches >= 2);
+    assert.equal(informer.get('a', 'one'), undefined);
+    assert.deepEqual(informer.get('b', 'two')?.data, { x: 'y' });
+
+    ac.abort();
+    await informer.stopped();
+  });
+});

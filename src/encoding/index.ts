@@ -1,0 +1,83 @@
+/**
+ * The encoding layer: content negotiation, JSON/YAML/CBOR codecs with kube-apiserver's exact
+ * output and error wording, field validation, warnings and response compression. Protobuf
+ * lives in `./protobuf/`. Pure libraries; the HTTP handlers wire them in.
+ */
+export {
+  APPLY_PATCH_CBOR_MEDIA_TYPE,
+  CBOR_MEDIA_TYPE,
+  CBOR_SEQUENCE_MEDIA_TYPE,
+  type CborDecodeOptions,
+  decodeCbor,
+  decodeCborSequence,
+  encodeCbor,
+  encodeCborWatchEvent,
+  hasSelfDescribedCborPrefix,
+  SELF_DESCRIBED_CBOR,
+} from './cbor.js';
+export {
+  acceptsGzip,
+  GZIP_LEVEL,
+  GZIP_RESPONSE_HEADERS,
+  GZIP_THRESHOLD_BYTES,
+  gzipBody,
+  gzipBodyAsync,
+  shouldGzip,
+} from './compression.js';
+export {
+  cannotBeHandledMessage,
+  jsonKindErrorCause,
+  summarizeData,
+  unrecognizedObjectMessage,
+} from './decode-errors.js';
+export {
+  CborDecodeError,
+  CborEncodeError,
+  JsonSyntaxError,
+  MediaTypeParseError,
+  NotAcceptableError,
+  StrictDecodingError,
+  UnsupportedMediaTypeError,
+  UnsupportedValueError,
+  YamlSyntaxError,
+} from './errors.js';
+export {
+  type FieldValidationDirective,
+  fieldValidation,
+  InvalidFieldValidationError,
+  type OptionsKind,
+  parseFieldValidation,
+  type StrictFieldReport,
+  splitYamlWarnings,
+  strictDecodingErrors,
+} from './field-validation.js';
+export { encodeJson, goJsonEscape } from './json-encode.js';
+export {
+  type DuplicateField,
+  decodeJsonStrict,
+  type JsonStrictResult,
+  locateJsonPaths,
+  MAX_STRICT_ERRORS,
+} from './json-strict.js';
+export { findJsonSyntaxError } from './json-syntax.js';
+export { type AcceptClause, type ParsedMediaType, parseAccept, parseContentType } from './media-type.js';
+export {
+  type ConversionKind,
+  type ConversionTarget,
+  type Encoding,
+  JSON_MEDIA_TYPE,
+  KUBERNETES_PROTOBUF,
+  type NegotiatedMedia,
+  type NegotiationOptions,
+  negotiateErrorOutput,
+  negotiateOutput,
+  negotiateWatch,
+  ORCH_PROTOBUF,
+  supportedMediaTypes,
+  YAML_MEDIA_TYPE,
+} from './negotiation.js';
+export { negotiatePatchType, negotiateRequestMedia, type PatchType, type RequestMedia } from './request-media.js';
+export { decodeUtf8Lenient } from './utf8.js';
+export { WarningRecorder, warningHeaderValue } from './warnings.js';
+export { decodeYamlStrict, type YamlStrictResult, yamlStrictErrorText } from './yaml-decode.js';
+export { encodeYaml } from './yaml-encode.js';

@@ -1,0 +1,37 @@
+/**
+ * JSON output as kube-apiserver writes it with Go's `encoding/json`: `<`, `>`, `&`, U+2028 and
+ * U+2029 escaped as `\u003c`-style sequences, lone surrogates as `\ufffd`; the compact form
+ * ends with a newline (`json.Encoder.Encode`), the pretty form is indented by two spaces and
+ * has none (`json.MarshalIndent`). Numbers print as Go prints float64 (the same digits as
+ * JavaScript). Object members keep their insertion order. Pure.
+ */
+
+const GO_ESCAPED = /[<>&\u2028\u2029]/g;
+const GO_ESCAPES: Readonly<Record<string, string>> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+/** An escaped lone surrogate in JSON.stringify output (odd run of backslashes before `u`). */
+const LONE_SURROGATE = /(\\+)u(d[89a-f][0-9a-f]{2})/g;
+
+/** Applies Go's extra escaping to the output of `JSON.stringify`. */
+export function goJsonEscape(json: string): string {
+  let out = json;
+  if (/[<>&\u2028\u2029]/.test(out)) out = out.replace(GO_ESCAPED, (c) => GO_ESCAPES[c]);
+  if (out.includes('\\ud')) {
+    out = out.replace(LONE_SURROGATE, (m, slashes: string) => (slashes.length % 2 === 1 ? `${slashes}ufffd` : m));
+  }
+  return out;
+}
+
+/**
+ * `value` as kube writes a JSON response body: compact with a trailing newline, or indented
+ * (`pretty`) without one. Like `JSON.stringify`, `undefined` members are skipped.
+ */
+export function encodeJson(value: unknown, options: { pretty?: boolean } = {}): string {
+  if (options.pretty) return goJsonEscape(JSON.stringify(value, null, 2) ?? 'null');
+  return `${goJsonEscape(JSON.stringify(value) ?? 'null')}\n`;
+}

@@ -1,0 +1,212 @@
+/**
+ * JSON decoding for `fieldValidation`: the value as `JSON.parse` gives it (a duplicated key
+ * keeps its last value, as kube's decoder does for unstructured objects), plus the duplicated
+ * keys with their paths as `sigs.k8s.io/json` prints them (`metadata.labels.a`,
+ * `spec.items[0].name`, `[0].a` under a top-level array). Malformed input throws a
+ * `JsonSyntaxError` worded like Go's. Pure and synchronous.
+ */
+import { JsonSyntaxError } from './errors.js';
+import { findJsonSyntaxError } from './json-syntax.js';
+
+/** A key that appears more than once in one object. */
+export interface DuplicateField {
+  /** `sigs.k8s.io/json` path of the repeated key. */
+  readonly path: string;
+  /** UTF-16 offset of the repeated occurrence (the first repeat). */
+  readonly offset: number;
+}
+
+export interface JsonStrictResult {
+  readonly value: unknown;
+  /** In document order, each path once, at most 100 (kube's cap on strict errors). */
+  readonly duplicates: readonly DuplicateField[];
+}
+
+/** kube's limit on accumulated strict decoding errors. */
+export const MAX_STRICT_ERRORS = 100;
+
+/**
+ * Parses `text` and reports duplicated keys. With `detectDuplicates: false` (the
+ * `fieldValidation=Ignore` case) the duplicate scan is skipped.
+ */
+export function decodeJsonStrict(text: string, options: { detectDuplicates?: boolean } = {}): JsonStrictResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw findJsonSyntaxError(text) ?? new JsonSyntaxError((err as Error).message, 0);
+  }
+  if (options.detectDuplicates === false) {
+    // Go cannot hold a number beyond float64 range (JSON.parse makes it Infinity), nor nest
+    // deeper than 10000; the walk below checks both, here only when the text could need it.
+    if (text.length > 2 * MAX_DEPTH || MAYBE_OVERFLOW.test(text)) walkKeys(text, {});
+    return { value, duplicates: [] };
+  }
+  const duplicates: DuplicateField[] = [];
+  walkKeys(text, {
+    onDuplicate(path, offset) {
+      if (duplicates.length < MAX_STRICT_ERRORS && !duplicates.some((d) => d.path === path)) {
+        duplicates.push({ path, offset });
+      }
+    },
+  });
+  return { value, duplicates };
+}
+
+const MAYBE_OVERFLOW = /[eE]\+?\d{3}|\d{309}/;
+/**
+ * The offset of the first occurrence of each of `paths` in a valid JSON `text`, for ordering
+ * unknown-field reports as kube does (document order). Paths not found are absent.
+ */
+export function locateJsonPaths(text: string, paths: Iterable<string>): Map<string, number> {
+  const wanted = new Set(paths);
+  const found = new Map<string, number>();
+  if (wanted.size === 0) return found;
+  walkKeys(text, {
+    onKey(path, offset) {
+      if (wanted.has(path) && !found.has(path)) found.set(path, offset);
+    },
+  });
+  return found;
+}
+
+interface KeyVisitor {
+  onDuplicate?(path: string, offset: number): void;
+  /** Called for every key, with its full path; makes the walk build a path per key. */
+  onKey?(path: string, offset: number): void;
+}
+
+interface Frame {
+  readonly isObject: boolean;
+  /** Current key (objects) or element index (arrays). */
+  key: string;
+  index: number;
+  /** Keys met so far: a short array, turned into a set for wide objects. */
+  keys?: string[];
+  seen?: Set<string>;
+}
+
+/** sigs.k8s.io/json joins keys with `.` whenever anything precedes them, even an empty key. */
+function pathOf(frames: readonly Frame[], key: string): string {
+  let p = '';
+  let empty = true;
+  for (let f = 0; f < frames.length - 1; f++) {
+    const fr = frames[f];
+    if (fr.isObject) p = empty ? fr.key : `${p}.${fr.key}`;
+    else p = `${p}[${fr.index}]`;
+    empty = false;
+  }
+  return empty ? key : `${p}.${key}`;
+}
+
+/** The end (exclusive) of the string starting at `i` (a `"`) in valid JSON. */
+function stringEnd(text: string, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    let b = q - 1;
+    while (text.charCodeAt(b) === 0x5c) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+/** Go's `maxNestingDepth`, which `JSON.parse` does not enforce. */
+const MAX_DEPTH = 10_000;
+
+function tooDeep(text: string, i: number): JsonSyntaxError {
+  return new JsonSyntaxError(`invalid character '${text[i]}' exceeded max depth`, i);
+}
+
+/** Walks the keys of a text already known to be valid JSON; enforces Go's nesting limit. */
+function walkKeys(text: string, visitor: KeyVisitor): void {
+  const frames: Frame[] = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    switch (c) {
+      case 0x7b: // {
+        if (frames.length >= MAX_DEPTH) throw tooDeep(text, i);
+        frames.push({ isObject: true, key: '', index: 0 });
+        i = readKey(text, i + 1, frames, visitor);
+        break;
+      case 0x5b: // [
+        if (frames.length >= MAX_DEPTH) throw tooDeep(text, i);
+        frames.push({ isObject: false, key: '', index: 0 });
+        i++;
+        break;
+      case 0x2c: {
+        // ,
+        const top = frames[frames.length - 1];
+        if (top.isObject) i = readKey(text, i + 1, frames, visitor);
+        else {
+          top.index++;
+          i++;
+        }
+        break;
+      }
+      case 0x7d: // }
+      case 0x5d: // ]
+        frames.pop();
+        i++;
+        break;
+      case 0x22: // a string value
+        i = stringEnd(text, i);
+        break;
+      default:
+        i = c === 0x2d || (c >= 0x30 && c <= 0x39) ? numberEnd(text, i) : i + 1;
+    }
+  }
+}
+
+/**
+ * The end of the number at `i`. Throws Go's unmarshal error for a number beyond float64 range,
+ * which only a long mantissa or an exponent can produce.
+ */
+function numberEnd(text: string, i: number): number {
+  let end = i + 1;
+  let exponent = false;
+  for (;;) {
+    const c = text.charCodeAt(end);
+    if (c === 0x65 || c === 0x45) exponent = true;
+    else if (!((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2b || c === 0x2d)) break;
+    end++;
+  }
+  if ((exponent || end - i > 308) && !Number.isFinite(Number(text.slice(i, end)))) {
+    const token = text.slice(i, end);
+    throw new JsonSyntaxError(`json: cannot unmarshal number ${token} into Go value of type float64`, i);
+  }
+  return end;
+}
+
+/** After `{` or `,` in an object: reads `"key":`, records it, returns the offset after `:`. */
+function readKey(text: string, from: number, frames: Frame[], visitor: KeyVisitor): number {
+  let i = from;
+  while (text.charCodeAt(i) !== 0x22) {
+    if (text.charCodeAt(i) === 0x7d) return i; // empty object: `}` is handled by the caller
+    i++;
+  }
+  const end = stringEnd(text, i);
+  const raw = text.slice(i + 1, end - 1);
+  const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
+  const frame = frames[frames.length - 1];
+  frame.key = key;
+  if (visitor.onKey) visitor.onKey(pathOf(frames, key), i);
+  if (visitor.onDuplicate) {
+    if (frame.seen) {
+      if (frame.seen.has(key)) visitor.onDuplicate(pathOf(frames, key), i);
+      else frame.seen.add(key);
+    } else if (!frame.keys) {
+      frame.keys = [key];
+    } else if (frame.keys.includes(key)) {
+      visitor.onDuplicate(pathOf(frames, key), i);
+    } else if (frame.keys.length < 16) {
+      frame.keys.push(key);
+    } else {
+      frame.seen = new Set(frame.keys);
+      frame.seen.add(key);
+    }
+  }
+  return text.indexOf(':', end) + 1;
+}

@@ -1,0 +1,99 @@
+/**
+ * Request-side media types: which decoder a request body's `Content-Type` selects, and which
+ * patch type a PATCH names, with kube-apiserver's 415 answers. Pure.
+ */
+import { CBOR_MEDIA_TYPE } from './cbor.js';
+import { MediaTypeParseError, UnsupportedMediaTypeError } from './errors.js';
+import { parseContentType } from './media-type.js';
+import {
+  type Encoding,
+  JSON_MEDIA_TYPE,
+  KUBERNETES_PROTOBUF,
+  ORCH_PROTOBUF,
+  supportedMediaTypes,
+  YAML_MEDIA_TYPE,
+} from './negotiation.js';
+
+export interface RequestMedia {
+  /** The parsed, lower-cased media type (`application/json` when the header is absent). */
+  readonly mediaType: string;
+  readonly encoding: Encoding;
+  /** Parameters of the header (`charset`, ...), names lower-cased. */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+const DECODERS: ReadonlyMap<string, Encoding> = new Map<string, Encoding>([
+  [JSON_MEDIA_TYPE, 'json'],
+  [YAML_MEDIA_TYPE, 'yaml'],
+  [ORCH_PROTOBUF, 'protobuf'],
+  [KUBERNETES_PROTOBUF, 'protobuf'],
+  [CBOR_MEDIA_TYPE, 'cbor'],
+]);
+
+/**
+ * kube's `NegotiateInputSerializer` for create and update bodies: an absent or empty header
+ * means JSON; otherwise the header must parse (Go's `mime.ParseMediaType`) and name one of the
+ * served media types (`application/cbor` only with `cborEnabled`; `encodings` can narrow the
+ * set, e.g. no protobuf for custom resources). Throws `UnsupportedMediaTypeError` listing the
+ * served media types.
+ */
+export function negotiateRequestMedia(
+  contentType: string | undefined,
+  options: { cborEnabled: boolean; encodings?: readonly Encoding[] },
+): RequestMedia {
+  if (!contentType) return { mediaType: JSON_MEDIA_TYPE, encoding: 'json', params: {} };
+  const unsupported = (cause?: unknown) =>
+    new UnsupportedMediaTypeError(contentType, supportedMediaTypes(options.cborEnabled).mediaTypes, { cause });
+  let parsed: ReturnType<typeof parseContentType>;
+  try {
+    parsed = parseContentType(contentType);
+  } catch (err) {
+    if (err instanceof MediaTypeParseError) throw unsupported(err);
+    throw err;
+  }
+  const encoding = DECODERS.get(parsed.mediaType);
+  if (
+    encoding === undefined ||
+    (encoding === 'cbor' && !options.cborEnabled) ||
+    (options.encodings !== undefined && !options.encodings.includes(encoding))
+  ) {
+    throw unsupported();
+  }
+  return { mediaType: parsed.mediaType, encoding, params: parsed.params };
+}
+
+export type PatchType = 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply-yaml' | 'apply-cbor';
+
+const PATCH_TYPES: readonly (readonly [string, PatchType])[] = [
+  ['application/json-patch+json', 'json-patch'],
+  ['application/merge-patch+json', 'merge-patch'],
+  ['application/strategic-merge-patch+json', 'strategic-merge-patch'],
+  ['application/apply-patch+yaml', 'apply-yaml'],
+  ['application/apply-patch+cbor', 'apply-cbor'],
+];
+
+/**
+ * The patch type of a PATCH, as kube's patch handler reads it: the header up to the first `;`
+ * (when not at position 0), compared exactly (no trimming, case-sensitive) with the types the
+ * endpoint accepts: JSON patch, merge patch, strategic merge patch (built-in kinds only; pass
+ * `strategicMerge: false` for custom resources), apply YAML, and apply CBOR with `cborEnabled`.
+ * Throws `UnsupportedMediaTypeError` listing the accepted types.
+ */
+export function negotiatePatchType(
+  contentType: string | undefined,
+  options: { strategicMerge: boolean; cborEnabled: boolean },
+): { mediaType: string; patchType: PatchType } {
+  const header = contentType ?? '';
+  const semi = header.indexOf(';');
+  const mediaType = semi > 0 ? header.slice(0, semi) : header;
+  const accepted = PATCH_TYPES.filter(
+    ([, t]) => (t !== 'strategic-merge-patch' || options.strategicMerge) && (t !== 'apply-cbor' || options.cborEnabled),
+  );
+  const hit = accepted.find(([m]) => m === mediaType);
+  if (!hit)
+    throw new UnsupportedMediaTypeError(
+      header,
+      accepted.map(([m]) => m),
+    );
+  return { mediaType, patchType: hit[1] };
+}

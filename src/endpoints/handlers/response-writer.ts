@@ -1,0 +1,235 @@
+import { apiVersionField, kindField, objectMetaField } from '../../apis/meta/object-meta-schema.js';
+import { apiErrors, type Status, StatusError } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
+import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import type { Schema } from '../../apis/schema/schema.js';
+import { buildTable, toPartialObjectMetadata, toPartialObjectMetadataList } from '../../apis/table/index.js';
+import {
+  encodeCbor,
+  encodeJson,
+  encodeYaml,
+  gzipBody,
+  type NegotiatedMedia,
+  NotAcceptableError,
+  negotiateErrorOutput,
+  negotiateOutput,
+  shouldGzip,
+} from '../../encoding/index.js';
+import { encodeList, encodeObject, encodeStatus } from '../../encoding/protobuf/index.js';
+import type { ObjectList } from '../../registry/types.js';
+import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
+
+/** What response encoding may use, fixed at start-up from the feature gates. */
+export interface ResponseConfig {
+  /** Gate `CBORServingAndStorage`. */
+  readonly cborEnabled: boolean;
+  /** Gate `APIResponseCompression`. */
+  readonly compression: boolean;
+  readonly now: () => Date;
+}
+
+// PartialObjectMetadata in Protobuf: the object's metadata as field 1.
+const PARTIAL_METADATA_SCHEMA: Schema = {
+  type: 'object',
+  properties: { apiVersion: apiVersionField, kind: kindField, metadata: objectMetaField() },
+};
+
+export function apiVersionOf(def: ResourceDefinition): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}
+
+/** The media a response is written in, per the request's Accept header (406 when none fits). */
+export function negotiate(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  def: ResourceDefinition | undefined,
+  opts?: { status?: boolean },
+): NegotiatedMedia {
+  try {
+    return negotiateOutput(req.headers.accept, {
+      cborEnabled: cfg.cborEnabled,
+      // Status objects have a Protobuf form too; other schema-less values do not.
+      encodings: def || opts?.status ? undefined : cfg.cborEnabled ? ['json', 'yaml', 'cbor'] : ['json', 'yaml'],
+      table: def !== undefined,
+      partialObjectMetadata: def !== undefined,
+      prettyParam: req.query.get('pretty') ?? undefined,
+      userAgent: req.headers['user-agent'],
+    });
+  } catch (e) {
+    if (e instanceof NotAcceptableError) throw e.toStatusError();
+    throw e;
+  }
+}
+
+function serialize(media: NegotiatedMedia, value: unknown, protobuf: () => Uint8Array): Buffer | string {
+  switch (media.encoding) {
+    case 'json':
+      return encodeJson(value, { pretty: media.pretty });
+    case 'yaml':
+      return encodeYaml(value);
+    case 'cbor':
+      return encodeCbor(value);
+    case 'protobuf':
+      return Buffer.from(protobuf());
+  }
+}
+
+function finish(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  status: number,
+  media: NegotiatedMedia,
+  body: Buffer | string,
+  headers: ResponseHeaders,
+): BodyResponse {
+  const out: ResponseHeaders = { 'content-type': media.contentType, ...headers };
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (shouldGzip(req.headers['accept-encoding'], length, cfg.compression)) {
+    return {
+      kind: 'body',
+      status,
+      headers: { ...out, 'content-encoding': 'gzip', vary: 'Accept-Encoding' },
+      body: gzipBody(typeof body === 'string' ? Buffer.from(body) : body),
+    };
+  }
+  return { kind: 'body', status, headers: out, body };
+}
+
+function includeObject(req: ApiRequest): 'None' | 'Metadata' | 'Object' | undefined {
+  return (req.query.get('includeObject') ?? undefined) as 'None' | 'Metadata' | 'Object' | undefined;
+}
+
+/** One object, converted to a Table or PartialObjectMetadata when the client asked for it. */
+export function writeObject(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  def: ResourceDefinition,
+  status: number,
+  obj: ApiObject,
+  headers: ResponseHeaders = {},
+): BodyResponse {
+  const media = negotiate(req, cfg, def);
+  let value: unknown = obj;
+  let schema = def.schema;
+  if (media.target?.as === 'Table') {
+    value = buildTable(def, obj, {
+      now: cfg.now(),
+      includeObject: includeObject(req),
+      apiVersion: targetVersion(media),
+    });
+  } else if (media.target) {
+    value = toPartialObjectMetadata(obj, targetVersion(media));
+    schema = PARTIAL_METADATA_SCHEMA;
+  }
+  return finish(
+    req,
+    cfg,
+    status,
+    media,
+    serialize(media, value, () => encodeObject(schema, value as ApiObject)),
+    headers,
+  );
+}
+
+function targetVersion(media: NegotiatedMedia): string {
+  return `${media.target!.group}/${media.target!.version}`;
+}
+
+/** A collection (`<Kind>List`), or its Table / PartialObjectMetadataList form. */
+export function writeList(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  def: ResourceDefinition,
+  list: ObjectList,
+): BodyResponse {
+  const media = negotiate(req, cfg, def);
+  const listMeta = {
+    resourceVersion: list.resourceVersion,
+    ...(list.continue ? { continue: list.continue } : {}),
+    ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
+  };
+  if (media.target?.as === 'Table') {
+    const table = buildTable(def, list.items, {
+      now: cfg.now(),
+      includeObject: includeObject(req),
+      listMeta,
+      apiVersion: targetVersion(media),
+    });
+    return finish(
+      req,
+      cfg,
+      200,
+      media,
+      serialize(media, table, () => new Uint8Array()),
+      {},
+    );
+  }
+  if (media.target) {
+    const partial = toPartialObjectMetadataList(list.items, listMeta, targetVersion(media));
+    return finish(
+      req,
+      cfg,
+      200,
+      media,
+      serialize(media, partial, () => encodeList(PARTIAL_METADATA_SCHEMA, partial as never)),
+      {},
+    );
+  }
+  const body = { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: listMeta, items: list.items };
+  return finish(
+    req,
+    cfg,
+    200,
+    media,
+    serialize(media, body, () => encodeList(def.schema, body)),
+    {},
+  );
+}
+
+/** A success `Status` (e.g. of a delete), in the client's encoding. */
+export function writeSuccessStatus(req: ApiRequest, cfg: ResponseConfig, status: Status): BodyResponse {
+  const media = negotiate(req, cfg, undefined, { status: true });
+  return finish(
+    req,
+    cfg,
+    status.code,
+    media,
+    serialize(media, status, () => encodeStatus(status)),
+    {},
+  );
+}
+
+/** Any value without a schema (discovery documents, Status on success). */
+export function writeValue(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  status: number,
+  value: unknown,
+  headers: ResponseHeaders = {},
+): BodyResponse {
+  const media = negotiate(req, cfg, undefined);
+  return finish(
+    req,
+    cfg,
+    status,
+    media,
+    serialize(media, value, () => new Uint8Array()),
+    headers,
+  );
+}
+
+/**
+ * The `Status` of an error, in the client's encoding when possible; when nothing in Accept
+ * fits, as indented JSON with the error's own status code (kube does not answer 406 there).
+ */
+export function writeError(req: ApiRequest, cfg: ResponseConfig, err: unknown): BodyResponse {
+  const se = err instanceof StatusError ? err : apiErrors.internal(err);
+  const status = se.toStatus();
+  const media = negotiateErrorOutput(req.headers.accept, {
+    cborEnabled: cfg.cborEnabled,
+    prettyParam: req.query.get('pretty') ?? undefined,
+    userAgent: req.headers['user-agent'],
+  });
+  const body = serialize(media, status, () => encodeStatus(status));
+  return { kind: 'body', status: se.code, headers: { 'content-type': media.contentType, ...se.headers }, body };
+}
