@@ -1,0 +1,111 @@
+import { open, type RootDatabaseOptionsWithPath } from 'lmdb';
+import { type CompactionState, decodeCompactionState } from './record-codec.js';
+
+/**
+ * The databases of one LMDB environment (one data directory) and the narrow slice of the lmdb
+ * API the backend uses, typed for binary values.
+ *
+ * - `log`: revision → log record (every put and delete, the history).
+ * - `index`: key → pointer to the key's latest record, for live keys.
+ * - `tombstones`: key → pointer to the delete record of a deleted key, until compaction drops
+ *   it; lmdb's entry version is the delete's revision (compaction removes it conditionally).
+ * - `meta`: `revision` (its lmdb entry version is the store's current revision) and
+ *   `compaction` (the compacted and cleaned revisions).
+ */
+export interface LmdbDatabases {
+  readonly root: RootEnv;
+  readonly log: BinaryDb<number>;
+  readonly index: BinaryDb<string>;
+  readonly tombstones: BinaryDb<string>;
+  readonly meta: BinaryDb<string>;
+}
+
+/** An lmdb read transaction: a consistent snapshot until `done()`. */
+export interface ReadTxn {
+  done(): void;
+}
+
+export interface DbReadOptions {
+  readonly transaction?: ReadTxn;
+}
+
+export interface DbRangeOptions extends DbReadOptions {
+  readonly start?: number | string;
+  readonly end?: number | string;
+  readonly limit?: number;
+}
+
+/** The lmdb database methods the backend uses (values are raw bytes). */
+export interface BinaryDb<K extends number | string> {
+  get(key: K, options?: DbReadOptions): Buffer | undefined;
+  /** A view into lmdb's shared read buffer: valid until the next read. */
+  getBinaryFast(key: K, options?: DbReadOptions): Buffer | undefined;
+  getEntry(key: K, options?: DbReadOptions): { value: Buffer; version?: number } | undefined;
+  getRange(options: DbRangeOptions): Iterable<{ key: K; value: Buffer }>;
+  getKeys(options: DbRangeOptions): Iterable<K>;
+  getKeysCount(options: DbRangeOptions): number;
+  put(key: K, value: Uint8Array, versionOrOptions?: number | { append?: boolean; version?: number }): Promise<boolean>;
+  putSync(key: K, value: Uint8Array, version?: number): void;
+  remove(key: K): Promise<boolean>;
+  ifVersion(key: K, version: number, action: () => void): Promise<boolean>;
+  /** Runs `action`'s writes as one unit, committed in one transaction. */
+  batch(action: () => void): Promise<boolean>;
+}
+
+export interface RootEnv {
+  useReadTransaction(): ReadTxn;
+  resetReadTxn(): void;
+  readonly flushed: PromiseLike<boolean>;
+  close(): Promise<void>;
+}
+
+export const META_REVISION = 'revision';
+export const META_COMPACTION = 'compaction';
+export const EMPTY_BYTES: Uint8Array = new Uint8Array(0);
+
+export interface OpenEnvOptions {
+  readonly path: string;
+  /** No fsync at commit: survives a process crash, not a machine crash. */
+  readonly noSync?: boolean;
+}
+
+/** Opens (creating when needed) the environment in `path` and its databases. */
+export function openEnv(options: OpenEnvOptions): LmdbDatabases {
+  const rootOptions: RootDatabaseOptionsWithPath & { txnStartThreshold: number } = {
+    path: options.path,
+    maxDbs: 8,
+    ...(options.noSync ? { noSync: true } : {}),
+    // Start a transaction as soon as a write is queued instead of at the next event turn: the
+    // write thread then works while the event loop is still busy (measured ~5-10% more writes/s
+    // with 64 writers). Atomicity never relied on turns: every multi-record change is one
+    // `ifVersion` or `batch` block, which lmdb always commits whole.
+    eventTurnBatching: false,
+    // Documented in lmdb's README, missing from its typings.
+    txnStartThreshold: 1,
+  };
+  const root = open(rootOptions);
+  const db = (name: string, useVersions: boolean) =>
+    root.openDB({ name, encoding: 'binary', useVersions }) as unknown as BinaryDb<never>;
+  const dbs: LmdbDatabases = {
+    root: root as unknown as RootEnv,
+    log: db('log', false) as unknown as BinaryDb<number>,
+    index: db('index', false) as unknown as BinaryDb<string>,
+    tombstones: db('tombstones', true) as unknown as BinaryDb<string>,
+    meta: db('meta', true) as unknown as BinaryDb<string>,
+  };
+  if (dbs.meta.getEntry(META_REVISION) === undefined) {
+    // The revision chain starts at version 0: the first write is conditional on it.
+    dbs.meta.putSync(META_REVISION, EMPTY_BYTES, 0);
+  }
+  return dbs;
+}
+
+/** The store's current revision in `txn` (or the latest committed snapshot). */
+export function readRevision(dbs: LmdbDatabases, txn?: ReadTxn): number {
+  const entry = dbs.meta.getEntry(META_REVISION, txn ? { transaction: txn } : undefined);
+  return entry?.version ?? 0;
+}
+
+export function readCompaction(dbs: LmdbDatabases, txn?: ReadTxn): CompactionState {
+  return decodeCompactionState(dbs.meta.get(META_COMPACTION, txn ? { transaction: txn } : undefined));
+}
