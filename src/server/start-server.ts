@@ -16,8 +16,10 @@ import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.
 import { RuntimeConfig } from '../featuregate/runtime-config.js';
 import type { GenericRegistry } from '../registry/generic/generic-registry.js';
 import type { RegistryContext } from '../registry/generic/registry-context.js';
+import { decodeStored } from '../registry/generic/stored-object.js';
 import { createRegistry } from '../registry/resources/index.js';
-import { keyScheme } from '../storage/keys.js';
+import { Cacher } from '../storage/cacher/index.js';
+import { keyScheme, resourcePrefix } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
@@ -83,6 +85,8 @@ export interface RunningServer {
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+// Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
+const BOOKMARK_INTERVAL_MS = 5000;
 
 /**
  * Starts Orch in this process: opens the store, ensures certificates, builds the registries,
@@ -135,8 +139,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         throw e;
       }
     };
+    const cachers: Cacher<ApiObject>[] = [];
     for (const def of defs) {
+      // One watch cache per resource, fed by a single store watch on its prefix.
+      const cacher = new Cacher<ApiObject>({
+        store,
+        prefix: resourcePrefix(keys, def.group, def.resource),
+        decode: decodeStored,
+        logger,
+        bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
+      });
+      cachers.push(cacher);
       const rc: RegistryContext = {
+        cacher,
         def,
         gr: { group: def.group, resource: def.resource },
         store,
@@ -192,6 +207,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     serverAddress = new URL(server.url).host;
 
+    await Promise.all(cachers.map((c) => c.start(lifetime.signal)));
     const nsRegistry = registries.get('/namespaces');
     if (nsRegistry) await ensureSystemNamespaces(nsRegistry, lifetime.signal);
     // --- controllers (src/controllers): garbage collector and namespace controller ---

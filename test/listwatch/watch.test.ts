@@ -113,6 +113,8 @@ describe('watch', () => {
     const rv = (await api('GET', base)).json().metadata.resourceVersion;
     const watch = await w(`${base}?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}`);
     await api('POST', base, { body: cm('bm') });
+    // A change this watch does not see moves the server's resourceVersion past the watcher's.
+    await api('POST', '/api/v1/namespaces/default/configmaps', { body: cm('elsewhere') });
     const deadline = Date.now() + 20000;
     while (!watch.events.some((e) => e.type === 'BOOKMARK') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 200));

@@ -13,6 +13,8 @@ import type {
   WatchOptions,
   WatchStream,
 } from '../types.js';
+import { getFromCache, listFromCache } from './cached-read.js';
+import { watchFromCache } from './cached-watch.js';
 import { createObject } from './create.js';
 import { deleteObject } from './delete.js';
 import { deleteCollection } from './delete-collection.js';
@@ -30,9 +32,16 @@ export class GenericRegistry implements ResourceStore {
     return createObject(this.rc, ctx, obj, o);
   }
   get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject> {
+    // resourceVersion unset reads the store (most recent); `0` or a value reads the watch cache.
+    if (this.rc.cacher && o.resourceVersion) return getFromCache(this.rc, this.rc.cacher, ctx, name, o.resourceVersion);
     return getObject(this.rc, ctx, name, o);
   }
-  list(ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
+  async list(ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
+    if (this.rc.cacher) {
+      const list = await listFromCache(this.rc, this.rc.cacher, ctx, o);
+      if (list) return list;
+    }
+    // No cache, or the cache holds a corrupt object: the store reports it as kube does.
     return listObjects(this.rc, ctx, o);
   }
   update(
@@ -47,6 +56,7 @@ export class GenericRegistry implements ResourceStore {
     return deleteObject(this.rc, ctx, name, o);
   }
   watch(ctx: RequestContext, o: WatchOptions): Promise<WatchStream> {
+    if (this.rc.cacher) return watchFromCache(this.rc, this.rc.cacher, ctx, o);
     return watchObjects(this.rc, ctx, o);
   }
   async deleteCollection(ctx: RequestContext, o: DeleteOptions, listOptions: ListOptions): Promise<ObjectList> {

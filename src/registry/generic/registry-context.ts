@@ -1,6 +1,7 @@
 import type { GroupResource } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import type { Cacher } from '../../storage/cacher/index.js';
 import { type KeyScheme, namespacePrefix, objectKey, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
@@ -18,6 +19,8 @@ export interface RegistryContext {
   readonly uid: () => string;
   /** Unset for cluster-scoped resources and for the namespaces resource itself. */
   readonly namespaceLookup?: NamespaceLookup;
+  /** The resource's watch cache: lists, watches and versioned gets are served from it. */
+  readonly cacher?: Cacher<ApiObject>;
   // --- deletion lifecycle (src/registry/generic/delete*.ts) ---
   /**
    * Feature gate AllowUnsafeMalformedObjectDeletion (default false): honour

@@ -1,0 +1,87 @@
+import { apiErrors, StatusError } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
+import { type Cacher, ResourceVersionTooOldError, TooLargeResourceVersionError } from '../../storage/cacher/index.js';
+import { CorruptValueError } from '../../storage/errors.js';
+import type { ListOptions, ObjectList, RequestContext } from '../types.js';
+import { selectionPredicate } from './predicate.js';
+import { encodeContinue, type ListSemantics, listSemantics, parseResourceVersion } from './read-semantics.js';
+import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
+import { toStatusError } from './storage-errors.js';
+
+export const EXPIRED_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** Translates watch-cache errors into API errors; anything else goes to the storage mapping. */
+export function cacherErrorToStatus(rc: RegistryContext, e: unknown, sem?: ListSemantics): StatusError {
+  if (e instanceof ResourceVersionTooOldError) {
+    if (sem?.kind === 'continue') return new StatusError(410, 'Expired', EXPIRED_CONTINUE);
+    return new StatusError(410, 'Expired', e.message);
+  }
+  if (e instanceof TooLargeResourceVersionError) return apiErrors.tooLargeResourceVersion(rc.gr);
+  return toStatusError(e, rc.gr, '');
+}
+
+/**
+ * A list served from the watch cache, per the spec's resourceVersion table: unset is a
+ * consistent read, `0` any state, a value not older than it (or exactly it with a limit),
+ * continue tokens exactly the first page's revision. Returns undefined for reads the store
+ * serves: exact versions, continue tokens, and lists over a corrupt object (which the store
+ * reports as kube does).
+ */
+export async function listFromCache(
+  rc: RegistryContext,
+  cacher: Cacher<ApiObject>,
+  ctx: RequestContext,
+  o: ListOptions,
+): Promise<ObjectList | undefined> {
+  const prefix = collectionPrefix(rc, ctx.namespace);
+  const sem = listSemantics(o);
+  // Exact versions and continue tokens are read from the store (as kube 1.32 delegates them):
+  // it keeps exactly the compaction window, so they expire with it.
+  if (sem.kind === 'exact' || sem.kind === 'continue') return undefined;
+  const predicate = selectionPredicate(rc.def, o);
+  try {
+    const r = await cacher.list({
+      prefix,
+      consistent: sem.kind === 'latest' || undefined,
+      minRevision: sem.kind === 'notOlderThan' ? sem.revision : undefined,
+      limit: o.limit,
+      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj),
+      signal: ctx.signal,
+    });
+    const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
+      items: r.items,
+      resourceVersion: r.revision.toString(),
+    };
+    if (r.more && r.lastKey) {
+      list.continue = encodeContinue({ rv: r.revision.toString(), start: r.lastKey.slice(prefix.length) });
+      if (predicate.everything && r.remaining !== undefined) list.remainingItemCount = r.remaining;
+    }
+    return list;
+  } catch (e) {
+    if (e instanceof CorruptValueError) return undefined;
+    throw cacherErrorToStatus(rc, e, sem);
+  }
+}
+
+/** A get served from the watch cache: `0` = any state, a value = not older than it. */
+export async function getFromCache(
+  rc: RegistryContext,
+  cacher: Cacher<ApiObject>,
+  ctx: RequestContext,
+  name: string,
+  resourceVersion: string,
+): Promise<ApiObject> {
+  const revision = parseResourceVersion(resourceVersion);
+  let object: ApiObject | undefined;
+  try {
+    ({ object } = await cacher.get(keyFor(rc, ctx.namespace, name), {
+      minRevision: revision === 0n ? undefined : revision,
+      signal: ctx.signal,
+    }));
+  } catch (e) {
+    throw cacherErrorToStatus(rc, e);
+  }
+  if (!object) throw apiErrors.notFound(rc.gr, name);
+  return object;
+}

@@ -1,0 +1,111 @@
+import { StatusError } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
+import { type Cacher, ResourceVersionTooOldError, WatcherTooSlowError } from '../../storage/cacher/index.js';
+import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../types.js';
+import { cacherErrorToStatus } from './cached-read.js';
+import { selectionPredicate } from './predicate.js';
+import { parseResourceVersion } from './read-semantics.js';
+import { apiVersionOf, collectionPrefix, type RegistryContext } from './registry-context.js';
+
+/** The annotation that marks the bookmark ending a streaming list's initial events. */
+export const INITIAL_EVENTS_END_ANNOTATION = 'orch.io/initial-events-end';
+
+function invalidWatch(detail: string): StatusError {
+  return new StatusError(400, 'BadRequest', `ListOptions.meta.orch.io "" is invalid: ${detail}`);
+}
+
+/** A watch stream that reports one ERROR event (a `Status`) and ends, as kube does for 410. */
+function errorStream(status: StatusError): WatchStream {
+  async function* one(): AsyncGenerator<WatchEvent> {
+    yield { type: 'ERROR', object: status.toStatus() as unknown as ApiObject };
+  }
+  const it = one();
+  return { [Symbol.asyncIterator]: () => it, stop() {} };
+}
+
+/**
+ * A watch served from the watch cache. resourceVersion unset or `0`: the current state as
+ * ADDED events first; a value: only the changes after it (410 inside the stream when it is no
+ * longer retained). `sendInitialEvents` streams the state first, then a bookmark annotated as
+ * the end of the initial events.
+ */
+export async function watchFromCache(
+  rc: RegistryContext,
+  cacher: Cacher<ApiObject>,
+  ctx: RequestContext,
+  o: WatchOptions,
+): Promise<WatchStream> {
+  const rv = o.resourceVersion ?? '';
+  if (o.sendInitialEvents !== undefined) {
+    if (o.resourceVersionMatch !== 'NotOlderThan') {
+      throw invalidWatch(
+        'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      );
+    }
+    if (o.sendInitialEvents && !o.allowWatchBookmarks) {
+      throw invalidWatch(
+        'allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true',
+      );
+    }
+  } else if (o.resourceVersionMatch !== undefined) {
+    throw invalidWatch(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    );
+  }
+  const revision = rv === '' ? undefined : parseResourceVersion(rv);
+  const predicate = selectionPredicate(rc.def, o);
+  if (revision !== undefined && revision > 0n) {
+    // History below the store's compacted revision is gone, whatever the cache still holds.
+    const compacted = await rc.store.compactedRevision(ctx.signal);
+    if (revision < compacted) {
+      return errorStream(new StatusError(410, 'Expired', `too old resource version: ${revision} (${compacted + 1n})`));
+    }
+  }
+  const ac = new AbortController();
+  const onAbort = () => ac.abort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  let watcher: Awaited<ReturnType<Cacher<ApiObject>['watch']>>;
+  try {
+    const initial = o.sendInitialEvents === true;
+    watcher = await cacher.watch({
+      prefix: collectionPrefix(rc, ctx.namespace),
+      afterRevision: revision === 0n ? undefined : revision,
+      sendInitialEvents: initial || undefined,
+      consistent: rv === '' || undefined,
+      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj),
+      allowBookmarks: o.allowWatchBookmarks === true,
+      signal: ac.signal,
+    });
+  } catch (e) {
+    ctx.signal.removeEventListener('abort', onAbort);
+    if (e instanceof ResourceVersionTooOldError) return errorStream(cacherErrorToStatus(rc, e));
+    throw cacherErrorToStatus(rc, e);
+  }
+  const apiVersion = apiVersionOf(rc.def);
+  async function* iterate(): AsyncGenerator<WatchEvent> {
+    try {
+      for await (const ev of watcher) {
+        if (ev.type === 'BOOKMARK') {
+          const metadata: ApiObject['metadata'] = { resourceVersion: ev.revision.toString() };
+          if (ev.initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+          yield { type: 'BOOKMARK', object: { apiVersion, kind: rc.def.kind, metadata } };
+        } else {
+          yield { type: ev.type, object: ev.object };
+        }
+      }
+    } catch (e) {
+      // A watcher that fell behind is closed; the client re-watches from its last version.
+      if (e instanceof WatcherTooSlowError) return;
+      if (e instanceof ResourceVersionTooOldError) {
+        yield { type: 'ERROR', object: cacherErrorToStatus(rc, e).toStatus() as unknown as ApiObject };
+        return;
+      }
+      throw e;
+    } finally {
+      ac.abort();
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+  }
+  const it = iterate();
+  return { [Symbol.asyncIterator]: () => it, stop: () => ac.abort() };
+}
