@@ -40,6 +40,11 @@ export interface UpdateOptions {
    * replaces the main one, limiting the change to what the sub-resource owns.
    */
   readonly subresource?: string;
+  /**
+   * Create the object when it does not exist even if the resource does not allow
+   * create-on-update (server-side apply creates what it applies). Main resource only.
+   */
+  readonly createIfMissing?: boolean;
 }
 
 export interface Preconditions {

@@ -18,7 +18,7 @@ import type { GenericRegistry } from '../registry/generic/generic-registry.js';
 import type { RegistryContext } from '../registry/generic/registry-context.js';
 import { decodeStored } from '../registry/generic/stored-object.js';
 import { createRegistry } from '../registry/resources/index.js';
-import { Cacher } from '../storage/cacher/index.js';
+import { Cacher, EncodingCache } from '../storage/cacher/index.js';
 import { keyScheme, resourcePrefix } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { systemClock } from '../util/clock.js';
@@ -195,6 +195,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           cborEnabled: gates.enabled(OrchFeatures.CBORServingAndStorage),
           compression: gates.enabled(OrchFeatures.APIResponseCompression),
           now: () => systemClock.now(),
+          encodings: new EncodingCache(),
         }),
       ),
     );

@@ -17,6 +17,7 @@ import {
 } from '../../encoding/index.js';
 import { encodeList, encodeObject, encodeStatus } from '../../encoding/protobuf/index.js';
 import type { ObjectList } from '../../registry/types.js';
+import type { EncodingCache } from '../../storage/cacher/index.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
 
 /** What response encoding may use, fixed at start-up from the feature gates. */
@@ -26,6 +27,11 @@ export interface ResponseConfig {
   /** Gate `APIResponseCompression`. */
   readonly compression: boolean;
   readonly now: () => Date;
+  /**
+   * Serialize once per media type: objects handed out by the watch cache are shared by every
+   * reader, so their encoding is remembered (keyed by object identity) and reused.
+   */
+  readonly encodings?: EncodingCache;
 }
 
 // PartialObjectMetadata in Protobuf: the object's metadata as field 1.
@@ -232,4 +238,8 @@ export function writeError(req: ApiRequest, cfg: ResponseConfig, err: unknown): 
   });
   const body = serialize(media, status, () => encodeStatus(status));
   return { kind: 'body', status: se.code, headers: { 'content-type': media.contentType, ...se.headers }, body };
+}
+
+function toBytes(b: Buffer | string): Uint8Array {
+  return typeof b === 'string' ? Buffer.from(b) : b;
 }

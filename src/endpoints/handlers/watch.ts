@@ -46,8 +46,15 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
     }
     return toPartialObjectMetadata(ev.object, apiVersion);
   };
+  const cache = cfg.encodings;
   return (ev: WatchEvent): Buffer | string | Uint8Array => {
-    const object = convert(ev);
+    // Events from the watch cache are shared by every watcher: encode each once per media type.
+    if (cache && !media.target && ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
+      return cache.encode(ev.object, `watch:${media.contentType}:${ev.type}`, () => encodeEvent(ev, ev.object));
+    }
+    return encodeEvent(ev, convert(ev));
+  };
+  function encodeEvent(ev: WatchEvent, object: unknown): Uint8Array {
     switch (media.encoding) {
       case 'protobuf': {
         const raw = ev.type === 'ERROR' ? encodeStatus(object as never) : encodeObject(def.schema, object as ApiObject);
@@ -56,9 +63,9 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
       case 'cbor':
         return encodeCborWatchEvent(ev.type, object);
       default:
-        return encodeJson({ type: ev.type, object });
+        return Buffer.from(encodeJson({ type: ev.type, object }));
     }
-  };
+  }
 }
 
 /**
@@ -96,11 +103,11 @@ export async function handleWatch(
       const onAbort = () => stream.stop();
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        for await (const ev of stream) await write(encode(ev) as Buffer | string);
+        for await (const ev of stream) await write(Buffer.from(encode(ev)));
       } catch (e) {
         if (!signal.aborted) {
           const se = e instanceof StatusError ? e : apiErrors.internal(e);
-          await write(encode({ type: 'ERROR', object: se.toStatus() as unknown as ApiObject }) as Buffer | string);
+          await write(Buffer.from(encode({ type: 'ERROR', object: se.toStatus() as unknown as ApiObject })));
         }
       } finally {
         clearTimeout(timer);

@@ -81,7 +81,7 @@ async function createViaUpdate(
   desired: ApiObject,
   o: UpdateOptions,
 ): Promise<ApiObject> {
-  if (!rc.def.allowCreateOnUpdate) throw apiErrors.notFound(rc.gr, desired.metadata.name ?? '');
+  if (!rc.def.allowCreateOnUpdate && !o.createIfMissing) throw apiErrors.notFound(rc.gr, desired.metadata.name ?? '');
   if (desired.metadata.resourceVersion) {
     // A resourceVersion names a version of an object that does not exist (any more).
     throw apiErrors.notFound(rc.gr, desired.metadata.name ?? '');

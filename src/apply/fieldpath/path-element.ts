@@ -1,0 +1,239 @@
+import type { JsonValue } from '../../apis/object.js';
+import { compareGoStrings, goJsonString, goJsonValue, goValueString } from './go-text.js';
+
+/**
+ * One step of a field path, as structured-merge-diff defines it:
+ * - `field`: a struct field or map key (`f:name`);
+ * - `key`: the item of a list map (`listType: map`) with these key field values (`k:{"name":"x"}`);
+ * - `value`: the item of a set (`listType: set`) with this scalar value (`v:"x"`);
+ * - `index`: the item at a position (`i:0`); only validation messages use it, since atomic lists
+ *   are leaves of every field set.
+ *
+ * `id` is the element's serialized `fieldsV1` key. It is canonical (key fields sorted, values
+ * written as Go writes them), so two elements are equal exactly when their ids are.
+ */
+export type PathElement = FieldElement | KeyElement | ValueElement | IndexElement;
+
+export interface FieldElement {
+  readonly kind: 'field';
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface KeyField {
+  readonly name: string;
+  readonly value: JsonValue;
+}
+
+export interface KeyElement {
+  readonly kind: 'key';
+  readonly id: string;
+  /** Sorted by name (Go byte order). */
+  readonly fields: readonly KeyField[];
+}
+
+export interface ValueElement {
+  readonly kind: 'value';
+  readonly id: string;
+  readonly value: JsonValue;
+}
+
+export interface IndexElement {
+  readonly kind: 'index';
+  readonly id: string;
+  readonly index: number;
+}
+
+/** A field path from the object's root. */
+export type Path = readonly PathElement[];
+
+/** A struct field or map key. */
+export function fieldElement(name: string): FieldElement {
+  return { kind: 'field', id: `f:${name}`, name };
+}
+
+/** A list-map item by its key fields (any order; they are sorted here). */
+export function keyElement(fields: readonly KeyField[]): KeyElement {
+  const sorted = fields.length < 2 ? fields : [...fields].sort((a, b) => compareGoStrings(a.name, b.name));
+  let id = 'k:{';
+  for (let i = 0; i < sorted.length; i++) {
+    if (i > 0) id += ',';
+    id += `${goJsonString(sorted[i].name)}:${goJsonValue(sorted[i].value)}`;
+  }
+  return { kind: 'key', id: `${id}}`, fields: sorted };
+}
+
+/** A set item by its value. */
+export function valueElement(value: JsonValue): ValueElement {
+  return { kind: 'value', id: `v:${goJsonValue(value)}`, value };
+}
+
+/** A list item by position. */
+export function indexElement(index: number): IndexElement {
+  return { kind: 'index', id: `i:${index}`, index };
+}
+
+const KIND_ORDER = { field: 0, key: 1, value: 2, index: 3 } as const;
+
+/**
+ * structured-merge-diff's order of path elements, which is the order of keys in `fieldsV1`:
+ * field names before keys before values before indexes; names in byte order; keys field by field
+ * (name, then value); values by `compareValues`; indexes numerically.
+ */
+export function comparePathElements(a: PathElement, b: PathElement): number {
+  if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
+  switch (a.kind) {
+    case 'field':
+      return compareGoStrings(a.name, (b as FieldElement).name);
+    case 'key':
+      return compareKeyFields(a.fields, (b as KeyElement).fields);
+    case 'value':
+      return compareValues(a.value, (b as ValueElement).value);
+    case 'index':
+      return Math.sign(a.index - (b as IndexElement).index);
+  }
+}
+
+function compareKeyFields(a: readonly KeyField[], b: readonly KeyField[]): number {
+  for (let i = 0; ; i++) {
+    if (i >= a.length) return i >= b.length ? 0 : -1;
+    if (i >= b.length) return 1;
+    const byName = compareGoStrings(a[i].name, b[i].name);
+    if (byName !== 0) return byName;
+    const byValue = compareValues(a[i].value, b[i].value);
+    if (byValue !== 0) return byValue;
+  }
+}
+
+function rank(v: unknown): number {
+  if (typeof v === 'number') return 0;
+  if (typeof v === 'string') return 1;
+  if (typeof v === 'boolean') return 2;
+  if (Array.isArray(v)) return 3;
+  if (v !== null && typeof v === 'object') return 4;
+  return 5;
+}
+
+/**
+ * structured-merge-diff's total order of values: numbers (ints and floats compared numerically)
+ * < strings < booleans (false first) < lists < maps < null. Lists and maps compare item by item;
+ * maps by their sorted keys, then values.
+ */
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  switch (ra) {
+    case 0:
+      return Math.sign((a as number) - (b as number));
+    case 1:
+      return compareGoStrings(a as string, b as string);
+    case 2:
+      return a === b ? 0 : a ? 1 : -1;
+    case 3: {
+      const la = a as unknown[];
+      const lb = b as unknown[];
+      for (let i = 0; ; i++) {
+        if (i >= la.length) return i >= lb.length ? 0 : -1;
+        if (i >= lb.length) return 1;
+        const c = compareValues(la[i], lb[i]);
+        if (c !== 0) return c;
+      }
+    }
+    case 4: {
+      const ma = a as Record<string, unknown>;
+      const mb = b as Record<string, unknown>;
+      const ka = Object.keys(ma).sort(compareGoStrings);
+      const kb = Object.keys(mb).sort(compareGoStrings);
+      for (let i = 0; ; i++) {
+        if (i >= ka.length) return i >= kb.length ? 0 : -1;
+        if (i >= kb.length) return 1;
+        const byKey = compareGoStrings(ka[i], kb[i]);
+        if (byKey !== 0) return byKey;
+        const byValue = compareValues(ma[ka[i]], mb[kb[i]]);
+        if (byValue !== 0) return byValue;
+      }
+    }
+    default:
+      return 0;
+  }
+}
+
+/**
+ * The element as conflict messages print it: `.name`, `[name="x",port=80]`, `[="x"]`, `[0]`.
+ */
+export function pathElementString(pe: PathElement): string {
+  switch (pe.kind) {
+    case 'field':
+      return `.${pe.name}`;
+    case 'key':
+      return `[${pe.fields.map((f) => `${f.name}=${goValueString(f.value)}`).join(',')}]`;
+    case 'value':
+      return `[=${goValueString(pe.value)}]`;
+    case 'index':
+      return `[${pe.index}]`;
+  }
+}
+
+/** A path as kube prints it, e.g. `.metadata.ownerReferences[uid="u1"]`. */
+export function pathString(path: Path): string {
+  let out = '';
+  for (const pe of path) out += pathElementString(pe);
+  return out;
+}
+
+/** A `fieldsV1` key that is not a path element (a newer format); readers skip these. */
+export class UnknownPathElementTypeError extends Error {
+  constructor() {
+    super('unknown path element type');
+    this.name = 'UnknownPathElementTypeError';
+  }
+}
+
+/** A `fieldsV1` key that cannot be read as a path element. */
+export class PathElementSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PathElementSyntaxError';
+  }
+}
+
+const INTEGER = /^[+-]?\d+$/;
+
+/**
+ * Reads a serialized path element (`f:…`, `k:{…}`, `v:…`, `i:…`). Throws
+ * `UnknownPathElementTypeError` for other prefixes, `PathElementSyntaxError` for malformed text.
+ */
+export function parsePathElement(s: string): PathElement {
+  if (s.length < 2) throw new PathElementSyntaxError('key must be 2 characters long:');
+  if (s[1] !== ':') throw new PathElementSyntaxError(`missing colon: ${s}`);
+  const body = s.slice(2);
+  switch (s[0]) {
+    case 'f':
+      return fieldElement(body);
+    case 'v':
+      return valueElement(parseJson(body));
+    case 'k': {
+      const parsed = parseJson(body);
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new PathElementSyntaxError(`ReadObjectCB: expect { or n, but found ${body.slice(0, 1)}`);
+      }
+      return keyElement(Object.entries(parsed).map(([name, value]) => ({ name, value })));
+    }
+    case 'i':
+      if (!INTEGER.test(body) || !Number.isSafeInteger(Number(body))) {
+        throw new PathElementSyntaxError(`strconv.Atoi: parsing ${goJsonString(body)}: invalid syntax`);
+      }
+      return indexElement(Number(body));
+    default:
+      throw new UnknownPathElementTypeError();
+  }
+}
+
+function parseJson(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (e) {
+    throw new PathElementSyntaxError((e as Error).message);
+  }
+}

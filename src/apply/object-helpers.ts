@@ -1,0 +1,52 @@
+import type { ApiObject } from '../apis/object.js';
+import { isObject } from './typed/list-items.js';
+
+/** A deep copy of a decoded JSON value (absent keys stay absent). */
+export function cloneValue<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneValue) as T;
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = cloneValue(x);
+  return out as T;
+}
+
+/** The object without `metadata.managedFields`; shares everything else with `obj`. */
+export function stripManagedFields(obj: ApiObject): ApiObject {
+  if (!isObject(obj.metadata) || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}
+
+const ENTRY_FIELDS = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource'];
+
+/**
+ * kube's reset request: `metadata.managedFields` is a list of one empty entry (`[{}]`), or, when
+ * `emptyListResets`, an empty list.
+ */
+export function isResetManagedFields(value: unknown, emptyListResets: boolean): boolean {
+  if (!Array.isArray(value)) return false;
+  if (value.length === 0) return emptyListResets;
+  if (value.length !== 1) return false;
+  const e = value[0];
+  if (e === null) return true;
+  if (!isObject(e)) return false;
+  return ENTRY_FIELDS.every((k) => e[k] === undefined || e[k] === null || e[k] === '');
+}
+
+/** Go's `GroupVersionKind.String()` of the object's type, e.g. `apps/v1, Kind=Deployment`. */
+export function gvkString(obj: { apiVersion?: unknown; kind?: unknown }): string {
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const kind = typeof obj.kind === 'string' ? obj.kind : '';
+  const slashes = apiVersion.split('/').length - 1;
+  if (apiVersion === '' || apiVersion === '/') return `/, Kind=${kind}`;
+  if (slashes === 0) return `/${apiVersion}, Kind=${kind}`;
+  if (slashes === 1) return `${apiVersion}, Kind=${kind}`;
+  return '/, Kind=';
+}
+
+/** `namespace/name` as kube names an object in field-manager errors. */
+export function objectRef(obj: ApiObject): string {
+  const m = isObject(obj.metadata) ? obj.metadata : {};
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return `${str(m.namespace)}/${str(m.name)}`;
+}

@@ -1,0 +1,153 @@
+import type { JsonValue } from '../../apis/object.js';
+import type { Schema } from '../../apis/schema/schema.js';
+
+/**
+ * The merge-relevant shape of a schema node, as kube's OpenAPI-to-structured-merge-diff
+ * conversion sees it:
+ * - `scalar`: a leaf;
+ * - `map`: a struct (`fields`), a map (`element`), or both (struct with
+ *   `x-orch-preserve-unknown-fields`); `atomic` when `x-orch-map-type: atomic`;
+ * - `list`: `atomic`, a set (no `keys`) or a list map (`keys`, with key defaults);
+ * - `deduced`: no schema (unstructured): maps are granular, lists atomic, scalars leaves.
+ */
+export type TypeNode = ScalarType | MapType | ListType | DeducedType;
+
+export interface ScalarType {
+  readonly kind: 'scalar';
+  readonly scalar: 'string' | 'numeric' | 'boolean' | 'untyped';
+}
+
+export interface MapType {
+  readonly kind: 'map';
+  readonly atomic: boolean;
+  /** Declared struct fields. */
+  readonly fields: ReadonlyMap<string, TypeNode> | undefined;
+  /** Type of any other key; without it, other keys are not declared in the schema. */
+  readonly element: TypeNode | undefined;
+}
+
+export interface ListType {
+  readonly kind: 'list';
+  readonly atomic: boolean;
+  /** Key fields of a list map, in schema order; absent for a set or an atomic list. */
+  readonly keys: readonly string[] | undefined;
+  /** Schema defaults of key fields, used when an item omits a key. */
+  readonly keyDefaults: ReadonlyMap<string, JsonValue>;
+  readonly element: TypeNode;
+}
+
+export interface DeducedType {
+  readonly kind: 'deduced';
+}
+
+export const DEDUCED: DeducedType = Object.freeze({ kind: 'deduced' });
+const UNTYPED: ScalarType = Object.freeze({ kind: 'scalar', scalar: 'untyped' });
+const DEDUCED_MAP: MapType = Object.freeze({ kind: 'map', atomic: false, fields: undefined, element: DEDUCED });
+const DEDUCED_LIST: ListType = Object.freeze({
+  kind: 'list',
+  atomic: true,
+  keys: undefined,
+  keyDefaults: new Map(),
+  element: DEDUCED,
+});
+
+/** The concrete type a value takes at node `t`: deduced nodes follow the value's own shape. */
+export function resolveType(t: TypeNode, value: unknown): ScalarType | MapType | ListType {
+  if (t.kind !== 'deduced') return t;
+  if (Array.isArray(value)) return DEDUCED_LIST;
+  if (value !== null && typeof value === 'object') return DEDUCED_MAP;
+  return UNTYPED;
+}
+
+/** The type of map key `key` under `t`, or undefined when the schema does not declare it. */
+export function fieldType(t: MapType, key: string): TypeNode | undefined {
+  return t.fields?.get(key) ?? t.element;
+}
+
+/** Whether `key` is a declared struct field of `t` (not a key of the map part). */
+export function isStructField(t: MapType, key: string): boolean {
+  return t.fields?.has(key) === true;
+}
+
+/**
+ * Compiles schemas into `TypeNode`s, once per schema object (built-in schemas share their
+ * sub-schemas, so the cache keeps the work proportional to distinct nodes).
+ */
+export class TypeCompiler {
+  private readonly cache = new WeakMap<Schema, TypeNode>();
+
+  compile(schema: Schema | undefined): TypeNode {
+    if (!schema) return DEDUCED;
+    const hit = this.cache.get(schema);
+    if (hit) return hit;
+    const node = this.build(schema);
+    this.cache.set(schema, node);
+    return node;
+  }
+
+  private build(s: Schema): TypeNode {
+    if (s['x-orch-int-or-string']) return UNTYPED;
+    const type = s.type ?? (s.properties || s.additionalProperties ? 'object' : s.items ? 'array' : undefined);
+    switch (type) {
+      case 'string':
+        return { kind: 'scalar', scalar: 'string' };
+      case 'integer':
+      case 'number':
+        return { kind: 'scalar', scalar: 'numeric' };
+      case 'boolean':
+        return { kind: 'scalar', scalar: 'boolean' };
+      case 'array':
+        return this.buildList(s);
+      case 'object':
+        return this.buildMap(s);
+      default:
+        return DEDUCED;
+    }
+  }
+
+  private buildMap(s: Schema): MapType {
+    let fields: Map<string, TypeNode> | undefined;
+    if (s.properties) {
+      fields = new Map();
+      for (const [name, sub] of Object.entries(s.properties)) fields.set(name, this.compile(sub));
+    }
+    let element: TypeNode | undefined;
+    if (typeof s.additionalProperties === 'object') element = this.compile(s.additionalProperties);
+    else if (s.additionalProperties === true || s['x-orch-preserve-unknown-fields'] || !fields) element = DEDUCED;
+    return { kind: 'map', atomic: s['x-orch-map-type'] === 'atomic', fields, element };
+  }
+
+  private buildList(s: Schema): ListType {
+    const element = this.compile(s.items);
+    const { atomic, keys } = listRelationship(s);
+    const keyDefaults = new Map<string, JsonValue>();
+    for (const key of keys ?? []) {
+      const d = s.items?.properties?.[key]?.default;
+      if (d !== undefined) keyDefaults.set(key, d as JsonValue);
+    }
+    return { kind: 'list', atomic, keys, keyDefaults, element };
+  }
+}
+
+/**
+ * kube's reading of list markers: `x-orch-list-type` first; without it, patch strategy `merge`
+ * makes a list map keyed by the merge key (a set without one); anything else is atomic.
+ */
+function listRelationship(s: Schema): { atomic: boolean; keys: string[] | undefined } {
+  switch (s['x-orch-list-type']) {
+    case 'atomic':
+      return { atomic: true, keys: undefined };
+    case 'set':
+      return { atomic: false, keys: undefined };
+    case 'map': {
+      const keys = s['x-orch-list-map-keys'] ?? (s['x-orch-patch-merge-key'] ? [s['x-orch-patch-merge-key']] : []);
+      return keys.length > 0 ? { atomic: false, keys: [...keys] } : { atomic: true, keys: undefined };
+    }
+  }
+  const strategy = s['x-orch-patch-strategy'];
+  if (strategy === 'merge' || strategy === 'merge,retainKeys') {
+    const key = s['x-orch-patch-merge-key'];
+    return key ? { atomic: false, keys: [key] } : { atomic: false, keys: undefined };
+  }
+  return { atomic: true, keys: undefined };
+}
