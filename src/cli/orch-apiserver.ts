@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     runtimeConfig: f.runtimeConfig,
     shutdownDelayDurationMs: f.shutdownDelayDurationMs,
     livezGracePeriodMs: f.livezGracePeriodMs,
+    minRequestTimeoutSeconds: f.minRequestTimeout,
     runControllers: f.runControllers,
     logger,
   });

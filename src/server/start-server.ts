@@ -66,6 +66,8 @@ export interface ServerOptions {
   readonly store?: Store;
   /** Run the garbage collector and the namespace controller in this process (default true). */
   readonly runControllers?: boolean;
+  /** Watches without timeoutSeconds end after a random time in [this, 2×this) seconds (default 1800). */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 /** A running server. */
@@ -196,6 +198,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           compression: gates.enabled(OrchFeatures.APIResponseCompression),
           now: () => systemClock.now(),
           encodings: new EncodingCache(),
+          minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
         }),
       ),
     );

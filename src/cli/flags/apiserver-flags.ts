@@ -50,6 +50,8 @@ export interface ApiServerFlags {
   readonly livezGracePeriodMs: number;
   /** Run the garbage collector and the namespace controller inside the API server (default true). */
   readonly runControllers: boolean;
+  /** Seconds; watches without timeoutSeconds end after a random time in [this, 2×this). */
+  readonly minRequestTimeout: number;
 }
 
 export type ParsedApiServerCommandLine =
@@ -161,6 +163,13 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       usage:
         'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure.',
     }),
+    minRequestTimeout: intFlag({
+      name: 'min-request-timeout',
+      default: 1800,
+      section: 'Generic',
+      usage:
+        'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.',
+    }),
     runControllers: boolFlag({
       name: 'run-controllers',
       default: true,
@@ -219,6 +228,7 @@ function validate(v: ApiServerFlagValues): { problems: string[]; runtimeConfig?:
   if (v.etcdCompactionIntervalMs < 0) problems.push('--etcd-compaction-interval can not be a negative value');
   if (v.shutdownDelayDurationMs < 0) problems.push('--shutdown-delay-duration can not be negative value');
   if (v.livezGracePeriodMs < 0) problems.push('--livez-grace-period can not be a negative value');
+  if (v.minRequestTimeout < 0) problems.push('--min-request-timeout can not be a negative value');
   let runtimeConfig: RuntimeConfig | undefined;
   try {
     runtimeConfig = RuntimeConfig.fromEntries(v.runtimeConfig);
@@ -281,6 +291,7 @@ export function parseApiServerCommandLine(
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
       livezGracePeriodMs: v.livezGracePeriodMs,
       runControllers: v.runControllers,
+      minRequestTimeout: v.minRequestTimeout,
     },
   };
 }

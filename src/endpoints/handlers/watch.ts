@@ -19,13 +19,17 @@ import type { ResponseConfig } from './response-writer.js';
 // factor in [1, 2), so reconnects of many clients spread out.
 const DEFAULT_WATCH_TIMEOUT_S = 1800;
 
-export function watchTimeoutSeconds(query: URLSearchParams, random: () => number = Math.random): number {
+export function watchTimeoutSeconds(
+  query: URLSearchParams,
+  minRequestTimeoutS = DEFAULT_WATCH_TIMEOUT_S,
+  random: () => number = Math.random,
+): number {
   const t = query.get('timeoutSeconds');
   if (t !== null && t !== '') {
     if (!/^[0-9]+$/.test(t)) throw apiErrors.badRequest(`invalid value for timeoutSeconds: "${t}"`);
     return Number(t);
   }
-  return Math.floor(DEFAULT_WATCH_TIMEOUT_S * (1 + random()));
+  return Math.floor(minRequestTimeoutS * (1 + random()));
 }
 
 /** Encodes watch events in the negotiated media; Table watches send column headers once. */
@@ -91,7 +95,7 @@ export async function handleWatch(
     if (e instanceof NotAcceptableError) throw e.toStatusError();
     throw e;
   }
-  const timeoutS = o.timeoutSeconds ?? watchTimeoutSeconds(req.query);
+  const timeoutS = o.timeoutSeconds ?? watchTimeoutSeconds(req.query, cfg.minRequestTimeoutSeconds);
   const stream = await served.store.watch(ctx, o);
   const encode = eventEncoder(served.def, media, cfg, req);
   return {

@@ -104,6 +104,28 @@ function checksum(buf: Uint8Array, start: number, end: number): number {
   return crc32(buf.subarray(start, end)) >>> 0;
 }
 
+/** CRC-32 (IEEE, the same as zlib's) table for {@link crc32Small}. */
+const CRC_TABLE = (() => {
+  const table = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c;
+  }
+  return table;
+})();
+
+/**
+ * zlib's CRC-32 of `buf[start..end)`, computed in JS: for the few dozen bytes of a record
+ * header this beats a native call (no view to allocate, no binding overhead), and it reads
+ * `buf` only through its indices, so lmdb's shared read buffer needs no trimming.
+ */
+export function crc32Small(buf: Uint8Array, start: number, end: number): number {
+  let c = -1;
+  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ buf[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
+}
+
 /** Bytes a log record of `key` (UTF-8 length `keyBytes`) and `valueBytes` of value takes. */
 export function logRecordSize(keyBytes: number, valueBytes: number): number {
   return LOG_HEADER_BYTES + keyBytes + valueBytes;
@@ -128,8 +150,8 @@ export function encodeLogRecordInto(buf: Buffer, input: LogRecordInput, keyBytes
   buf.writeUInt32BE(keyBytes, 36);
   buf.write(input.key, LOG_HEADER_BYTES, keyBytes, 'utf8');
   buf.set(value, valueStart);
-  buf.writeUInt32BE(checksum(buf, 12, valueStart), 4);
-  buf.writeUInt32BE(checksum(buf, valueStart, buf.length), 8);
+  buf.writeUInt32BE(crc32Small(buf, 12, valueStart), 4);
+  buf.writeUInt32BE(crc32(value) >>> 0, 8);
   return buf;
 }
 
@@ -148,7 +170,8 @@ export interface DecodeOptions {
 
 /**
  * Decodes a log record; undefined when its header is damaged (wrong magic, version, type,
- * length or checksum). `buf` must span exactly the record (see {@link exact}).
+ * length or checksum). `buf` spans exactly the record, or is lmdb's shared read buffer as
+ * `getBinaryFast` returns it (only its `length` is trusted, never its `byteLength`).
  */
 export function decodeLogRecord(buf: Uint8Array, options: DecodeOptions = {}): LogRecord | undefined {
   if (buf.length < LOG_HEADER_BYTES || buf[0] !== LOG_MAGIC || buf[1] !== FORMAT_VERSION) return undefined;
@@ -157,17 +180,25 @@ export function decodeLogRecord(buf: Uint8Array, options: DecodeOptions = {}): L
   const view = buf as Buffer;
   const keyBytes = view.readUInt32BE(36);
   const valueStart = LOG_HEADER_BYTES + keyBytes;
-  if (valueStart > buf.length) return undefined;
-  if (checksum(buf, 12, valueStart) !== view.readUInt32BE(4)) return undefined;
-  const valueView = buf.subarray(valueStart);
-  const valueOk = options.checkValue === false || checksum(valueView, 0, valueView.length) === view.readUInt32BE(8);
+  const end = buf.length;
+  if (valueStart > end) return undefined;
+  if (crc32Small(buf, 12, valueStart) !== view.readUInt32BE(4)) return undefined;
+  let value: Uint8Array;
+  if (options.copyValue) {
+    // Copy first, then checksum the copy: it is exact, so the native call needs no view.
+    value = Buffer.allocUnsafe(end - valueStart);
+    view.copy(value, 0, valueStart, end);
+  } else {
+    value = buf.subarray(valueStart, end);
+  }
+  const valueOk = options.checkValue === false || crc32(value) >>> 0 === view.readUInt32BE(8);
   return {
     type,
     key: options.key ?? Buffer.from(buf.buffer, buf.byteOffset + LOG_HEADER_BYTES, keyBytes).toString('utf8'),
     modRevision: readRevision(buf, 12),
     createRevision: readRevision(buf, 20),
     previousRevision: readRevision(buf, 28),
-    value: options.copyValue ? Buffer.from(valueView) : valueView,
+    value,
     valueOk,
   };
 }

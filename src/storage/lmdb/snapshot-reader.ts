@@ -4,7 +4,6 @@ import { EMPTY_BYTES, type LmdbDatabases, type ReadTxn } from './lmdb-env.js';
 import {
   decodeLogRecord,
   decodePointer,
-  exact,
   type LogRecord,
   type Pointer,
   RECORD_DELETE,
@@ -53,14 +52,14 @@ export class SnapshotReader {
   record(revision: number, key?: string): LogRecord | 'damaged' | undefined {
     const buf = this.dbs.log.getBinaryFast(revision, this.options);
     if (buf === undefined) return undefined;
-    return decodeLogRecord(exact(buf), { copyValue: true, key }) ?? 'damaged';
+    return decodeLogRecord(buf, { copyValue: true, key }) ?? 'damaged';
   }
 
   /** Only the header of a log record (no copy of the value, value checksum not verified). */
   private header(revision: number, key: string): LogRecord | 'damaged' | undefined {
     const buf = this.dbs.log.getBinaryFast(revision, this.options);
     if (buf === undefined) return undefined;
-    return decodeLogRecord(exact(buf), { checkValue: false, key }) ?? 'damaged';
+    return decodeLogRecord(buf, { checkValue: false, key }) ?? 'damaged';
   }
 
   /** The latest value of a live key, given its index pointer (corrupt items included). */
