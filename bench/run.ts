@@ -5,6 +5,7 @@
 const suites: Record<string, () => Promise<void>> = {
   storage: async () => (await import('./storage/storage-bench.js')).runStorageBench(),
   api: async () => (await import('./api/api-bench.js')).runApiBench(),
+  apply: async () => (await import('./apply/apply-bench.js')).runApplyBench(),
 };
 
 const name = process.argv[2];

@@ -1,5 +1,5 @@
 import { apiErrors } from '../apis/meta/status.js';
-import type { ApiRequest, ApiResponse, Handler } from '../endpoints/handler.js';
+import type { ApiRequest, Handler, StreamResponse } from '../endpoints/handler.js';
 import type { Logger } from '../util/logger.js';
 import { RequestBodyTooLargeError } from './serving/errors.js';
 import type { ExchangeHandler, HttpExchange } from './serving/index.js';
@@ -7,11 +7,17 @@ import type { ExchangeHandler, HttpExchange } from './serving/index.js';
 /** Adapts the transport's exchange to the handler chain's request/response model. */
 export function exchangeHandler(handler: Handler, logger: Logger): ExchangeHandler {
   return async (ex) => {
-    const req = toApiRequest(ex);
-    const res = await handler(req);
-    await writeResponse(ex, res, logger);
+    const res = await handler(toApiRequest(ex));
+    if (res.kind === 'body') {
+      // Complete bodies are written synchronously: no extra promise per response.
+      ex.respond(res.status, lowerCase(res.headers), res.body);
+      return;
+    }
+    await writeStream(ex, res, logger);
   };
 }
+
+const RESOLVED: Promise<void> = Promise.resolve();
 
 function toApiRequest(ex: HttpExchange): ApiRequest {
   const q = ex.url.indexOf('?');
@@ -39,6 +45,7 @@ function toApiRequest(ex: HttpExchange): ApiRequest {
 }
 
 function safeDecodePath(path: string): string {
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {
@@ -46,19 +53,15 @@ function safeDecodePath(path: string): string {
   }
 }
 
-async function writeResponse(ex: HttpExchange, res: ApiResponse, logger: Logger): Promise<void> {
-  if (res.kind === 'body') {
-    ex.respond(res.status, lowerCase(res.headers), res.body);
-    return;
-  }
+async function writeStream(ex: HttpExchange, res: StreamResponse, logger: Logger): Promise<void> {
   const out = ex.stream(res.status, lowerCase(res.headers));
   const ac = new AbortController();
   const onClose = () => ac.abort();
   ex.signal.addEventListener('abort', onClose, { once: true });
+  // Not an async function: a watch writes once per event, and most writes need no drain.
+  const write = (chunk: Buffer | string): Promise<void> => (out.write(chunk) ? RESOLVED : out.drain());
   try {
-    await res.pump(async (chunk) => {
-      if (!out.write(chunk)) await out.drain();
-    }, ac.signal);
+    await res.pump(write, ac.signal);
     out.end();
   } catch (e) {
     if (!ac.signal.aborted) logger.warn('streamed response failed', { path: ex.url, error: String(e) });
@@ -68,8 +71,17 @@ async function writeResponse(ex: HttpExchange, res: ApiResponse, logger: Logger)
   }
 }
 
+/** Header names in lower case; the handlers' object is passed through when it already is (the common case). */
 function lowerCase(h: Record<string, string | string[]>): Record<string, string | string[]> {
+  let lower = true;
+  for (const k in h) {
+    if (k !== k.toLowerCase()) {
+      lower = false;
+      break;
+    }
+  }
+  if (lower) return h;
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  for (const k in h) out[k.toLowerCase()] = h[k];
   return out;
 }

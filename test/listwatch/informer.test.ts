@@ -45,10 +45,11 @@ describe('client-node informer and kubectl get -w', () => {
       return core.listNamespacedConfigMap({ namespace: ns });
     });
     let errors = 0;
+    let stopped = false;
     informer.on('error', () => {
       errors++;
       // client-node stops on a watch error; an informer owner restarts it (and it relists).
-      setTimeout(() => informer.start().catch(() => {}), 200);
+      if (!stopped) setTimeout(() => !stopped && informer.start().catch(() => {}), 200);
     });
     await informer.start();
     const rand = seeded(42);
@@ -99,6 +100,7 @@ describe('client-node informer and kubectl get -w', () => {
     live.set('after-relist', 7);
     await eventually(mirrorMatches, 20000, 'the informer to mirror the collection after a relist');
     assert.ok(lists > listsBefore, `the informer relisted (${listsBefore} -> ${lists} lists, ${errors} watch errors)`);
+    stopped = true;
     await informer.stop();
   });
 

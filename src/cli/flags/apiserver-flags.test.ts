@@ -61,6 +61,7 @@ describe('parseApiServerCommandLine', () => {
       '--shutdown-delay-duration=10s',
       '--livez-grace-period=1m30s',
       '--run-controllers=false',
+      '--min-request-timeout=60',
     ]);
     assert.deepEqual(
       { ...f, runtimeConfig: undefined },
@@ -82,6 +83,7 @@ describe('parseApiServerCommandLine', () => {
         shutdownDelayDurationMs: 10_000,
         livezGracePeriodMs: 90_000,
         runControllers: false,
+        minRequestTimeout: 60,
       },
     );
     assert.equal(f.runtimeConfig.isEnabled('apps', 'v1'), false);

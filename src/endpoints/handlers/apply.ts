@@ -5,10 +5,12 @@ import { ApplyConflictError, FieldManagerError } from '../../apply/index.js';
 import {
   CborDecodeError,
   decodeCbor,
+  decodeJsonStrict,
   decodeUtf8Lenient,
   decodeYamlStrict,
   type FieldValidationDirective,
   fieldValidation,
+  JsonSyntaxError,
   StrictDecodingError,
   UnsupportedValueError,
   YamlSyntaxError,
@@ -37,6 +39,24 @@ function goTypeName(v: unknown): string {
 }
 
 /**
+ * A body that is a well-formed JSON object without repeated keys (what kubectl and the client
+ * libraries send), read by the much faster JSON decoder: YAML reads such text to the same value.
+ * Undefined for anything else, which then goes through the YAML decoder so that errors and
+ * duplicate-key reports keep go-yaml's wording.
+ */
+function jsonObjectOf(text: string): Record<string, unknown> | undefined {
+  if (!/^\s*\{/.test(text)) return undefined;
+  try {
+    const r = decodeJsonStrict(text, { detectDuplicates: true });
+    const ok = r.duplicates.length === 0 && typeof r.value === 'object' && r.value !== null && !Array.isArray(r.value);
+    return ok ? (r.value as Record<string, unknown>) : undefined;
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) return undefined;
+    throw e;
+  }
+}
+
+/**
  * The configuration in an apply body, as kube reads it into a map: a syntax error or a body
  * that is not an object is a 400 `error decoding YAML: …`; an empty body is an empty object.
  */
@@ -47,15 +67,25 @@ function decodeConfig(raw: Buffer, type: ApplyPatchType): { config: Record<strin
     if (type === 'apply-cbor') {
       value = decodeCbor(raw);
     } else {
-      const r = decodeYamlStrict(decodeUtf8Lenient(raw));
-      value = r.value;
-      duplicates = [...r.duplicates];
+      const text = decodeUtf8Lenient(raw);
+      value = jsonObjectOf(text);
+      if (value === undefined) {
+        const r = decodeYamlStrict(text);
+        value = r.value;
+        duplicates = [...r.duplicates];
+      }
     }
   } catch (e) {
     if (e instanceof YamlSyntaxError || e instanceof UnsupportedValueError) {
-      throw new StatusError(400, 'BadRequest', `error decoding YAML: error converting YAML to JSON: ${e.message}`, undefined, {
-        cause: e,
-      });
+      throw new StatusError(
+        400,
+        'BadRequest',
+        `error decoding YAML: error converting YAML to JSON: ${e.message}`,
+        undefined,
+        {
+          cause: e,
+        },
+      );
     }
     if (e instanceof CborDecodeError) {
       throw new StatusError(400, 'BadRequest', `error decoding CBOR: ${e.message}`, undefined, { cause: e });

@@ -6,7 +6,10 @@ import {
   decodeUtf8Lenient,
   fieldValidation,
   JsonSyntaxError,
+  negotiatePatchType,
+  type PatchType,
   StrictDecodingError,
+  UnsupportedMediaTypeError,
 } from '../../encoding/index.js';
 import { JsonPatchError, StrategicMergePatchError } from '../../patch/errors.js';
 import { applyJsonPatch } from '../../patch/json-patch.js';
@@ -16,22 +19,19 @@ import { applyStrategicMergePatch } from '../../patch/strategic-merge.js';
 import type { RequestContext } from '../../registry/types.js';
 import type { ApiRequest } from '../handler.js';
 import type { ServedResource } from '../served-resources.js';
+import { handleApply, type WriteResult } from './apply.js';
 import { fieldValidationOf, MAX_REQUEST_BODY_BYTES } from './decode-body.js';
+import { patchManager, type ResourceFieldTracking } from './field-managers.js';
 import { parseDryRun } from './request-options.js';
 import type { ResponseConfig } from './response-writer.js';
 
-const JSON_PATCH = 'application/json-patch+json';
-const MERGE_PATCH = 'application/merge-patch+json';
-const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
-const PATCH_TYPES = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
-
 type Patcher = (live: ApiObject) => unknown;
 
-function patcherFor(served: ServedResource, media: string, patch: unknown): Patcher {
-  switch (media) {
-    case JSON_PATCH:
+function patcherFor(served: ServedResource, type: PatchType, patch: unknown): Patcher {
+  switch (type) {
+    case 'json-patch':
       return (live) => applyJsonPatch(live, patch);
-    case MERGE_PATCH:
+    case 'merge-patch':
       return (live) => applyMergePatch(live, patch);
     default:
       return (live) => applyStrategicMergePatch(live, patch, served.def.schema);
@@ -39,8 +39,8 @@ function patcherFor(served: ServedResource, media: string, patch: unknown): Patc
 }
 
 /** A `metadata.resourceVersion` inside a patch makes it conditional on that version. */
-function pinnedResourceVersion(media: string, patch: unknown): boolean {
-  if (media === JSON_PATCH) {
+function pinnedResourceVersion(type: PatchType, patch: unknown): boolean {
+  if (type === 'json-patch') {
     return (
       Array.isArray(patch) &&
       patch.some(
@@ -65,26 +65,43 @@ function dropNulls(v: unknown): unknown {
 }
 
 /**
- * PATCH with a JSON patch, merge patch or strategic merge patch. The patch is applied inside
- * the registry's retry loop against the live object; a `metadata.resourceVersion` in the patch
- * makes it conditional (409 on mismatch); a missing object is a 404.
+ * PATCH with a JSON patch, merge patch or strategic merge patch, or a server-side apply (see
+ * `handleApply`); the type is the `Content-Type` up to its first `;`, compared exactly (415
+ * otherwise). The patch is applied inside the registry's retry loop against the live object,
+ * then the field manager records what the writer (`fieldManager`, else the `User-Agent`)
+ * changed; a `metadata.resourceVersion` in the patch makes it conditional (409 on mismatch); a
+ * missing object is a 404. `force` is refused (422) on these patch types.
  */
 export async function handlePatch(
   served: ServedResource,
   req: ApiRequest,
   ctx: RequestContext,
-  _cfg: ResponseConfig,
-): Promise<{ obj: ApiObject; created: boolean; warnings: string[] }> {
+  o: { readonly cfg: ResponseConfig; readonly tracking: ResourceFieldTracking },
+): Promise<WriteResult> {
   const info = req.info!;
-  const media = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (!PATCH_TYPES.includes(media)) throw apiErrors.unsupportedMediaType(media, PATCH_TYPES);
+  let type: PatchType;
+  try {
+    type = negotiatePatchType(req.headers['content-type'], {
+      strategicMerge: true,
+      cborEnabled: o.cfg.cborEnabled,
+    }).patchType;
+  } catch (e) {
+    if (e instanceof UnsupportedMediaTypeError) throw e.toStatusError();
+    throw e;
+  }
+  if (type === 'apply-yaml' || type === 'apply-cbor') {
+    return handleApply(served, req, ctx, { type, tracking: o.tracking });
+  }
+  const { manager } = patchManager(req, false);
+  const subresource = info.subresource || undefined;
+  const writeOptions = o.tracking.writeOptions(subresource);
   const dryRun = parseDryRun(req.query.getAll('dryRun'));
   const directive = fieldValidationOf(req, 'PatchOptions');
   const raw = decodeUtf8Lenient(await req.readBody(MAX_REQUEST_BODY_BYTES));
   let patch: unknown;
   let duplicates: ReturnType<typeof decodeJsonStrict>['duplicates'] = [];
   try {
-    const r = decodeJsonStrict(raw, { detectDuplicates: directive !== 'Ignore' && media !== JSON_PATCH });
+    const r = decodeJsonStrict(raw, { detectDuplicates: directive !== 'Ignore' && type !== 'json-patch' });
     patch = r.value;
     duplicates = r.duplicates;
   } catch (e) {
@@ -94,17 +111,17 @@ export async function handlePatch(
     throw e;
   }
   let warnings: string[] = [];
-  if (media !== JSON_PATCH && patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
+  if (type !== 'json-patch' && patch !== null && (typeof patch !== 'object' || Array.isArray(patch))) {
     throw apiErrors.badRequest(
       `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
     );
   }
-  const apply = patcherFor(served, media, patch);
+  const apply = patcherFor(served, type, patch);
   const r = await served.store.update(
     ctx,
     info.name,
     {
-      retryOnConflict: !pinnedResourceVersion(media, patch),
+      retryOnConflict: !pinnedResourceVersion(type, patch),
       compute(live) {
         if (!live) throw apiErrors.notFound({ group: served.def.group, resource: served.def.resource }, info.name);
         if (patch === null) return live;
@@ -118,14 +135,14 @@ export async function handlePatch(
             if (err instanceof StrictDecodingError) throw apiErrors.badRequest(err.message);
             throw err;
           }
-          return patched;
+          return o.tracking.fieldManager.update(live, patched, manager, writeOptions);
         } catch (e) {
           if (e instanceof JsonPatchError || e instanceof StrategicMergePatchError) throw patchErrorToStatusError(e);
           throw e;
         }
       },
     },
-    { dryRun, subresource: info.subresource || undefined },
+    { dryRun, subresource },
   );
   return { obj: r.obj, created: r.created, warnings };
 }

@@ -11,6 +11,7 @@ import {
   MAX_REQUEST_BODY_BYTES,
   mediaTypeOf,
 } from './decode-body.js';
+import { FieldManagers, writeManager } from './field-managers.js';
 import { listOptionsOf, watchOptionsOf } from './list-options.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
@@ -20,9 +21,15 @@ import { handleWatch } from './watch.js';
 /**
  * Serves resource requests: looks the resource up (404 when unknown), then dispatches on the
  * verb the request-info filter derived. Every failure becomes a `Status` response in the
- * client's encoding.
+ * client's encoding. Creates, updates and patches record field ownership
+ * (`metadata.managedFields`) through one field manager per resource, built here, whose
+ * timestamps come from `cfg.now`.
  */
 export function resourceHandler(resources: ServedResources, cfg: ResponseConfig): Handler {
+  const managers = new FieldManagers(
+    resources.all().map((r) => r.def),
+    { now: cfg.now },
+  );
   return async (req) => {
     try {
       const info = req.info;
@@ -33,7 +40,7 @@ export function resourceHandler(resources: ServedResources, cfg: ResponseConfig)
       if (info.subresource && !served.def.subresources.some((s) => s.name === info.subresource)) {
         throw apiErrors.pathNotFound();
       }
-      return await dispatch(served, req, cfg);
+      return await dispatch(served, req, cfg, managers);
     } catch (e) {
       return writeError(req, cfg, e);
     }
@@ -70,7 +77,12 @@ async function readOptionsBody(req: ApiRequest): Promise<Record<string, unknown>
   return decodeOptionsBody(await req.readBody(MAX_REQUEST_BODY_BYTES), mediaTypeOf(req));
 }
 
-async function dispatch(served: ServedResource, req: ApiRequest, cfg: ResponseConfig): Promise<ApiResponse> {
+async function dispatch(
+  served: ServedResource,
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  managers: FieldManagers,
+): Promise<ApiResponse> {
   const info = req.info!;
   const ctx = contextOf(req, served);
   const { store, def } = served;
@@ -85,23 +97,34 @@ async function dispatch(served: ServedResource, req: ApiRequest, cfg: ResponseCo
       return handleWatch(served, req, ctx, { ...listOptionsOf(req), ...watchOptionsOf(req) }, cfg);
     case 'create': {
       if (info.subresource) throw apiErrors.methodNotAllowed('POST');
+      const manager = writeManager(req, 'CreateOptions');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'CreateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
-      const created = await store.create(ctx, body.obj as ApiObject, { dryRun });
+      const tracking = managers.of(def);
+      const obj = tracking.fieldManager.update(undefined, body.obj as ApiObject, manager, tracking.writeOptions(''));
+      const created = await store.create(ctx, obj, { dryRun });
       return withWarnings(writeObject(req, cfg, def, 201, created), body.warnings);
     }
     case 'update': {
+      const manager = writeManager(req, 'UpdateOptions');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'UpdateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
       const obj = body.obj as ApiObject;
-      const next = { compute: () => obj, retryOnConflict: !obj.metadata?.resourceVersion };
-      const r = await store.update(ctx, info.name, next, { dryRun, subresource: info.subresource || undefined });
+      const subresource = info.subresource || undefined;
+      const tracking = managers.of(def);
+      const writeOptions = tracking.writeOptions(subresource);
+      // Ownership is computed against the live object of each attempt (retries re-read it).
+      const next = {
+        compute: (live: ApiObject | undefined) => tracking.fieldManager.update(live, obj, manager, writeOptions),
+        retryOnConflict: !obj.metadata?.resourceVersion,
+      };
+      const r = await store.update(ctx, info.name, next, { dryRun, subresource });
       return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), body.warnings);
     }
     case 'patch': {
-      const r = await handlePatch(served, req, ctx, cfg);
+      const r = await handlePatch(served, req, ctx, { cfg, tracking: managers.of(def) });
       return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), r.warnings);
     }
     case 'delete': {

@@ -32,6 +32,8 @@ export interface ResponseConfig {
    * reader, so their encoding is remembered (keyed by object identity) and reused.
    */
   readonly encodings?: EncodingCache;
+  /** `--min-request-timeout`: watches without timeoutSeconds last a random [this, 2×this) seconds. */
+  readonly minRequestTimeoutSeconds?: number;
 }
 
 // PartialObjectMetadata in Protobuf: the object's metadata as field 1.
