@@ -4,6 +4,7 @@
  */
 const suites: Record<string, () => Promise<void>> = {
   storage: async () => (await import('./storage/storage-bench.js')).runStorageBench(),
+  encoding: async () => (await import('./encoding/encoding-bench.js')).runEncodingBench(),
   api: async () => (await import('./api/api-bench.js')).runApiBench(),
   apply: async () => (await import('./apply/apply-bench.js')).runApplyBench(),
 };
