@@ -77,7 +77,8 @@ export async function getFromCache(
   try {
     ({ object } = await cacher.get(keyFor(rc, ctx.namespace, name), {
       minRevision: revision === 0n ? undefined : revision,
-      signal: ctx.signal,
+      // Only a read that may wait needs the request's signal; creating it costs more than the read.
+      signal: revision === 0n ? undefined : ctx.signal,
     }));
   } catch (e) {
     throw cacherErrorToStatus(rc, e);

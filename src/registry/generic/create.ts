@@ -8,7 +8,7 @@ import { generateName } from './names.js';
 import { checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
 import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { decodeStored, encodeStored } from './stored-object.js';
+import { encodeStored } from './stored-object.js';
 
 // kube retries a create with a generated name a few times when the name collides.
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -73,5 +73,3 @@ export function fillCreateSystemFields(rc: RegistryContext, obj: ApiObject): voi
   if (rc.def.hasGeneration) meta.generation = 1;
   else delete meta.generation;
 }
-
-export { decodeStored };
