@@ -4,12 +4,15 @@ import { type Cacher, ResourceVersionTooOldError, TooLargeResourceVersionError }
 import { CorruptValueError } from '../../storage/errors.js';
 import type { ListOptions, ObjectList, RequestContext } from '../types.js';
 import { selectionPredicate } from './predicate.js';
-import { encodeContinue, type ListSemantics, listSemantics, parseResourceVersion } from './read-semantics.js';
+import {
+  EXPIRED_CONTINUE,
+  encodeContinue,
+  type ListSemantics,
+  listSemantics,
+  parseResourceVersion,
+} from './read-semantics.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-
-export const EXPIRED_CONTINUE =
-  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 /** Translates watch-cache errors into API errors; anything else goes to the storage mapping. */
 export function cacherErrorToStatus(rc: RegistryContext, e: unknown, sem?: ListSemantics): StatusError {

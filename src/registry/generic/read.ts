@@ -4,7 +4,7 @@ import { CompactedError } from '../../storage/errors.js';
 import type { GetOptions, ListOptions, ObjectList, RequestContext } from '../types.js';
 import { decodeListItems, decodeOrThrow, readErrorToStatus } from './delete-corrupt-object.js';
 import { type SelectionPredicate, selectionPredicate } from './predicate.js';
-import { encodeContinue, listSemantics, parseResourceVersion } from './read-semantics.js';
+import { EXPIRED_CONTINUE, encodeContinue, listSemantics, parseResourceVersion } from './read-semantics.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 
@@ -41,9 +41,6 @@ export async function getObject(
     throw readErrorToStatus(rc, e, name);
   }
 }
-
-const EXPIRED_CONTINUE =
-  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 /**
  * A list read from the store per the spec's resourceVersion semantics: a snapshot at one
