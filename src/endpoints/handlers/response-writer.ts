@@ -241,7 +241,3 @@ export function writeError(req: ApiRequest, cfg: ResponseConfig, err: unknown): 
   const body = serialize(media, status, () => encodeStatus(status));
   return { kind: 'body', status: se.code, headers: { 'content-type': media.contentType, ...se.headers }, body };
 }
-
-function toBytes(b: Buffer | string): Uint8Array {
-  return typeof b === 'string' ? Buffer.from(b) : b;
-}

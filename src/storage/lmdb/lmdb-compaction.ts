@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../../util/logger.js';
 import { CompactedError, RevisionTooNewError } from '../errors.js';
+import type { KeyIndex } from './key-index.js';
 import { type LmdbDatabases, META_COMPACTION, readCompaction, readRevision } from './lmdb-env.js';
 import { decodeLogRecord, encodeCompactionState, exact, RECORD_DELETE } from './record-codec.js';
 
@@ -12,8 +13,8 @@ const RECORDS_PER_BATCH = 1000;
 export interface CompactionDeps {
   readonly dbs: LmdbDatabases;
   readonly logger: Logger;
-  /** Called after a cleanup batch commits, for each tombstone it tried to drop. */
-  readonly onTombstoneDropped?: (key: string, revision: number) => void;
+  /** The store's key index: which deleted keys still have their delete record, and forgetting them. */
+  readonly keyIndex?: Pick<KeyIndex, 'get' | 'forgetTombstone'>;
 }
 
 /**
@@ -40,16 +41,17 @@ export async function markCompacted(deps: CompactionDeps, revision: number): Pro
  * - K's previous record is superseded by R, which is still at or below C, so no readable
  *   revision needs it: it is removed. (A record kept by an earlier compaction as K's latest is
  *   removed this way once a newer record of K falls under C.)
- * - if R is a delete and still K's tombstone (nothing re-created K), K is gone at every readable
- *   revision: the tombstone and R are removed, conditionally on the tombstone's lmdb version so
- *   a concurrent re-create wins.
+ * - if R is a delete and still K's latest record (nothing re-created K), K is gone at every
+ *   readable revision: R is removed, and K leaves the key index once the batch commits. (A
+ *   re-create committing meanwhile keeps K; its record chain then ends at a removed record,
+ *   which reads as "absent", as K was.)
  * What remains for each key is its latest record at or below C, which reads above C need.
  *
  * The cleaned revision is saved with every batch; an interrupted cleanup resumes from there
  * (every removal is idempotent). Stops early, without error, when `signal` aborts.
  */
 export async function cleanUpCompacted(deps: CompactionDeps, signal?: AbortSignal): Promise<void> {
-  const { dbs, logger } = deps;
+  const { dbs, logger, keyIndex } = deps;
   for (;;) {
     if (signal?.aborted) return;
     const { compacted, cleaned } = readCompaction(dbs);
@@ -70,19 +72,18 @@ export async function cleanUpCompacted(deps: CompactionDeps, signal?: AbortSigna
         }
         if (rec.previousRevision > 0) void dbs.log.remove(rec.previousRevision);
         if (rec.type === RECORD_DELETE) {
-          const key = rec.key;
-          tombstones.push([key, revision]);
-          void dbs.tombstones.ifVersion(key, revision, () => {
-            void dbs.tombstones.remove(key);
+          const entry = keyIndex?.get(rec.key);
+          if (entry !== undefined && !entry.live && entry.modRevision === revision) {
+            tombstones.push([rec.key, revision]);
             void dbs.log.remove(revision);
-          });
+          }
         }
       }
       void dbs.meta.put(META_COMPACTION, encodeCompactionState({ compacted, cleaned: upTo }));
     });
     if (damaged > 0) logger.warn('lmdb compaction: left log records with damaged headers in place', { damaged });
     await committed;
-    for (const [key, revision] of tombstones) deps.onTombstoneDropped?.(key, revision);
+    for (const [key, revision] of tombstones) keyIndex?.forgetTombstone(key, revision);
     if (reachedEnd) return;
     await yieldToEventLoop();
   }

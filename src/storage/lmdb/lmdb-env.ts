@@ -5,18 +5,17 @@ import { type CompactionState, decodeCompactionState } from './record-codec.js';
  * The databases of one LMDB environment (one data directory) and the narrow slice of the lmdb
  * API the backend uses, typed for binary values.
  *
- * - `log`: revision → log record (every put and delete, the history).
- * - `index`: key → pointer to the key's latest record, for live keys.
- * - `tombstones`: key → pointer to the delete record of a deleted key, until compaction drops
- *   it; lmdb's entry version is the delete's revision (compaction removes it conditionally).
+ * - `log`: revision → log record (every put and delete, the history). The only record of the
+ *   data: the key index is rebuilt from it in memory (see KeyIndex).
  * - `meta`: `revision` (its lmdb entry version is the store's current revision) and
  *   `compaction` (the compacted and cleaned revisions).
+ *
+ * Data directories written by earlier versions also hold `index` and `tombstones` databases;
+ * they are derived data, no longer read or written.
  */
 export interface LmdbDatabases {
   readonly root: RootEnv;
   readonly log: BinaryDb<number>;
-  readonly index: BinaryDb<string>;
-  readonly tombstones: BinaryDb<string>;
   readonly meta: BinaryDb<string>;
 }
 
@@ -89,8 +88,6 @@ export function openEnv(options: OpenEnvOptions): LmdbDatabases {
   const dbs: LmdbDatabases = {
     root: root as unknown as RootEnv,
     log: db('log', false) as unknown as BinaryDb<number>,
-    index: db('index', false) as unknown as BinaryDb<string>,
-    tombstones: db('tombstones', true) as unknown as BinaryDb<string>,
     meta: db('meta', true) as unknown as BinaryDb<string>,
   };
   if (dbs.meta.getEntry(META_REVISION) === undefined) {

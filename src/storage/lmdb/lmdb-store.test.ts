@@ -302,17 +302,84 @@ describe('lmdb store', () => {
     });
   });
 
-  it('a damaged index entry fails get, shows as a corrupt item and can be deleted', async () => {
+  it('rebuilds its key index from the log when reopened, compacted history included', async () => {
+    const dir = newDir();
+    let store = await openLmdbStore({ path: dir, noSync: true });
+    for (let i = 0; i < 300; i++) await store.create(`/k/${String(i).padStart(3, '0')}`, bytes(`v${i}`));
+    for (let i = 0; i < 300; i += 3) await store.update(`/k/${String(i).padStart(3, '0')}`, bytes(`u${i}`));
+    for (let i = 1; i < 300; i += 3) await store.delete(`/k/${String(i).padStart(3, '0')}`);
+    const middle = await store.currentRevision();
+    await store.compact(middle - 50n);
+    await store.create('/k/001', bytes('again'));
+    await store.delete('/k/002');
+    const before = {
+      revision: await store.currentRevision(),
+      latest: await store.range('/k/'),
+      past: await store.range('/k/', { revision: middle }),
+      page: await store.range('/k/', { limit: 7, startAfter: '/k/100' }),
+      count: await store.count('/k/'),
+    };
+    const report = assertLmdbInvariants(store);
+    await store.close();
+
+    store = await openLmdbStore({ path: dir, noSync: true });
+    try {
+      assert.deepEqual(assertLmdbInvariants(store), report);
+      assert.equal(await store.currentRevision(), before.revision);
+      assert.deepEqual(await store.range('/k/'), before.latest);
+      assert.deepEqual(await store.range('/k/', { revision: middle }), before.past);
+      assert.deepEqual(await store.range('/k/', { limit: 7, startAfter: '/k/100' }), before.page);
+      assert.equal(await store.count('/k/'), before.count);
+      assert.equal(before.count, 300 - 100 + 1 - 1);
+      assert.equal(text((await store.get('/k/001'))!.value), 'again');
+      assert.equal(await store.get('/k/004'), undefined);
+      // Deleted keys can be created again after the reopen.
+      await store.create('/k/004', bytes('back'));
+      assert.equal(await store.count('/k/'), before.count + 1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a long range fails with CompactedError when compaction overtakes its revision', async () => {
+    await withStore(async (store) => {
+      const n = 20000;
+      const value = new Uint8Array(200).fill(1);
+      for (let i = 0; i < n; i += 1000) {
+        await Promise.all(
+          Array.from({ length: 1000 }, (_, j) => store.create(`/long/k${String(i + j).padStart(5, '0')}`, value)),
+        );
+      }
+      const at = await store.currentRevision();
+      await store.update('/long/k00000', value);
+      // The range reads in slices; the compaction marks a revision above it meanwhile.
+      const ranging = store.range('/long/', { revision: at });
+      const compacting = store.compact(at + 1n);
+      const [range, compaction] = await Promise.allSettled([ranging, compacting]);
+      assert.equal(compaction.status, 'fulfilled');
+      assert.equal(range.status, 'rejected');
+      assert.ok(range.reason instanceof CompactedError, String(range.reason));
+      // A range at the compacted revision itself stays exact: compaction keeps what it needs.
+      await store.update('/long/k00001', value);
+      const latest = await store.currentRevision();
+      const [atLatest] = await Promise.all([store.range('/long/'), store.compact(latest)]);
+      assert.equal(atLatest.kvs.length, n);
+      assert.equal(atLatest.revision, latest);
+    });
+  });
+
+  it('a damaged log record header fails get, shows as a corrupt item and can be deleted', async () => {
     const dir = newDir();
     let store = await openLmdbStore({ path: dir, noSync: true });
     await store.create('/d/a', bytes('a'));
     await store.create('/d/b', bytes('b'));
     await store.close();
-    // Damage the stored pointer while the store is closed, as a disk error would.
+    // Damage a revision field of the latest record of /d/a while the store is closed, as a disk
+    // error would: the header checksum fails, the key bytes still decode.
     const dbs = openEnv({ path: dir });
-    const pointer = Buffer.from(dbs.index.get('/d/a')!);
-    pointer[12] ^= 0xff;
-    dbs.index.putSync('/d/a', pointer);
+    const record = Buffer.from(dbs.log.get(1)!);
+    record[23] ^= 0xff;
+    dbs.log.putSync(1, record);
     await dbs.root.close();
 
     store = await openLmdbStore({ path: dir, noSync: true });

@@ -14,10 +14,10 @@ import type {
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { KeyIndex } from './key-index.js';
 import { cleanUpCompacted, markCompacted } from './lmdb-compaction.js';
-import { type LmdbDatabases, openEnv, readCompaction, readRevision } from './lmdb-env.js';
+import { type LmdbDatabases, openEnv, readCompaction } from './lmdb-env.js';
 import { assertValidKey, assertValidPrefix } from './lmdb-keys.js';
 import { LmdbWatcher } from './lmdb-watcher.js';
-import { checkReadRevision, countKeys, readRange } from './range-reader.js';
+import { checkReadRevision, readRange } from './range-reader.js';
 import { MAX_REVISION } from './record-codec.js';
 import { type CommittedWrite, RevisionWriter, type WriteOp, type WriteOutcome } from './revision-writer.js';
 import { corruptKv, SnapshotReader } from './snapshot-reader.js';
@@ -95,9 +95,12 @@ export class LmdbStore implements Store {
   ) {
     this.logger = options.logger ?? silentLogger;
     this.maxWatchQueue = options.maxWatchQueue ?? 10_000;
-    this.hub = new WatchHub(readRevision(dbs));
-    this.reader = new SnapshotReader(dbs);
     this.keyIndex = new KeyIndex(dbs);
+    this.hub = new WatchHub(this.keyIndex.revision);
+    this.reader = new SnapshotReader(dbs);
+    for (const revision of this.keyIndex.unattributedRecords) {
+      this.logger.error('lmdb store: a log record header is damaged and its key unknown', { revision });
+    }
     this.writer = new RevisionWriter({
       dbs,
       keyIndex: this.keyIndex,
@@ -111,7 +114,7 @@ export class LmdbStore implements Store {
 
   async currentRevision(signal?: AbortSignal): Promise<bigint> {
     this.check(signal);
-    return BigInt(readRevision(this.dbs));
+    return BigInt(this.keyIndex.revision);
   }
 
   async compactedRevision(signal?: AbortSignal): Promise<bigint> {
@@ -127,15 +130,16 @@ export class LmdbStore implements Store {
     // is readable in lmdb's current snapshot (compaction never drops a key's latest record).
     const entry = this.keyIndex.get(key);
     const reader = this.reader;
+    const at = revision === undefined ? undefined : checkReadRevision(this.dbs, this.keyIndex.revision, revision);
     let kv: KeyValue | undefined;
     if (entry === undefined) {
-      if (revision !== undefined) checkReadRevision(this.dbs, undefined, revision);
+      kv = undefined;
     } else if (entry.damaged) {
-      kv = reader.latest(key, 'damaged');
-    } else if (revision === undefined) {
+      kv = reader.latest(key, entry);
+    } else if (at === undefined || entry.modRevision <= at) {
       if (entry.live) kv = reader.latest(key, entry);
     } else {
-      kv = reader.at(key, entry.modRevision, checkReadRevision(this.dbs, undefined, revision));
+      kv = reader.at(key, entry.modRevision, at);
     }
     if (kv?.corrupt) throw kv.corrupt;
     return kv;
@@ -148,14 +152,14 @@ export class LmdbStore implements Store {
     if (opts.limit !== undefined && (!Number.isInteger(opts.limit) || opts.limit < 0)) {
       throw new RangeError(`range limit must be a non-negative integer, got ${opts.limit}`);
     }
-    const reading = readRange(this.dbs, {
+    const reading = readRange(this.dbs, this.keyIndex, {
       prefix,
       revision: toRevision(opts.revision),
       limit: opts.limit ?? 0,
       startAfter: opts.startAfter || undefined,
       signal: opts.signal,
     });
-    // A long range holds a read snapshot across event-loop turns; close waits for it.
+    // A long range reads across event-loop turns; close waits for it.
     const settled = reading.then(
       () => undefined,
       () => undefined,
@@ -168,7 +172,7 @@ export class LmdbStore implements Store {
   async count(prefix: string, signal?: AbortSignal): Promise<number> {
     this.check(signal);
     assertValidPrefix(prefix);
-    return countKeys(this.dbs, prefix);
+    return this.keyIndex.countLive(prefix);
   }
 
   create(key: string, value: Uint8Array, signal?: AbortSignal): Promise<WriteResult> {
@@ -249,6 +253,11 @@ export class LmdbStore implements Store {
     return this.dbs;
   }
 
+  /** @internal The in-memory key index, for invariant checks in tests. */
+  keyIndexForTesting(): KeyIndex {
+    return this.keyIndex;
+  }
+
   /** Not an async function: a write is on lmdb's hot path, one promise per write is enough. */
   private write(op: WriteOp, signal?: AbortSignal): Promise<WriteOutcome> {
     try {
@@ -265,7 +274,7 @@ export class LmdbStore implements Store {
     const deps = {
       dbs: this.dbs,
       logger: this.logger,
-      onTombstoneDropped: (key: string, revision: number) => this.keyIndex.forgetTombstone(key, revision),
+      keyIndex: this.keyIndex,
     };
     return cleanUpCompacted(deps, abort).catch((err: unknown) => {
       this.logger.error('lmdb compaction cleanup failed', { error: String(err) });

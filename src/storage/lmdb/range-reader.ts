@@ -1,9 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { CompactedError, RevisionTooNewError } from '../errors.js';
 import type { KeyValue, RangeResult } from '../store.js';
-import { type LmdbDatabases, type ReadTxn, readCompaction, readRevision } from './lmdb-env.js';
-import { compareKeys, prefixUpperBound } from './lmdb-keys.js';
-import { decodePointer, type Pointer } from './record-codec.js';
+import type { IndexEntry, KeyIndex } from './key-index.js';
+import { type LmdbDatabases, readCompaction } from './lmdb-env.js';
 import { SnapshotReader } from './snapshot-reader.js';
 
 /** A long range yields to the event loop after this much work, so it does not stall it. */
@@ -22,142 +21,74 @@ export interface RangeQuery {
 }
 
 /**
- * Checks a requested revision against one snapshot: RevisionTooNewError above the current
- * revision, CompactedError at or below the compacted one. Returns the revision to read at.
+ * Checks a requested revision against the store's current one (`current`, the key index's):
+ * RevisionTooNewError above it, CompactedError at or below the compacted one. Returns the
+ * revision to read at.
  */
-export function checkReadRevision(dbs: LmdbDatabases, txn: ReadTxn | undefined, revision: number | undefined): number {
-  const current = readRevision(dbs, txn);
+export function checkReadRevision(dbs: LmdbDatabases, current: number, revision: number | undefined): number {
   if (revision === undefined) return current;
   if (revision > current) throw new RevisionTooNewError(BigInt(revision), BigInt(current));
-  const { compacted } = readCompaction(dbs, txn);
+  const { compacted } = readCompaction(dbs);
   if (compacted > 0 && revision <= compacted) throw new CompactedError(BigInt(revision), BigInt(compacted));
   return revision;
 }
 
 /**
- * A range of keys in one read snapshot, held across the slices of a long scan. At the current
- * revision it walks the index (live keys); at a past revision it walks live and deleted keys
- * together and resolves each along its record chain (see {@link SnapshotReader}).
+ * A range of keys as of one revision `at` (the latest when none is asked for), read in slices
+ * that yield to the event loop. Each key is resolved at `at` from its index entry: a key whose
+ * latest record is at or below `at` is read directly, a key written since is walked back along
+ * its record chain (see {@link SnapshotReader}), so writes landing between slices never show.
+ * Deleted keys stay in the index until compaction drops their delete record, which keeps keys
+ * that were live at `at` findable; if compaction passes beyond `at` while the range runs, it fails
+ * with CompactedError, as it would have had it started then.
  */
-export async function readRange(dbs: LmdbDatabases, query: RangeQuery): Promise<RangeResult> {
-  const txn = dbs.root.useReadTransaction();
-  try {
-    const current = readRevision(dbs, txn);
-    const at = checkReadRevision(dbs, txn, query.revision);
-    const reader = new SnapshotReader(dbs, txn);
-    const bounds = scanBounds(query.prefix, query.startAfter);
-    const kvs: KeyValue[] = [];
-    const limit = query.limit > 0 ? query.limit : Number.POSITIVE_INFINITY;
-    let lastKey: string | undefined;
-    let remaining = 0;
+export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: RangeQuery): Promise<RangeResult> {
+  const at = checkReadRevision(dbs, index.revision, query.revision);
+  const reader = new SnapshotReader(dbs);
+  const kvs: KeyValue[] = [];
+  const limit = query.limit > 0 ? query.limit : Number.POSITIVE_INFINITY;
+  let remaining = 0;
+  let resumeAfter = query.startAfter;
+  let sliced = false;
+  for (;;) {
+    const sliceStart = performance.now();
     let processed = 0;
-    const entries =
-      at === current
-        ? withinPrefix(dbs.index.getRange({ ...bounds, transaction: txn }), query.prefix)
-        : mergeByKey(
-            withinPrefix(dbs.index.getRange({ ...bounds, transaction: txn }), query.prefix),
-            withinPrefix(dbs.tombstones.getRange({ ...bounds, transaction: txn }), query.prefix),
-          );
-    let sliceStart = performance.now();
-    for (const { key, value } of entries) {
+    let done = true;
+    for (const [key, entry] of index.scan(query.prefix, resumeAfter)) {
       if (++processed % CLOCK_EVERY === 0 && performance.now() - sliceStart > SLICE_MS) {
-        await yieldToEventLoop();
-        query.signal?.throwIfAborted();
-        sliceStart = performance.now();
+        // Resume with this key in the next slice.
+        done = false;
+        break;
       }
-      const pointer = decodePointer(value) ?? 'damaged';
+      resumeAfter = key;
       if (kvs.length >= limit) {
-        // Counting the rest: at the latest revision the index holds live keys only.
-        if (at === current) return finish(countRest(dbs, txn, query.prefix, lastKey!));
-        if (pointer === 'damaged' || reader.existsAt(key, pointer.modRevision, at)) remaining++;
+        if (existsAt(reader, key, entry, at)) remaining++;
         continue;
       }
-      const kv = at === current ? reader.latest(key, pointer) : resolveAt(reader, key, pointer, at);
-      if (kv === undefined) continue;
-      kvs.push(kv);
-      lastKey = key;
+      const kv = valueAt(reader, key, entry, at);
+      if (kv !== undefined) kvs.push(kv);
     }
-    return finish(remaining);
-
-    function finish(rest: number): RangeResult {
-      return { kvs, revision: BigInt(at), more: rest > 0, remaining: rest };
-    }
-  } finally {
-    txn.done();
+    if (done) break;
+    sliced = true;
+    await yieldToEventLoop();
+    query.signal?.throwIfAborted();
   }
-}
-
-/** Count of live keys under `prefix` at the latest revision. */
-export function countKeys(dbs: LmdbDatabases, prefix: string): number {
-  const end = prefixUpperBound(prefix);
-  if (end !== undefined) return dbs.index.getKeysCount({ start: prefix, end });
-  let n = 0;
-  for (const key of dbs.index.getKeys(prefix === '' ? {} : { start: prefix })) {
-    if (!key.startsWith(prefix)) break;
-    n++;
+  if (sliced) {
+    // History the range relied on may have been compacted away while it yielded.
+    const { compacted } = readCompaction(dbs);
+    if (compacted > at) throw new CompactedError(BigInt(at), BigInt(compacted));
   }
-  return n;
+  return { kvs, revision: BigInt(at), more: remaining > 0, remaining };
 }
 
-function resolveAt(reader: SnapshotReader, key: string, pointer: Pointer | 'damaged', at: number) {
-  if (pointer === 'damaged') return reader.latest(key, pointer);
-  return reader.at(key, pointer.modRevision, at);
+function valueAt(reader: SnapshotReader, key: string, entry: IndexEntry, at: number): KeyValue | undefined {
+  if (entry.damaged) return reader.latest(key, entry);
+  if (entry.modRevision <= at) return entry.live ? reader.latest(key, entry) : undefined;
+  return reader.at(key, entry.modRevision, at);
 }
 
-/** Live keys under `prefix` strictly after `afterKey`. */
-function countRest(dbs: LmdbDatabases, txn: ReadTxn, prefix: string, afterKey: string): number {
-  const start = exclusiveStart(afterKey);
-  const end = prefixUpperBound(prefix);
-  if (end !== undefined) return dbs.index.getKeysCount({ start, end, transaction: txn });
-  let n = 0;
-  for (const key of dbs.index.getKeys({ start, transaction: txn })) {
-    if (!key.startsWith(prefix)) break;
-    n++;
-  }
-  return n;
-}
-
-/**
- * The smallest possible key above `key`: keys hold no control characters (see assertValidKey),
- * so nothing sorts between `key` and `key + ' '`.
- */
-function exclusiveStart(key: string): string {
-  return `${key} `;
-}
-
-function scanBounds(prefix: string, startAfter: string | undefined): { start?: string; end?: string } {
-  const start =
-    startAfter !== undefined && compareKeys(startAfter, prefix) >= 0 ? exclusiveStart(startAfter) : prefix || undefined;
-  const end = prefixUpperBound(prefix);
-  return { ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}) };
-}
-
-interface Entry {
-  readonly key: string;
-  readonly value: Buffer;
-}
-
-function* withinPrefix(entries: Iterable<Entry>, prefix: string): Generator<Entry> {
-  for (const entry of entries) {
-    if (!entry.key.startsWith(prefix)) return;
-    yield entry;
-  }
-}
-
-/** Two key-ordered streams as one (a key is never live and deleted at once; live wins). */
-function* mergeByKey(a: Iterable<Entry>, b: Iterable<Entry>): Generator<Entry> {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  let x = ia.next();
-  let y = ib.next();
-  while (!x.done || !y.done) {
-    if (y.done || (!x.done && compareKeys(x.value.key, y.value.key) <= 0)) {
-      if (!y.done && x.value.key === y.value.key) y = ib.next();
-      yield x.value;
-      x = ia.next();
-    } else {
-      yield y.value;
-      y = ib.next();
-    }
-  }
+function existsAt(reader: SnapshotReader, key: string, entry: IndexEntry, at: number): boolean {
+  if (entry.damaged) return true;
+  if (entry.modRevision <= at) return entry.live;
+  return reader.existsAt(key, entry.modRevision, at);
 }

@@ -25,12 +25,7 @@ import { crc32 } from 'node:zlib';
  *
  * The header and the value have separate checksums: a damaged value still yields its key and
  * revisions (the item is reported with `corrupt` set), a damaged header yields nothing but the
- * revision it is stored under.
- *
- * Pointer record (24 bytes, `index` and `tombstones` databases, key = storage key): magic 0xE8,
- * version, type (1 live, 2 deleted), reserved, FNV-1a checksum of bytes 8..24, modRevision,
- * createRevision. (FNV-1a, computed in JS, is cheaper than a native CRC call for 16 bytes and
- * detects the same single-byte damage; pointers are read and written on every write.)
+ * revision it is stored under (and, at best, its key: {@link recoverKeyOfDamagedRecord}).
  */
 
 export const RECORD_PUT = 1;
@@ -38,11 +33,9 @@ export const RECORD_DELETE = 2;
 export type RecordType = typeof RECORD_PUT | typeof RECORD_DELETE;
 
 const LOG_MAGIC = 0xe7;
-const POINTER_MAGIC = 0xe8;
 const COMPACTION_MAGIC = 0xe9;
 const FORMAT_VERSION = 1;
 const LOG_HEADER_BYTES = 40;
-const POINTER_BYTES = 24;
 const COMPACTION_BYTES = 24;
 const TWO_POW_32 = 0x1_0000_0000;
 
@@ -70,13 +63,6 @@ export interface LogRecordInput {
   readonly value?: Uint8Array;
 }
 
-/** Index or tombstone entry: where the key's latest record lives. */
-export interface Pointer {
-  readonly type: RecordType;
-  readonly modRevision: number;
-  readonly createRevision: number;
-}
-
 export interface CompactionState {
   /** Reads and watches at or below this revision fail. */
   readonly compacted: number;
@@ -92,12 +78,6 @@ function writeRevision(buf: Buffer, offset: number, revision: number): void {
 function readRevision(buf: Uint8Array, offset: number): number {
   const view = buf as Buffer;
   return view.readUInt32BE(offset) * TWO_POW_32 + view.readUInt32BE(offset + 4);
-}
-
-function fnv1a(buf: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ buf[i], 0x01000193);
-  return hash >>> 0;
 }
 
 function checksum(buf: Uint8Array, start: number, end: number): number {
@@ -130,8 +110,6 @@ export function crc32Small(buf: Uint8Array, start: number, end: number): number 
 export function logRecordSize(keyBytes: number, valueBytes: number): number {
   return LOG_HEADER_BYTES + keyBytes + valueBytes;
 }
-
-export const POINTER_SIZE = POINTER_BYTES;
 
 /**
  * Encodes a log record into `buf`, which must be exactly
@@ -203,26 +181,23 @@ export function decodeLogRecord(buf: Uint8Array, options: DecodeOptions = {}): L
   };
 }
 
-/** Encodes a pointer into `buf` ({@link POINTER_SIZE} bytes). */
-export function encodePointerInto(buf: Buffer, pointer: Pointer): Buffer {
-  buf[0] = POINTER_MAGIC;
-  buf[1] = FORMAT_VERSION;
-  buf[2] = pointer.type;
-  buf[3] = 0;
-  writeRevision(buf, 8, pointer.modRevision);
-  writeRevision(buf, 16, pointer.createRevision);
-  buf.writeUInt32BE(fnv1a(buf, 8, POINTER_BYTES), 4);
-  return buf;
+/**
+ * The key bytes of a log record whose header failed its checksum, when they still decode: the
+ * key length must fit the record and the bytes must be valid UTF-8. A best effort that lets the
+ * store report the damage against the key instead of losing track of it.
+ */
+export function recoverKeyOfDamagedRecord(buf: Uint8Array): string | undefined {
+  if (buf.length < LOG_HEADER_BYTES) return undefined;
+  const keyBytes = (buf as Buffer).readUInt32BE(36);
+  if (keyBytes === 0 || LOG_HEADER_BYTES + keyBytes > buf.length) return undefined;
+  try {
+    return STRICT_UTF8.decode(buf.subarray(LOG_HEADER_BYTES, LOG_HEADER_BYTES + keyBytes));
+  } catch {
+    return undefined;
+  }
 }
 
-/** Decodes a pointer record; undefined when it is damaged. */
-export function decodePointer(buf: Uint8Array): Pointer | undefined {
-  if (buf.length !== POINTER_BYTES || buf[0] !== POINTER_MAGIC || buf[1] !== FORMAT_VERSION) return undefined;
-  const type = buf[2];
-  if (type !== RECORD_PUT && type !== RECORD_DELETE) return undefined;
-  if (fnv1a(buf, 8, POINTER_BYTES) !== (buf as Buffer).readUInt32BE(4)) return undefined;
-  return { type, modRevision: readRevision(buf, 8), createRevision: readRevision(buf, 16) };
-}
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export function encodeCompactionState(state: CompactionState): Buffer {
   const buf = Buffer.allocUnsafe(COMPACTION_BYTES);

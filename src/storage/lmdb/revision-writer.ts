@@ -3,15 +3,7 @@ import { ConflictError, CorruptValueError, KeyExistsError, NotFoundError, Unavai
 import type { KeyValue } from '../store.js';
 import type { KeyIndex } from './key-index.js';
 import { EMPTY_BYTES, type LmdbDatabases, META_REVISION, readRevision } from './lmdb-env.js';
-import {
-  encodeLogRecordInto,
-  encodePointerInto,
-  logRecordSize,
-  MAX_REVISION,
-  POINTER_SIZE,
-  RECORD_DELETE,
-  RECORD_PUT,
-} from './record-codec.js';
+import { encodeLogRecordInto, logRecordSize, MAX_REVISION, RECORD_DELETE, RECORD_PUT } from './record-codec.js';
 import { corruptKv, SnapshotReader } from './snapshot-reader.js';
 import { WriteArena } from './write-arena.js';
 
@@ -57,8 +49,6 @@ class PendingWrite implements CommittedWrite {
     readonly createRevision: number,
     readonly previousRevision: number,
     readonly record: Buffer,
-    readonly pointer: Buffer,
-    readonly removeTombstone: boolean,
     readonly prev: KeyValue | undefined,
     readonly resolve: (outcome: WriteOutcome) => void,
     readonly reject: (err: unknown) => void,
@@ -93,8 +83,9 @@ const MAX_TRIES = 5;
  * Revision assignment. The `meta` entry `revision` carries the store's current revision as its
  * lmdb version. Writes are validated here (against the committed state overlaid with writes
  * still in flight), given the next revision in call order, and queued together as one
- * `ifVersion(revision = first - 1)` block that writes the log records, index entries and the
- * new revision. lmdb evaluates the condition inside the write transaction, so a batch applies
+ * `ifVersion(revision = first - 1)` block that appends the log records and writes the new
+ * revision. The key index is in memory only (see KeyIndex): it is updated when the batch
+ * commits, before the writers are acknowledged. lmdb evaluates the condition inside the write transaction, so a batch applies
  * only on top of exactly the state it was validated against: revisions are assigned atomically
  * and without gaps, and failed validations consume none.
  *
@@ -180,7 +171,6 @@ export class RevisionWriter {
     let modRevision = 0;
     let createRevision = 0;
     let damaged = false;
-    let known = pending !== undefined;
     if (pending !== undefined) {
       live = pending.op.kind !== 'delete';
       modRevision = pending.revision;
@@ -188,21 +178,21 @@ export class RevisionWriter {
     } else {
       const committed = this.options.keyIndex.get(key);
       if (committed !== undefined) {
-        known = true;
         ({ live, modRevision, createRevision } = committed);
         damaged = committed.damaged && live;
       }
     }
-    // A known key that is not live is deleted with its tombstone still kept: a re-create
-    // removes the tombstone (and its record chain continues through the delete).
-    const hasTombstone = known && !live;
+    // A re-created key's record chain continues through its delete record while that is kept.
     let prev: KeyValue | undefined;
     if (op.kind === 'create') {
       if (live) throw new KeyExistsError(key);
     } else {
       if (!live) throw new NotFoundError(key);
       if (damaged && (op.kind === 'update' || op.expected !== undefined)) {
-        throw new CorruptValueError(key, 'the index entry is damaged; only an unconditional delete is possible');
+        throw new CorruptValueError(
+          key,
+          'the latest log record of the key is damaged; only an unconditional delete is possible',
+        );
       }
       if (op.expected !== undefined && op.expected !== modRevision) {
         throw new ConflictError(
@@ -231,12 +221,6 @@ export class RevisionWriter {
         { type, key, modRevision: revision, createRevision: newCreateRevision, previousRevision: modRevision, value },
         keyBytes,
       ),
-      encodePointerInto(this.arena.take(POINTER_SIZE), {
-        type,
-        modRevision: revision,
-        createRevision: newCreateRevision,
-      }),
-      op.kind === 'create' && hasTombstone,
       prev,
       resolve,
       reject,
@@ -256,7 +240,7 @@ export class RevisionWriter {
     // A queued put's value is not in the log yet.
     const queued = pending?.kv();
     if (queued !== undefined) return queued;
-    if (damaged) return this.reader.latest(key, 'damaged');
+    if (damaged) return this.reader.latest(key, { modRevision, createRevision, damaged });
     return (
       this.reader.recordAsKv(key, modRevision) ??
       corruptKv(key, modRevision, createRevision, 'the log record is not a put')
@@ -272,17 +256,7 @@ export class RevisionWriter {
     let result: Promise<boolean>;
     try {
       result = dbs.meta.ifVersion(META_REVISION, batch.first - 1, () => {
-        for (const w of batch.writes) {
-          const { key } = w.op;
-          dbs.log.put(w.revision, w.record, APPEND);
-          if (w.op.kind === 'delete') {
-            dbs.index.remove(key);
-            dbs.tombstones.put(key, w.pointer, w.revision);
-          } else {
-            dbs.index.put(key, w.pointer);
-            if (w.removeTombstone) dbs.tombstones.remove(key);
-          }
-        }
+        for (const w of batch.writes) dbs.log.put(w.revision, w.record, APPEND);
         dbs.meta.put(META_REVISION, EMPTY_BYTES, batch.last);
       });
     } catch (err) {
@@ -309,6 +283,7 @@ export class RevisionWriter {
       // The key's state is now committed, unless a later write of it is still queued.
       if (current && this.overlay.get(key) === w) this.overlay.delete(key);
     }
+    keyIndex.advance(batch.last);
     if (this.options.waitForFlush) {
       return Promise.resolve(this.options.dbs.root.flushed).then(() => this.acknowledge(batch));
     }

@@ -1,14 +1,8 @@
 import { CorruptValueError } from '../errors.js';
 import type { KeyValue, StoreEvent } from '../store.js';
+import type { IndexEntry } from './key-index.js';
 import { EMPTY_BYTES, type LmdbDatabases, type ReadTxn } from './lmdb-env.js';
-import {
-  decodeLogRecord,
-  decodePointer,
-  type LogRecord,
-  type Pointer,
-  RECORD_DELETE,
-  RECORD_PUT,
-} from './record-codec.js';
+import { decodeLogRecord, type LogRecord, RECORD_DELETE, RECORD_PUT } from './record-codec.js';
 
 /**
  * Reads of one consistent snapshot: a key's latest value, its value as of a past revision, and
@@ -16,8 +10,7 @@ import {
  * shared read transaction when undefined, which is stable within one synchronous turn).
  *
  * Past revisions are resolved along each key's chain of records: every log record points at the
- * key's previous record (`previousRevision`), and the index (or the tombstone of a deleted key)
- * points at the latest. Reading key K at revision R walks back from the latest until a record
+ * key's previous record (`previousRevision`), and the key index names the latest. Reading key K at revision R walks back from the latest until a record
  * at or below R; its type says whether K existed at R. Compaction keeps, for every key, the
  * latest record at or below the compacted revision, so a walk for any readable R ends on a
  * record that still exists.
@@ -30,19 +23,6 @@ export class SnapshotReader {
     txn?: ReadTxn,
   ) {
     this.options = txn ? { transaction: txn } : undefined;
-  }
-
-  /** The index pointer of a live key; `damaged` when it fails its checksum. */
-  pointer(key: string): Pointer | 'damaged' | undefined {
-    // Pointers are decoded in JS (no native call), so lmdb's shared buffer needs no trimming.
-    const live = this.dbs.index.getBinaryFast(key, this.options);
-    return live === undefined ? undefined : (decodePointer(live) ?? 'damaged');
-  }
-
-  /** The tombstone pointer of a deleted key (until compaction drops it). */
-  tombstone(key: string): Pointer | 'damaged' | undefined {
-    const dead = this.dbs.tombstones.getBinaryFast(key, this.options);
-    return dead === undefined ? undefined : (decodePointer(dead) ?? 'damaged');
   }
 
   /**
@@ -62,16 +42,17 @@ export class SnapshotReader {
     return decodeLogRecord(buf, { checkValue: false, key }) ?? 'damaged';
   }
 
-  /** The latest value of a live key, given its index pointer (corrupt items included). */
-  latest(key: string, pointer: Pick<Pointer, 'modRevision' | 'createRevision'> | 'damaged'): KeyValue {
-    if (pointer === 'damaged') return corruptKv(key, 0, 0, 'the index entry is damaged');
-    // The index names the key's record; the header checksum covers the key bytes.
-    const rec = this.record(pointer.modRevision, key);
-    if (rec === undefined) {
-      return corruptKv(key, pointer.modRevision, pointer.createRevision, 'the log record is missing');
+  /** The latest value of a live key, given its index entry (corrupt items included). */
+  latest(key: string, entry: Pick<IndexEntry, 'modRevision' | 'createRevision' | 'damaged'>): KeyValue {
+    const { modRevision, createRevision } = entry;
+    if (entry.damaged) {
+      return corruptKv(key, modRevision, createRevision, `the log record at revision ${modRevision} is damaged`);
     }
+    // The index names the key's record; the header checksum covers the key bytes.
+    const rec = this.record(modRevision, key);
+    if (rec === undefined) return corruptKv(key, modRevision, createRevision, 'the log record is missing');
     if (rec === 'damaged' || rec.type !== RECORD_PUT) {
-      return corruptKv(key, pointer.modRevision, pointer.createRevision, 'the log record is damaged');
+      return corruptKv(key, modRevision, createRevision, 'the log record is damaged');
     }
     return kvFromRecord(rec);
   }

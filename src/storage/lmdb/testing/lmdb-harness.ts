@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Store } from '../../store.js';
 import type { BackendHarness } from '../../testing/backend-harness.js';
 import { LmdbStore, type LmdbStoreOptions, openLmdbStore } from '../lmdb-store.js';
-import { damageLogRecord, decodePointer, exact } from '../record-codec.js';
+import { damageLogRecord } from '../record-codec.js';
 
 /**
  * Damages the stored log record of `key`'s latest value in place (no new revision), the way a
@@ -13,12 +13,11 @@ import { damageLogRecord, decodePointer, exact } from '../record-codec.js';
 export async function corruptLmdbRecord(store: Store, key: string): Promise<void> {
   if (!(store instanceof LmdbStore)) throw new TypeError('corruptLmdbRecord needs an LmdbStore');
   const dbs = store.databasesForTesting();
-  const raw = dbs.index.getBinaryFast(key);
-  const pointer = raw === undefined ? undefined : decodePointer(exact(raw));
-  if (pointer === undefined) throw new Error(`corruptLmdbRecord: ${key} has no readable index entry`);
-  const record = dbs.log.get(pointer.modRevision);
-  if (record === undefined) throw new Error(`corruptLmdbRecord: no log record at ${pointer.modRevision}`);
-  await dbs.log.put(pointer.modRevision, damageLogRecord(record));
+  const entry = store.keyIndexForTesting().get(key);
+  if (entry === undefined || !entry.live) throw new Error(`corruptLmdbRecord: ${key} is not a live key`);
+  const record = dbs.log.get(entry.modRevision);
+  if (record === undefined) throw new Error(`corruptLmdbRecord: no log record at ${entry.modRevision}`);
+  await dbs.log.put(entry.modRevision, damageLogRecord(record));
   dbs.root.resetReadTxn();
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { type LmdbDatabases, readCompaction, readRevision } from '../lmdb-env.js';
+import { compareKeys } from '../lmdb-keys.js';
 import type { LmdbStore } from '../lmdb-store.js';
-import { decodeLogRecord, decodePointer, type LogRecord, RECORD_DELETE, RECORD_PUT } from '../record-codec.js';
+import { decodeLogRecord, type LogRecord, RECORD_PUT } from '../record-codec.js';
 
 export interface InvariantReport {
   readonly revision: number;
@@ -11,18 +12,17 @@ export interface InvariantReport {
 }
 
 /**
- * Walks every database of an open LMDB store (no writes may run meanwhile) and asserts the
- * layout's invariants: log records are well-formed and stored under their own revision, none
- * is above the current revision; record chains point backwards at records of the same key;
- * the index holds exactly the keys whose latest record is a put, pointing at that record;
- * tombstones hold exactly the deleted keys whose delete record is still in the log.
+ * Walks the log of an open LMDB store (no writes may run meanwhile) and asserts the layout's
+ * invariants: log records are well-formed and stored under their own revision, none is above
+ * the current revision; record chains point backwards at records of the same key; the
+ * in-memory key index holds, in byte order, exactly the keys that have log records, each
+ * naming its latest record (live for a put, deleted for a delete).
  */
 export function assertLmdbInvariants(store: LmdbStore): InvariantReport {
   const dbs: LmdbDatabases = store.databasesForTesting();
   dbs.root.resetReadTxn();
   const txn = dbs.root.useReadTransaction();
   try {
-    const options = { transaction: txn };
     const revision = readRevision(dbs, txn);
     const { compacted, cleaned } = readCompaction(dbs, txn);
     assert.ok(cleaned <= compacted && compacted <= revision, `compaction ${cleaned}/${compacted} vs ${revision}`);
@@ -53,30 +53,27 @@ export function assertLmdbInvariants(store: LmdbStore): InvariantReport {
       }
     }
 
+    const index = store.keyIndexForTesting();
+    assert.equal(index.revision, revision, 'the key index has applied every committed write');
     let liveKeys = 0;
-    for (const { key, value } of dbs.index.getRange({ transaction: txn })) {
-      const pointer = decodePointer(value);
-      assert.ok(pointer && pointer.type === RECORD_PUT, `index entry of ${key} is well-formed`);
+    let indexed = 0;
+    let previousKey: string | undefined;
+    for (const [key, entry] of index.scan('')) {
+      if (previousKey !== undefined) assert.ok(compareKeys(previousKey, key) < 0, `index order: ${key}`);
+      previousKey = key;
+      indexed++;
+      assert.ok(!entry.damaged, `index entry of ${key} is intact`);
       const rec = latest.get(key);
       assert.ok(rec, `index entry of ${key} has log records`);
-      assert.equal(rec.modRevision, pointer.modRevision, `index of ${key} points at its latest record`);
-      assert.equal(rec.type, RECORD_PUT, `the latest record of live key ${key} is a put`);
-      assert.equal(rec.createRevision, pointer.createRevision, `createRevision of ${key}`);
-      liveKeys++;
+      assert.equal(entry.modRevision, rec.modRevision, `index of ${key} names its latest record`);
+      assert.equal(entry.live, rec.type === RECORD_PUT, `index of ${key}: live iff the latest record is a put`);
+      if (entry.live) {
+        assert.equal(entry.createRevision, rec.createRevision, `createRevision of ${key}`);
+        liveKeys++;
+      }
     }
-    for (const { key, value } of dbs.tombstones.getRange({ transaction: txn })) {
-      const pointer = decodePointer(value);
-      assert.ok(pointer && pointer.type === RECORD_DELETE, `tombstone of ${key} is well-formed`);
-      assert.equal(dbs.index.get(key, options), undefined, `${key} is live and deleted at once`);
-      const rec = latest.get(key);
-      assert.ok(rec, `tombstone of ${key} has its delete record`);
-      assert.equal(rec.modRevision, pointer.modRevision, `tombstone of ${key} points at its latest record`);
-      assert.equal(rec.type, RECORD_DELETE, `the latest record of deleted key ${key} is a delete`);
-    }
-    for (const [key, rec] of latest) {
-      if (rec.type === RECORD_PUT) assert.ok(dbs.index.get(key, options), `live key ${key} is in the index`);
-      else assert.ok(dbs.tombstones.get(key, options), `deleted key ${key} has its tombstone`);
-    }
+    assert.equal(indexed, latest.size, 'every key with log records is in the index');
+    assert.equal(index.size, latest.size, 'the index holds no other keys');
     return { revision, compacted, logRecords: records.size, liveKeys };
   } finally {
     txn.done();
