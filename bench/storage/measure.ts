@@ -29,6 +29,13 @@ export async function timeOnce(op: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+export function median(samples: readonly number[]): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export function percentile(samples: number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);
@@ -48,9 +55,14 @@ export interface Row {
   readonly unit: string;
   /** For latencies and durations lower is better: the ratio is baseline/ours. */
   readonly lowerIsBetter?: boolean;
+  /** A figure measured in rounds: the median of the per-round ratios (else ours/baseline). */
+  readonly ratio?: number;
+  /** The lowest and highest per-round ratio. */
+  readonly spread?: readonly [number, number];
 }
 
 export function ratio(r: Row): number {
+  if (r.ratio !== undefined) return r.ratio;
   if (!Number.isFinite(r.baseline) || r.baseline === 0) return Number.NaN;
   return r.lowerIsBetter ? r.baseline / r.ours : r.ours / r.baseline;
 }
@@ -58,8 +70,12 @@ export function ratio(r: Row): number {
 export function printTable(title: string, rows: readonly Row[]): void {
   const fmt = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(2)) : 'n/a');
   console.log(`\n${title}`);
-  console.log(`| metric | ours | baseline | unit | ratio |`);
-  console.log(`|---|---:|---:|---|---:|`);
-  for (const r of rows)
-    console.log(`| ${r.metric} | ${fmt(r.ours)} | ${fmt(r.baseline)} | ${r.unit} | ${fmt(ratio(r))} |`);
+  const rounds = rows.some((r) => r.spread !== undefined);
+  console.log(`| metric | ours | baseline | unit | ratio |${rounds ? ' ratio range over rounds |' : ''}`);
+  console.log(`|---|---:|---:|---|---:|${rounds ? '---|' : ''}`);
+  for (const r of rows) {
+    const spread = r.spread ? `${fmt(r.spread[0])}–${fmt(r.spread[1])}` : '';
+    const line = `| ${r.metric} | ${fmt(r.ours)} | ${fmt(r.baseline)} | ${r.unit} | ${fmt(ratio(r))} |`;
+    console.log(rounds ? `${line} ${spread} |` : line);
+  }
 }

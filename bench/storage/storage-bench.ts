@@ -7,18 +7,34 @@ import { openEtcdStore } from '../../src/storage/etcd/etcd-store.js';
 import { openLmdbStore } from '../../src/storage/lmdb/lmdb-store.js';
 import type { Store } from '../../src/storage/store.js';
 import { startEtcdServer } from '../../src/storage/testing/etcd-server.js';
-import { percentile, printTable, type Row, ratio, timeConcurrent, timeOnce, timeOps, value } from './measure.js';
+import {
+  median,
+  percentile,
+  printTable,
+  type Row,
+  ratio,
+  timeConcurrent,
+  timeOnce,
+  timeOps,
+  value,
+} from './measure.js';
 
 const VALUE_BYTES = 1024;
-const SEQ_WRITES = Number(process.env.BENCH_SEQ_WRITES ?? 1500);
+const SEQ_WRITES = Number(process.env.BENCH_SEQ_WRITES ?? 500);
 const PAR_WRITES = Number(process.env.BENCH_PAR_WRITES ?? 20000);
+/**
+ * Write figures are measured in this many rounds, ours and the baseline alternating, and
+ * reported as medians: on a shared machine one round of either can be off by a third.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const READS = Number(process.env.BENCH_READS ?? 50000);
 const RANGE_KEYS = 10000;
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 1000);
 
 interface Subject {
-  seq(i: number): Promise<unknown>;
-  par(i: number): Promise<unknown>;
+  /** Write number `i` of round `round` (a fresh key for every call). */
+  seq(i: number, round: number): Promise<unknown>;
+  par(i: number, round: number): Promise<unknown>;
   read(i: number): Promise<unknown>;
   fill(n: number): Promise<void>;
   range(): Promise<number>;
@@ -28,9 +44,9 @@ interface Subject {
 function ourSubject(store: Store, prefix: string): Subject {
   const v = value(VALUE_BYTES, 1);
   return {
-    seq: (i) => store.create(`${prefix}seq/${i}`, v),
-    par: (i) => store.create(`${prefix}par/${i}`, v),
-    read: (i) => store.get(`${prefix}par/${i % 1000}`),
+    seq: (i, round) => store.create(`${prefix}seq/${round}/${i}`, v),
+    par: (i, round) => store.create(`${prefix}par/${round}/${i}`, v),
+    read: (i) => store.get(`${prefix}par/0/${i % 1000}`),
     async fill(n) {
       await Promise.all(
         Array.from({ length: 64 }, async (_, w) => {
@@ -66,9 +82,9 @@ function rawLmdbSubject(path: string): Subject & { close(): Promise<void> } {
   const db = openLmdb({ path, encoding: 'binary' });
   const v = Buffer.from(value(VALUE_BYTES, 1));
   return {
-    seq: (i) => db.put(`seq/${i}`, v),
-    par: (i) => db.put(`par/${i}`, v),
-    read: async (i) => db.get(`par/${i % 1000}`),
+    seq: (i, round) => db.put(`seq/${round}/${i}`, v),
+    par: (i, round) => db.put(`par/${round}/${i}`, v),
+    read: async (i) => db.get(`par/0/${i % 1000}`),
     async fill(n) {
       await Promise.all(
         Array.from({ length: 64 }, async (_, w) => {
@@ -89,9 +105,9 @@ function rawLmdbSubject(path: string): Subject & { close(): Promise<void> } {
 function rawEtcdSubject(client: Etcd3, prefix: string): Subject {
   const v = Buffer.from(value(VALUE_BYTES, 1));
   return {
-    seq: async (i) => await client.put(`${prefix}seq/${i}`).value(v),
-    par: async (i) => await client.put(`${prefix}par/${i}`).value(v),
-    read: (i) => client.get(`${prefix}par/${i % 1000}`).buffer(),
+    seq: async (i, round) => await client.put(`${prefix}seq/${round}/${i}`).value(v),
+    par: async (i, round) => await client.put(`${prefix}par/${round}/${i}`).value(v),
+    read: (i) => client.get(`${prefix}par/0/${i % 1000}`).buffer(),
     async fill(n) {
       await Promise.all(
         Array.from({ length: 64 }, async (_, w) => {
@@ -122,15 +138,55 @@ function rawEtcdSubject(client: Etcd3, prefix: string): Subject {
   };
 }
 
+/**
+ * {@link ROUNDS} rounds of one write figure, the baseline first in each. The row carries the
+ * medians, the median of the per-round ratios, and their lowest and highest.
+ */
+async function rounds(
+  metric: string,
+  unit: string,
+  runBaseline: (round: number) => Promise<number>,
+  runOurs: (round: number) => Promise<number>,
+): Promise<Row> {
+  const ours: number[] = [];
+  const baseline: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const b = await runBaseline(r);
+    const o = await runOurs(r);
+    baseline.push(b);
+    ours.push(o);
+    ratios.push(o / b);
+  }
+  return {
+    metric,
+    ours: median(ours),
+    baseline: median(baseline),
+    unit,
+    ratio: median(ratios),
+    spread: [Math.min(...ratios), Math.max(...ratios)],
+  };
+}
+
 async function measure(ours: Subject, raw: Subject, opts: { seq: number; par: number }): Promise<Row[]> {
   const rows: Row[] = [];
   // Interleave ours and the baseline for each figure, so drift on a shared machine hits both.
-  const rawSeq = await timeOps(opts.seq, raw.seq);
-  const ourSeq = await timeOps(opts.seq, ours.seq);
-  rows.push({ metric: 'writes sequential', ours: ourSeq, baseline: rawSeq, unit: 'writes/s' });
-  const rawPar = await timeConcurrent(opts.par, 64, raw.par);
-  const ourPar = await timeConcurrent(opts.par, 64, ours.par);
-  rows.push({ metric: 'writes 64 in flight', ours: ourPar, baseline: rawPar, unit: 'writes/s' });
+  rows.push(
+    await rounds(
+      'writes sequential',
+      'writes/s',
+      (round) => timeOps(opts.seq, (i) => raw.seq(i, round)),
+      (round) => timeOps(opts.seq, (i) => ours.seq(i, round)),
+    ),
+  );
+  rows.push(
+    await rounds(
+      'writes 64 in flight',
+      'writes/s',
+      (round) => timeConcurrent(opts.par, 64, (i) => raw.par(i, round)),
+      (round) => timeConcurrent(opts.par, 64, (i) => ours.par(i, round)),
+    ),
+  );
   const rawRead = await timeConcurrent(READS, 16, raw.read);
   const ourRead = await timeConcurrent(READS, 16, ours.read);
   rows.push({ metric: 'point reads', ours: ourRead, baseline: rawRead, unit: 'reads/s' });
@@ -138,11 +194,21 @@ async function measure(ours: Subject, raw: Subject, opts: { seq: number; par: nu
   await ours.fill(RANGE_KEYS);
   let rawCount = 0;
   let ourCount = 0;
-  const rawRange = await timeOnce(async () => (rawCount = await raw.range()));
-  const ourRange = await timeOnce(async () => (ourCount = await ours.range()));
+  const rawRanges: number[] = [];
+  const ourRanges: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    rawRanges.push(await timeOnce(async () => (rawCount = await raw.range())));
+    ourRanges.push(await timeOnce(async () => (ourCount = await ours.range())));
+  }
   if (rawCount !== RANGE_KEYS || ourCount !== RANGE_KEYS)
     throw new Error(`range returned ${ourCount}/${rawCount} keys`);
-  rows.push({ metric: 'range of 10,000 keys', ours: ourRange, baseline: rawRange, unit: 'ms', lowerIsBetter: true });
+  rows.push({
+    metric: 'range of 10,000 keys (median of 3)',
+    ours: median(ourRanges),
+    baseline: median(rawRanges),
+    unit: 'ms',
+    lowerIsBetter: true,
+  });
   const ourLat = await ours.watchLatency(WATCH_EVENTS);
   const rawLat = await raw.watchLatency(WATCH_EVENTS);
   rows.push({
@@ -174,9 +240,11 @@ function figures(rows: readonly Row[]): Record<string, number> {
     'writes.parallel.ratio': round(ratio(par)),
     // The headline figure: 64 writers in flight, the load an API server puts on its store.
     'writes.ratio': round(ratio(par)),
+    'writes.ratio.min': round(par.spread?.[0] ?? ratio(par)),
+    'writes.ratio.max': round(par.spread?.[1] ?? ratio(par)),
     reads: round(get('point reads').ours),
     'reads.ratio': round(ratio(get('point reads'))),
-    'range.ms': round(get('range of 10,000 keys').ours),
+    'range.ms': round(get('range of 10,000 keys (median of 3)').ours),
     'watch.p50.ms': round(get('watch latency p50').ours),
     'watch.p99.ms': round(get('watch latency p99').ours),
   };
@@ -207,7 +275,7 @@ async function benchEtcd(): Promise<Row[]> {
       grpcOptions: { 'grpc.max_receive_message_length': 64 * 1024 * 1024 },
     });
     try {
-      const par = Math.min(PAR_WRITES, 10000);
+      const par = Math.min(PAR_WRITES, 5000);
       return await measure(ourSubject(store, '/registry/bench/'), rawEtcdSubject(client, '/raw/'), {
         seq: SEQ_WRITES,
         par,

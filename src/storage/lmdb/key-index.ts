@@ -5,9 +5,12 @@ import { decodeLogRecord, RECORD_PUT, recoverKeyOfDamagedRecord } from './record
 
 /** What the store knows about a key's latest committed record. */
 export interface IndexEntry {
-  /** True for a live key, false for a deleted one whose delete record is still kept. */
+  /**
+   * True for a live key; false for a deleted one whose delete record is still kept, or for a
+   * key whose first write is still being committed (modRevision 0).
+   */
   readonly live: boolean;
-  /** The revision of the key's latest record (a put, or the delete). */
+  /** The revision of the key's latest record (a put, or the delete); 0 for none yet. */
   readonly modRevision: number;
   /** createRevision of a live key's incarnation (0 when unknown or deleted). */
   readonly createRevision: number;
@@ -63,14 +66,33 @@ export class KeyIndex {
     return this.entries.get(key);
   }
 
+  /** The writer's handle on `key`'s entry, if the key has one. */
+  find(key: string): KeySlot | undefined {
+    return this.entries.get(key);
+  }
+
+  /**
+   * The writer's handle on `key`'s entry, created (with no committed record) when missing, so a
+   * queued write can be applied later without looking the key up again.
+   */
+  slot(key: string): KeySlot {
+    let entry = this.entries.get(key);
+    if (entry === undefined) {
+      entry = new Entry(false, 0, 0, false);
+      this.entries.set(key, entry);
+      this.added.push(key);
+    }
+    return entry;
+  }
+
   /** A write of `key` committed at `modRevision` (updated in place: no garbage per write). */
   committed(key: string, live: boolean, modRevision: number, createRevision: number): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) {
-      this.entries.set(key, new Entry(live, modRevision, live ? createRevision : 0, false));
-      this.added.push(key);
-      return;
-    }
+    this.apply(this.slot(key), live, modRevision, createRevision);
+  }
+
+  /** A write committed at `modRevision`, applied to the slot its writer holds. */
+  apply(slot: KeySlot, live: boolean, modRevision: number, createRevision: number): void {
+    const entry = slot as Entry;
     entry.live = live;
     entry.modRevision = modRevision;
     entry.createRevision = live ? createRevision : 0;
@@ -85,10 +107,14 @@ export class KeyIndex {
   /** Compaction dropped the delete record of `key` at `revision` (unless it was re-created since). */
   forgetTombstone(key: string, revision: number): void {
     const entry = this.entries.get(key);
-    if (entry !== undefined && !entry.live && entry.modRevision === revision) {
-      this.entries.delete(key);
-      this.forgotten++;
+    if (entry === undefined || entry.live || entry.modRevision !== revision) return;
+    if (entry.pending !== undefined) {
+      // A write of the key is being committed: keep its slot, with no record behind it.
+      entry.modRevision = 0;
+      return;
     }
+    this.entries.delete(key);
+    this.forgotten++;
   }
 
   /**
@@ -182,7 +208,13 @@ export class KeyIndex {
   }
 }
 
-class Entry implements IndexEntry {
+/** An index entry as the writer sees it: with the latest write of the key still being committed. */
+export interface KeySlot extends IndexEntry {
+  pending: unknown;
+}
+
+class Entry implements KeySlot {
+  pending: unknown = undefined;
   constructor(
     public live: boolean,
     public modRevision: number,

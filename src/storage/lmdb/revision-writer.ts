@@ -1,7 +1,7 @@
 import type { Logger } from '../../util/logger.js';
 import { ConflictError, CorruptValueError, KeyExistsError, NotFoundError, UnavailableError } from '../errors.js';
 import type { KeyValue } from '../store.js';
-import type { KeyIndex } from './key-index.js';
+import type { KeyIndex, KeySlot } from './key-index.js';
 import { EMPTY_BYTES, type LmdbDatabases, META_REVISION, readRevision } from './lmdb-env.js';
 import { encodeLogRecordInto, logRecordSize, MAX_REVISION, RECORD_DELETE, RECORD_PUT } from './record-codec.js';
 import { corruptKv, SnapshotReader } from './snapshot-reader.js';
@@ -44,6 +44,7 @@ export interface RevisionWriterOptions {
 class PendingWrite implements CommittedWrite {
   constructor(
     readonly op: WriteOp,
+    readonly slot: KeySlot,
     readonly tries: number,
     readonly revision: number,
     readonly createRevision: number,
@@ -84,22 +85,23 @@ const MAX_TRIES = 5;
  * lmdb version. Writes are validated here (against the committed state overlaid with writes
  * still in flight), given the next revision in call order, and queued together as one
  * `ifVersion(revision = first - 1)` block that appends the log records and writes the new
- * revision. The key index is in memory only (see KeyIndex): it is updated when the batch
- * commits, before the writers are acknowledged. lmdb evaluates the condition inside the write transaction, so a batch applies
- * only on top of exactly the state it was validated against: revisions are assigned atomically
- * and without gaps, and failed validations consume none.
+ * revision. lmdb evaluates the condition inside the write transaction, so a batch applies only
+ * on top of exactly the state it was validated against: revisions are assigned atomically and
+ * without gaps, and failed validations consume none.
+ *
+ * The key index is in memory only (see KeyIndex). A queued write is recorded on its key's slot
+ * there (`pending`), which is what later writes of the key are validated against, and the slot
+ * is updated in place when the batch commits, before the writers are acknowledged.
  *
  * If a batch does not apply (a commit failed, or another writer moved the revision), every
  * batch queued after it fails its condition as well, since each expects its predecessor's
- * revision. The first such failure starts a new generation: the overlay is dropped, the next
- * revision re-read, and the failed writes are validated and queued again (at most
+ * revision. The first such failure starts a new generation: the key index is reloaded from
+ * the log (dropping the pending writes), the next revision re-read, and the failed writes are validated and queued again (at most
  * {@link MAX_TRIES} times). The data directory lock makes this path exceptional.
  */
 export class RevisionWriter {
   private nextRevision: number;
   private generation = 0;
-  /** The latest queued, not yet settled write of each key: what validation must see. */
-  private overlay = new Map<string, PendingWrite>();
   private batch: Batch | undefined;
   private inflight = 0;
   private drained: (() => void) | undefined;
@@ -166,7 +168,9 @@ export class RevisionWriter {
     reject: (err: unknown) => void,
   ): PendingWrite {
     const { key } = op;
-    const pending = this.overlay.get(key);
+    // The key's latest queued write, else its committed state.
+    const found = this.options.keyIndex.find(key);
+    const pending = found?.pending as PendingWrite | undefined;
     let live = false;
     let modRevision = 0;
     let createRevision = 0;
@@ -175,12 +179,9 @@ export class RevisionWriter {
       live = pending.op.kind !== 'delete';
       modRevision = pending.revision;
       createRevision = pending.createRevision;
-    } else {
-      const committed = this.options.keyIndex.get(key);
-      if (committed !== undefined) {
-        ({ live, modRevision, createRevision } = committed);
-        damaged = committed.damaged && live;
-      }
+    } else if (found !== undefined) {
+      ({ live, modRevision, createRevision } = found);
+      damaged = found.damaged && live;
     }
     // A re-created key's record chain continues through its delete record while that is kept.
     let prev: KeyValue | undefined;
@@ -210,8 +211,10 @@ export class RevisionWriter {
     const type = isDelete ? RECORD_DELETE : RECORD_PUT;
     const value = isDelete ? undefined : op.value;
     const keyBytes = Buffer.byteLength(key, 'utf8');
+    const slot = found ?? this.options.keyIndex.slot(key);
     const write = new PendingWrite(
       op,
+      slot,
       tries,
       revision,
       newCreateRevision,
@@ -225,7 +228,7 @@ export class RevisionWriter {
       resolve,
       reject,
     );
-    this.overlay.set(key, write);
+    slot.pending = write;
     return write;
   }
 
@@ -279,9 +282,13 @@ export class RevisionWriter {
     const current = batch.generation === this.generation;
     for (const w of batch.writes) {
       const { key, kind } = w.op;
-      keyIndex.committed(key, kind !== 'delete', w.revision, w.createRevision);
-      // The key's state is now committed, unless a later write of it is still queued.
-      if (current && this.overlay.get(key) === w) this.overlay.delete(key);
+      if (current) {
+        keyIndex.apply(w.slot, kind !== 'delete', w.revision, w.createRevision);
+        // The key's state is now committed, unless a later write of it is still queued.
+        if (w.slot.pending === w) w.slot.pending = undefined;
+      } else {
+        keyIndex.committed(key, kind !== 'delete', w.revision, w.createRevision);
+      }
     }
     keyIndex.advance(batch.last);
     if (this.options.waitForFlush) {
@@ -326,7 +333,6 @@ export class RevisionWriter {
   private resync(batch: Batch, why: string): void {
     if (batch.generation !== this.generation) return;
     this.generation++;
-    this.overlay = new Map();
     // Someone else may have written: re-read the committed state.
     this.options.keyIndex.reload();
     this.nextRevision = readRevision(this.options.dbs) + 1;
@@ -335,7 +341,7 @@ export class RevisionWriter {
     });
     const open = this.batch;
     this.batch = undefined;
-    // Writes still gathering in the open batch were validated against the dropped overlay.
+    // Writes still gathering in the open batch were validated against the dropped pending writes.
     for (const w of open?.writes ?? []) this.attempt(w.op, w.tries, w.resolve, w.reject);
   }
 }
