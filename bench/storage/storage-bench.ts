@@ -26,7 +26,7 @@ const PAR_WRITES = Number(process.env.BENCH_PAR_WRITES ?? 20000);
  * Write figures are measured in this many rounds, ours and the baseline alternating, and
  * reported as medians: on a shared machine one round of either can be off by a third.
  */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 7));
 const READS = Number(process.env.BENCH_READS ?? 50000);
 const RANGE_KEYS = 10000;
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 1000);

@@ -28,17 +28,17 @@ export interface IndexEntry {
  * `revision` is the revision up to which committed writes are applied here: reads at the latest
  * revision use it, so they never see a revision whose writes the index does not have yet.
  *
- * Keys are also kept in UTF-8 byte order for ranges. New keys are collected and merged into the
- * ordered array before the next ordered read, so writes stay O(1) and a range pays for the keys
- * created since the previous one.
+ * Entries are also kept in an array in UTF-8 byte order of their keys, for ranges. New entries
+ * are collected and merged into it before the next ordered read, so writes stay O(1) and a range
+ * pays for the keys created since the previous one.
  */
 export class KeyIndex {
   private entries = new Map<string, Entry>();
-  /** Every key of `entries` that was known at the last merge, in byte order (plus forgotten ones). */
-  private ordered: string[] = [];
-  /** Keys added to `entries` since the last merge. */
-  private added: string[] = [];
-  /** Keys removed from `entries` since the last merge. */
+  /** The entries known at the last merge, in key order (forgotten ones marked `gone`). */
+  private ordered: Entry[] = [];
+  /** Entries added since the last merge. */
+  private added: Entry[] = [];
+  /** Entries forgotten since the last merge. */
   private forgotten = 0;
   private appliedRevision = 0;
   /** Revisions of log records whose key could not be read at load. */
@@ -78,9 +78,9 @@ export class KeyIndex {
   slot(key: string): KeySlot {
     let entry = this.entries.get(key);
     if (entry === undefined) {
-      entry = new Entry(false, 0, 0, false);
+      entry = new Entry(key, false, 0, 0, false);
       this.entries.set(key, entry);
-      this.added.push(key);
+      this.added.push(entry);
     }
     return entry;
   }
@@ -114,29 +114,34 @@ export class KeyIndex {
       return;
     }
     this.entries.delete(key);
+    entry.gone = true;
     this.forgotten++;
   }
 
   /**
-   * Keys under `prefix` in byte order, starting after `after` (when given), with their entries.
-   * The index must not change while the iteration runs: callers consume it within one
-   * synchronous turn, and resume in a later one by calling again with the last key they saw.
+   * The entries in key order and the position of the first one under `prefix` (after `after`,
+   * when given). Entries from that position on whose key starts with `prefix` are the range;
+   * skip those marked `gone`. The array is valid until the index next changes: callers read
+   * it within one synchronous turn, and resume in a later one with the last key they saw.
    */
-  *scan(prefix: string, after?: string): Generator<[string, IndexEntry]> {
-    const keys = this.sortedKeys();
-    let i = after !== undefined && compareKeys(after, prefix) >= 0 ? upperBound(keys, after) : lowerBound(keys, prefix);
-    for (; i < keys.length; i++) {
-      const key = keys[i];
-      if (!key.startsWith(prefix)) return;
-      const entry = this.entries.get(key);
-      if (entry !== undefined) yield [key, entry];
-    }
+  seek(prefix: string, after?: string): { readonly entries: readonly OrderedEntry[]; readonly start: number } {
+    const entries = this.sortedEntries();
+    const start =
+      after !== undefined && compareKeys(after, prefix) >= 0
+        ? firstIndex(entries, (e) => compareKeys(e.key, after) > 0)
+        : firstIndex(entries, (e) => compareKeys(e.key, prefix) >= 0);
+    return { entries, start };
   }
 
   /** Live keys under `prefix`. */
   countLive(prefix: string): number {
+    const { entries, start } = this.seek(prefix);
     let n = 0;
-    for (const [, entry] of this.scan(prefix)) if (entry.live) n++;
+    for (let i = start; i < entries.length; i++) {
+      const entry = entries[i];
+      if (!entry.key.startsWith(prefix)) break;
+      if (entry.live && !entry.gone) n++;
+    }
     return n;
   }
 
@@ -157,8 +162,9 @@ export class KeyIndex {
         if (rec !== undefined && rec.modRevision === rev) {
           const live = rec.type === RECORD_PUT;
           const entry = entries.get(rec.key);
-          if (entry === undefined) entries.set(rec.key, new Entry(live, rev, live ? rec.createRevision : 0, false));
-          else {
+          if (entry === undefined) {
+            entries.set(rec.key, new Entry(rec.key, live, rev, live ? rec.createRevision : 0, false));
+          } else {
             entry.live = live;
             entry.modRevision = rev;
             entry.createRevision = live ? rec.createRevision : 0;
@@ -169,11 +175,11 @@ export class KeyIndex {
         // A damaged header: its key bytes may still be readable. The key then counts as live
         // with an unreadable latest value (a read reports it corrupt; a delete removes it).
         const key = recoverKeyOfDamagedRecord(value);
-        if (key !== undefined && isStorableKey(key)) entries.set(key, new Entry(true, rev, 0, true));
+        if (key !== undefined && isStorableKey(key)) entries.set(key, new Entry(key, true, rev, 0, true));
         else unattributed.push(rev);
       }
       this.entries = entries;
-      this.ordered = [...entries.keys()].sort(compareKeys);
+      this.ordered = [...entries.values()].sort(byKey);
       this.added = [];
       this.forgotten = 0;
       this.unattributed = unattributed;
@@ -183,24 +189,20 @@ export class KeyIndex {
     }
   }
 
-  /** The ordered keys, after merging in the keys added and dropping those forgotten since. */
-  private sortedKeys(): readonly string[] {
+  /** The ordered entries, after merging in those added and dropping those forgotten since. */
+  private sortedEntries(): readonly Entry[] {
     if (this.added.length === 0 && this.forgotten === 0) return this.ordered;
-    let base = this.ordered;
-    if (this.forgotten > 0) base = base.filter((key) => this.entries.has(key));
-    const added = this.added.filter((key) => this.entries.has(key)).sort(compareKeys);
-    const merged: string[] = new Array(base.length + added.length);
+    const base = this.forgotten > 0 ? this.ordered.filter((e) => !e.gone) : this.ordered;
+    const added = this.added.filter((e) => !e.gone).sort(byKey);
+    const merged: Entry[] = new Array(base.length + added.length);
     let i = 0;
     let j = 0;
     let n = 0;
     while (i < base.length || j < added.length) {
-      let next: string;
-      if (j >= added.length || (i < base.length && compareKeys(base[i], added[j]) <= 0)) next = base[i++];
-      else next = added[j++];
-      // A key forgotten and added again before this merge is in both lists.
-      if (n === 0 || merged[n - 1] !== next) merged[n++] = next;
+      if (j >= added.length || (i < base.length && compareKeys(base[i].key, added[j].key) <= 0))
+        merged[n++] = base[i++];
+      else merged[n++] = added[j++];
     }
-    merged.length = n;
     this.ordered = merged;
     this.added = [];
     this.forgotten = 0;
@@ -213,9 +215,17 @@ export interface KeySlot extends IndexEntry {
   pending: unknown;
 }
 
-class Entry implements KeySlot {
+/** An entry of the ordered view: its key, and whether it has left the index since. */
+export interface OrderedEntry extends IndexEntry {
+  readonly key: string;
+  readonly gone: boolean;
+}
+
+class Entry implements KeySlot, OrderedEntry {
   pending: unknown = undefined;
+  gone = false;
   constructor(
+    readonly key: string,
     public live: boolean,
     public modRevision: number,
     public createRevision: number,
@@ -234,26 +244,18 @@ function isStorableKey(key: string): boolean {
   }
 }
 
-/** The first index whose key is >= `key`. */
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareKeys(keys[mid], key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+function byKey(a: Entry, b: Entry): number {
+  return compareKeys(a.key, b.key);
 }
 
-/** The first index whose key is > `key`. */
-function upperBound(keys: readonly string[], key: string): number {
+/** The first index of sorted `items` for which `isAtOrAfter` holds (it must be monotonic). */
+function firstIndex<T>(items: readonly T[], isAtOrAfter: (item: T) => boolean): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareKeys(keys[mid], key) <= 0) lo = mid + 1;
-    else hi = mid;
+    if (isAtOrAfter(items[mid])) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }

@@ -50,17 +50,22 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
   let remaining = 0;
   let resumeAfter = query.startAfter;
   let sliced = false;
+  const { prefix } = query;
   for (;;) {
     const sliceStart = performance.now();
-    let processed = 0;
+    const { entries, start } = index.seek(prefix, resumeAfter);
     let done = true;
-    for (const [key, entry] of index.scan(query.prefix, resumeAfter)) {
-      if (++processed % CLOCK_EVERY === 0 && performance.now() - sliceStart > SLICE_MS) {
+    for (let i = start; i < entries.length; i++) {
+      const entry = entries[i];
+      const key = entry.key;
+      if (!key.startsWith(prefix)) break;
+      if ((i - start) % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) {
         // Resume with this key in the next slice.
         done = false;
         break;
       }
       resumeAfter = key;
+      if (entry.gone) continue;
       if (kvs.length >= limit) {
         if (existsAt(reader, key, entry, at)) remaining++;
         continue;

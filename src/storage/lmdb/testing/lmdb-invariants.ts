@@ -58,7 +58,10 @@ export function assertLmdbInvariants(store: LmdbStore): InvariantReport {
     let liveKeys = 0;
     let indexed = 0;
     let previousKey: string | undefined;
-    for (const [key, entry] of index.scan('')) {
+    const { entries } = index.seek('');
+    for (const entry of entries) {
+      if (entry.gone) continue;
+      const key = entry.key;
       if (previousKey !== undefined) assert.ok(compareKeys(previousKey, key) < 0, `index order: ${key}`);
       previousKey = key;
       indexed++;
