@@ -52,12 +52,18 @@ export interface BodyResponse {
   readonly body: Buffer | string;
 }
 
+/**
+ * Writes one chunk of a streamed response: undefined when the transport took it, else a promise
+ * that settles once the transport can take more (wait for it before writing again).
+ */
+export type StreamWrite = (chunk: Buffer | string) => Promise<void> | undefined;
+
 /** A streamed response (watch): `pump` writes chunks until it resolves or `signal` aborts. */
 export interface StreamResponse {
   readonly kind: 'stream';
   readonly status: number;
   readonly headers: ResponseHeaders;
-  pump(write: (chunk: Buffer | string) => Promise<void>, signal: AbortSignal): Promise<void>;
+  pump(write: StreamWrite, signal: AbortSignal): Promise<void>;
 }
 
 export type ApiResponse = BodyResponse | StreamResponse;

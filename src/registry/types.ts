@@ -83,6 +83,12 @@ export interface WatchOptions extends ListOptions {
 /** A running watch: iterate for events; `stop()` (or the request's signal) ends it. */
 export interface WatchStream extends AsyncIterable<WatchEvent> {
   stop(): void;
+  /**
+   * The next events, as many as are ready (undefined once the watch has ended): one wake-up per
+   * batch instead of one per event, for consumers that fan out to many watches. A consumer uses
+   * either this or the iterator, not both.
+   */
+  nextBatch?(): Promise<readonly WatchEvent[] | undefined>;
 }
 
 /**

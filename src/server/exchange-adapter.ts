@@ -17,8 +17,6 @@ export function exchangeHandler(handler: Handler, logger: Logger): ExchangeHandl
   };
 }
 
-const RESOLVED: Promise<void> = Promise.resolve();
-
 function toApiRequest(ex: HttpExchange): ApiRequest {
   const q = ex.url.indexOf('?');
   const path = q < 0 ? ex.url : ex.url.slice(0, q);
@@ -59,7 +57,7 @@ async function writeStream(ex: HttpExchange, res: StreamResponse, logger: Logger
   const onClose = () => ac.abort();
   ex.signal.addEventListener('abort', onClose, { once: true });
   // Not an async function: a watch writes once per event, and most writes need no drain.
-  const write = (chunk: Buffer | string): Promise<void> => (out.write(chunk) ? RESOLVED : out.drain());
+  const write = (chunk: Buffer | string): Promise<void> | undefined => (out.write(chunk) ? undefined : out.drain());
   try {
     await res.pump(write, ac.signal);
     out.end();

@@ -51,10 +51,16 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
     return toPartialObjectMetadata(ev.object, apiVersion);
   };
   const cache = cfg.encodings;
+  // The cache keys of this watch's media type, built once rather than per event.
+  const cacheKeys = {
+    ADDED: `watch:${media.contentType}:ADDED`,
+    MODIFIED: `watch:${media.contentType}:MODIFIED`,
+    DELETED: `watch:${media.contentType}:DELETED`,
+  };
   return (ev: WatchEvent): Buffer | string | Uint8Array => {
     // Events from the watch cache are shared by every watcher: encode each once per media type.
     if (cache && !media.target && ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
-      return cache.encode(ev.object, `watch:${media.contentType}:${ev.type}`, () => encodeEvent(ev, ev.object));
+      return cache.encode(ev.object, cacheKeys[ev.type], () => encodeEvent(ev, ev.object));
     }
     return encodeEvent(ev, convert(ev));
   };
@@ -115,7 +121,17 @@ export async function handleWatch(
       try {
         // The encoded bytes of a cached event are shared by every watcher: hand them to the
         // transport as they are (a copy per watcher cost 1,000 copies per change at 1,000 watchers).
-        for await (const ev of stream) await write(asChunk(encode(ev)));
+        if (stream.nextBatch) {
+          // One wake-up per batch, and no promise per written event unless the transport is full.
+          for (let batch = await stream.nextBatch(); batch !== undefined; batch = await stream.nextBatch()) {
+            for (const ev of batch) {
+              const full = write(asChunk(encode(ev)));
+              if (full !== undefined) await full;
+            }
+          }
+        } else {
+          for await (const ev of stream) await write(asChunk(encode(ev)));
+        }
       } catch (e) {
         if (!signal.aborted) {
           const se = e instanceof StatusError ? e : apiErrors.internal(e);

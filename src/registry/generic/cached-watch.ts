@@ -1,6 +1,11 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import { type Cacher, ResourceVersionTooOldError, WatcherTooSlowError } from '../../storage/cacher/index.js';
+import {
+  type Cacher,
+  type CacheWatchEvent,
+  ResourceVersionTooOldError,
+  WatcherTooSlowError,
+} from '../../storage/cacher/index.js';
 import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../types.js';
 import { cacherErrorToStatus } from './cached-read.js';
 import { selectionPredicate } from './predicate.js';
@@ -82,30 +87,47 @@ export async function watchFromCache(
     throw cacherErrorToStatus(rc, e);
   }
   const apiVersion = apiVersionOf(rc.def);
-  async function* iterate(): AsyncGenerator<WatchEvent> {
+  const toWatchEvent = (ev: CacheWatchEvent<ApiObject>): WatchEvent => {
+    if (ev.type !== 'BOOKMARK') return ev;
+    const metadata: ApiObject['metadata'] = { resourceVersion: ev.revision.toString() };
+    if (ev.initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+    return { type: 'BOOKMARK', object: { apiVersion, kind: rc.def.kind, metadata } };
+  };
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    ac.abort();
+    ctx.signal.removeEventListener('abort', onAbort);
+  };
+  async function nextBatch(): Promise<readonly WatchEvent[] | undefined> {
+    if (ended) return undefined;
+    let batch: CacheWatchEvent<ApiObject>[] | undefined;
     try {
-      for await (const ev of watcher) {
-        if (ev.type === 'BOOKMARK') {
-          const metadata: ApiObject['metadata'] = { resourceVersion: ev.revision.toString() };
-          if (ev.initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
-          yield { type: 'BOOKMARK', object: { apiVersion, kind: rc.def.kind, metadata } };
-        } else {
-          yield { type: ev.type, object: ev.object };
-        }
-      }
+      batch = await watcher.nextBatch();
     } catch (e) {
+      end();
       // A watcher that fell behind is closed; the client re-watches from its last version.
-      if (e instanceof WatcherTooSlowError) return;
+      if (e instanceof WatcherTooSlowError) return undefined;
       if (e instanceof ResourceVersionTooOldError) {
-        yield { type: 'ERROR', object: cacherErrorToStatus(rc, e).toStatus() as unknown as ApiObject };
-        return;
+        return [{ type: 'ERROR', object: cacherErrorToStatus(rc, e).toStatus() as unknown as ApiObject }];
       }
       throw e;
+    }
+    if (batch === undefined) {
+      end();
+      return undefined;
+    }
+    // Change events pass through as they are (shared by every watcher); bookmarks become objects.
+    return batch.some((ev) => ev.type === 'BOOKMARK') ? batch.map(toWatchEvent) : (batch as WatchEvent[]);
+  }
+  async function* iterate(): AsyncGenerator<WatchEvent> {
+    try {
+      for (let batch = await nextBatch(); batch !== undefined; batch = await nextBatch()) yield* batch;
     } finally {
-      ac.abort();
-      ctx.signal.removeEventListener('abort', onAbort);
+      end();
     }
   }
   const it = iterate();
-  return { [Symbol.asyncIterator]: () => it, stop: () => ac.abort() };
+  return { [Symbol.asyncIterator]: () => it, nextBatch, stop: end };
 }
