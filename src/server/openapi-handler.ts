@@ -2,7 +2,7 @@ import { apiErrors } from '../apis/meta/status.js';
 import { buildOpenApiV2, buildOpenApiV3Documents, buildOpenApiV3Root } from '../apis/openapi/documents.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
 import type { ApiRequest, ApiResponse } from '../endpoints/handler.js';
-import { errorResponse } from '../endpoints/handlers/responses.js';
+import { errorResponse } from '../endpoints/handlers/response-writer.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 

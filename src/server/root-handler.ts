@@ -1,6 +1,6 @@
 import { apiErrors } from '../apis/meta/status.js';
 import type { ApiRequest, ApiResponse, Handler } from '../endpoints/handler.js';
-import { errorResponse } from '../endpoints/handlers/responses.js';
+import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import type { HealthGroup, HealthRegistry } from './health/health-registry.js';
 
 /** Serves everything that is not a resource request or discovery: health and OpenAPI. */

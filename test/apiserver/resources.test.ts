@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { decodeStatus } from '../../src/encoding/protobuf/index.js';
 import { apiOf } from '../support/api.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 
@@ -260,6 +261,25 @@ describe('generic create/get/update/delete', () => {
       assert.equal(r.json().kind, 'Status', p);
       assert.equal(r.json().reason, 'NotFound', p);
     }
+  });
+
+  it('answers errors raised before a resource handler in the encoding the client asked for', async () => {
+    const yaml = await api('GET', '/no/such/path', { headers: { accept: 'application/yaml' } });
+    assert.equal(yaml.status, 404);
+    assert.match(String(yaml.headers['content-type']), /application\/yaml/);
+    assert.match(yaml.text, /kind: Status/);
+    const proto = await api('GET', '/no/such/path', {
+      headers: { accept: 'application/vnd.kubernetes.protobuf, application/json' },
+    });
+    assert.equal(proto.status, 404);
+    assert.match(String(proto.headers['content-type']), /protobuf/);
+    const status = decodeStatus(proto.body);
+    assert.equal(status.code, 404);
+    assert.equal(status.reason, 'NotFound');
+    // Nothing acceptable: JSON anyway, with the error's own code (never 406 for an error).
+    const other = await api('GET', '/no/such/path', { headers: { accept: 'text/csv' } });
+    assert.equal(other.status, 404);
+    assert.equal(other.json().kind, 'Status');
   });
 
   it('runs dryRun=All on POST, PUT, PATCH and DELETE without persisting', async () => {

@@ -1,8 +1,9 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiRequest, ApiResponse } from '../handler.js';
-import { errorResponse, objectResponse } from '../handlers/responses.js';
+import { errorResponse } from '../handlers/response-writer.js';
 import type { ServedResources } from '../served-resources.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery-documents.js';
+import { documentResponse } from './document-response.js';
 
 const AGGREGATED_GROUP = 'apidiscovery.orch.io';
 const AGGREGATED_VERSIONS = ['v2', 'v2beta1'];
@@ -65,14 +66,14 @@ export function discoveryHandler(opts: {
       }
       return undefined;
     }
-    if (path === '/version') return objectResponse(req, 200, opts.version);
+    if (path === '/version') return documentResponse(req, 200, opts.version);
     const vary = { vary: 'Accept' };
     if (path === '/api' || path === '/apis') {
       const legacy = path === '/api';
       const aggregated = wantedAggregatedVersion(req.headers.accept);
       if (aggregated) {
         const doc = aggregatedDiscovery(resources, legacy, `${AGGREGATED_GROUP}/${aggregated}`);
-        const r = objectResponse(req, 200, doc, vary);
+        const r = documentResponse(req, 200, doc, vary);
         return {
           ...r,
           headers: {
@@ -81,19 +82,19 @@ export function discoveryHandler(opts: {
           },
         };
       }
-      return objectResponse(req, 200, legacy ? apiVersions(opts.serverAddress()) : apiGroupList(resources), vary);
+      return documentResponse(req, 200, legacy ? apiVersions(opts.serverAddress()) : apiGroupList(resources), vary);
     }
     if (parts[0] === 'api' && parts.length === 2) {
       const doc = apiResourceList(resources, '', parts[1]);
-      return doc ? objectResponse(req, 200, doc) : undefined;
+      return doc ? documentResponse(req, 200, doc) : undefined;
     }
     if (parts[0] === 'apis' && parts.length === 2) {
       const doc = apiGroup(resources, parts[1]);
-      return doc ? objectResponse(req, 200, doc) : undefined;
+      return doc ? documentResponse(req, 200, doc) : undefined;
     }
     if (parts[0] === 'apis' && parts.length === 3) {
       const doc = apiResourceList(resources, parts[1], parts[2]);
-      return doc ? objectResponse(req, 200, doc) : undefined;
+      return doc ? documentResponse(req, 200, doc) : undefined;
     }
     return undefined;
   };

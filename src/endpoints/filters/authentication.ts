@@ -1,7 +1,7 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { Authenticator } from '../../authn/authenticator.js';
 import type { Filter } from '../handler.js';
-import { errorResponse } from '../handlers/responses.js';
+import { errorResponse } from '../handlers/response-writer.js';
 
 /**
  * Sets `req.user`; answers 401 when the request carries invalid credentials, or none while

@@ -1,6 +1,6 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
-import { errorResponse } from '../handlers/responses.js';
+import { errorResponse } from '../handlers/response-writer.js';
 import { parseRequestInfo, RequestInfoError } from '../request/request-info.js';
 
 /** Resolves the request's verb, group, version, resource, namespace and name. */

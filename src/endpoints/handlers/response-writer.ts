@@ -241,3 +241,11 @@ export function writeError(req: ApiRequest, cfg: ResponseConfig, err: unknown): 
   const body = serialize(media, status, () => encodeStatus(status));
   return { kind: 'body', status: se.code, headers: { 'content-type': media.contentType, ...se.headers }, body };
 }
+
+/** Response encoding for errors raised outside the resource handlers (filters, routing). */
+const OUTSIDE_RESOURCES: ResponseConfig = { cborEnabled: false, compression: false, now: () => new Date() };
+
+/** The `Status` response for an error raised before a resource handler took the request. */
+export function errorResponse(req: ApiRequest, err: unknown): BodyResponse {
+  return writeError(req, OUTSIDE_RESOURCES, err);
+}

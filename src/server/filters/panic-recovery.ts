@@ -1,5 +1,5 @@
 import type { Filter } from '../../endpoints/handler.js';
-import { errorResponse } from '../../endpoints/handlers/responses.js';
+import { errorResponse } from '../../endpoints/handlers/response-writer.js';
 import type { Logger } from '../../util/logger.js';
 
 /**

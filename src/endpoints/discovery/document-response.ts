@@ -1,0 +1,39 @@
+import { stringify as yamlStringify } from 'yaml';
+import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
+
+type DocumentMediaType = 'application/json' | 'application/yaml';
+
+/**
+ * The media type of a discovery document or `/version`: JSON unless YAML is preferred. These
+ * documents are served in JSON whatever else Accept lists: no 406 here.
+ */
+function documentMediaType(req: ApiRequest): DocumentMediaType {
+  const accept = req.headers.accept ?? '';
+  const yaml = accept.indexOf('application/yaml');
+  if (yaml < 0) return 'application/json';
+  const json = accept.indexOf('application/json');
+  return json < 0 || yaml < json ? 'application/yaml' : 'application/json';
+}
+
+/** A discovery document (or `/version`) in JSON or YAML, indented for `?pretty` and curl. */
+export function documentResponse(
+  req: ApiRequest,
+  status: number,
+  doc: unknown,
+  headers: ResponseHeaders = {},
+): BodyResponse {
+  const media = documentMediaType(req);
+  const body =
+    media === 'application/yaml'
+      ? yamlStringify(doc)
+      : isPretty(req)
+        ? `${JSON.stringify(doc, null, 2)}\n`
+        : JSON.stringify(doc);
+  return { kind: 'body', status, headers: { 'content-type': media, ...headers }, body };
+}
+
+function isPretty(req: ApiRequest): boolean {
+  const p = req.query.get('pretty');
+  if (p !== null) return p === '' || p === 'true' || p === '1';
+  return (req.headers['user-agent'] ?? '').startsWith('curl');
+}
