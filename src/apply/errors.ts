@@ -1,5 +1,5 @@
 import { type StatusCause, StatusError } from '../apis/meta/status.js';
-import { goQuote } from '../apis/selectors/go-format.js';
+import { goQuote } from '../util/go-strconv.js';
 import { compareGoStrings } from './fieldpath/go-text.js';
 import { type Path, pathString } from './fieldpath/path-element.js';
 import { type ManagerInfo, parseManagerIdentifier } from './managed-fields.js';

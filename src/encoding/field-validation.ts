@@ -7,8 +7,8 @@
  */
 import { type FieldError, fieldErrors } from '../apis/meta/field-error.js';
 import { apiErrors, type StatusError } from '../apis/meta/status.js';
+import { goQuote } from '../util/go-strconv.js';
 import { StrictDecodingError } from './errors.js';
-import { goQuote } from './go-format.js';
 import { type DuplicateField, locateJsonPaths, MAX_STRICT_ERRORS } from './json-strict.js';
 import { yamlStrictErrorText } from './yaml-decode.js';
 

@@ -4,8 +4,9 @@
  * `invalid character '}' looking for beginning of object key string` or
  * `unexpected end of JSON input`. Pure; iterative, so deep nesting cannot overflow the stack.
  */
+
+import { goQuoteJsonByte } from '../util/go-strconv.js';
 import { JsonSyntaxError } from './errors.js';
-import { goQuoteJsonByte } from './go-format.js';
 
 /** Go's `maxNestingDepth`. */
 const MAX_DEPTH = 10_000;

@@ -6,9 +6,9 @@
  * header that matches nothing is a 406, an empty header means JSON. Pure and synchronous.
  */
 
+import { goParseBool } from '../util/go-strconv.js';
 import { CBOR_MEDIA_TYPE, CBOR_SEQUENCE_MEDIA_TYPE } from './cbor.js';
 import { NotAcceptableError } from './errors.js';
-import { goParseBool } from './go-format.js';
 import { type AcceptClause, parseAccept } from './media-type.js';
 
 export type Encoding = 'json' | 'yaml' | 'protobuf' | 'cbor';

@@ -25,8 +25,8 @@ import {
   type Scalar,
   type YAMLMap,
 } from 'yaml';
+import { goFormatFloat32G, goFormatFloatG, goQuote } from '../util/go-strconv.js';
 import { UnsupportedValueError, YamlSyntaxError } from './errors.js';
-import { goFormatFloat32G, goFormatFloatG, goQuote } from './go-format.js';
 import { yamlErrorMessage } from './yaml-errors.js';
 import { isMergeKey, type ResolvedScalar, resolvePlainScalar } from './yaml-resolve.js';
 

@@ -3,8 +3,9 @@
  * kube-apiserver's YAML output goes through: which strings may be plain, single-quoted, or
  * literal blocks, and how numbers are spelled. Used by `yaml-encode.ts`. Pure.
  */
+
+import { goFormatFloatG } from '../util/go-strconv.js';
 import { UnsupportedValueError } from './errors.js';
-import { goFormatFloatG } from './go-format.js';
 import { isBase60Float, resolvePlainScalar } from './yaml-resolve.js';
 
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal';

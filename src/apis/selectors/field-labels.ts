@@ -1,7 +1,7 @@
+import { goQuote } from '../../util/go-strconv.js';
 import type { ApiObject } from '../object.js';
 import { UnsupportedFieldLabelError } from './errors.js';
 import type { FieldSelector } from './field-selector.js';
-import { goQuote } from './go-format.js';
 
 /**
  * What field selectors may name for one kind, and the values an object has for them: kube's

@@ -1,6 +1,7 @@
+import { goQuote } from '../../util/go-strconv.js';
 import { isQualifiedName, isValidLabelValue } from '../meta/name-validation.js';
 import { SelectorParseError } from './errors.js';
-import { compareGoStrings, goQuote, goStringSlice } from './go-format.js';
+import { compareGoStrings, goStringSlice } from './go-format.js';
 
 /** kube's `selection.Operator` values a label requirement may carry. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';

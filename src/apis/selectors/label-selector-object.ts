@@ -1,5 +1,5 @@
+import { goQuote } from '../../util/go-strconv.js';
 import { SelectorParseError } from './errors.js';
-import { goQuote } from './go-format.js';
 import { type LabelOperator, type LabelRequirement, newLabelRequirement } from './label-requirement.js';
 import {
   EVERYTHING_LABEL_SELECTOR,

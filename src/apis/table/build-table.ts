@@ -1,5 +1,5 @@
+import { goQuote } from '../../util/go-strconv.js';
 import type { ApiObject } from '../object.js';
-import { goQuote } from '../selectors/go-format.js';
 import { DEFAULT_TABLE_COLUMNS } from './default-columns.js';
 import {
   type ListMetadata,

@@ -1,4 +1,4 @@
-import { goQuote } from '../../apis/selectors/go-format.js';
+import { goQuote } from '../../util/go-strconv.js';
 
 /**
  * The Go text forms that leak into field paths: JSON as structured-merge-diff's jsoniter stream

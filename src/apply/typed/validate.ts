@@ -1,4 +1,4 @@
-import { goQuote } from '../../apis/selectors/go-format.js';
+import { goQuote } from '../../util/go-strconv.js';
 import { compareGoStrings } from '../fieldpath/go-text.js';
 import { type PathElement, pathElementString } from '../fieldpath/path-element.js';
 import { isObject, ListItemError, listItemElement } from './list-items.js';

@@ -1,6 +1,6 @@
+import { goQuote } from '../../util/go-strconv.js';
 import { FlagParseError } from './errors.js';
 import type { FlagSpec } from './flag-spec.js';
-import { goQuote } from './go-values.js';
 
 /** A declarative flag table: property name → spec. Property names become the keys of the parsed values. */
 // biome-ignore lint/suspicious/noExplicitAny: specs of any value type; `parse` is a method, so variance is bivariant anyway.

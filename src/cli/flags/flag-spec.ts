@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
+import { goQuote } from '../../util/go-strconv.js';
 import {
   formatGoDuration,
-  goQuote,
   isParseError,
   type Parsed,
   parseCsvRecord,

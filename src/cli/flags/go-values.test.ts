@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatGoDuration, goQuote, parseCsvRecord, parseGoBool, parseGoDuration, parseGoInt } from './go-values.js';
+import { goQuote } from '../../util/go-strconv.js';
+import { formatGoDuration, parseCsvRecord, parseGoBool, parseGoDuration, parseGoInt } from './go-values.js';
 
 describe('parseGoDuration', () => {
   const ok: [string, number][] = [

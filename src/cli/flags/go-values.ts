@@ -4,32 +4,17 @@
  * Each parser returns the value or `{ error }`.
  */
 
+import { goParseBool, goQuote } from '../../util/go-strconv.js';
+
 export type Parsed<T> = T | { readonly error: string };
 
 export function isParseError<T>(v: Parsed<T>): v is { readonly error: string } {
   return typeof v === 'object' && v !== null && 'error' in v && !Array.isArray(v);
 }
 
-/** Go's `%q` for the strings we print: double quotes, backslash escapes for quotes and control characters. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
 /** `strconv.ParseBool`. */
 export function parseGoBool(s: string): Parsed<boolean> {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
-  return { error: `strconv.ParseBool: parsing ${goQuote(s)}: invalid syntax` };
+  return goParseBool(s) ?? { error: `strconv.ParseBool: parsing ${goQuote(s)}: invalid syntax` };
 }
 
 const INT64_MIN = -(2n ** 63n);

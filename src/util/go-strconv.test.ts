@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { goFormatFloat32G, goFormatFloatG, goParseBool, goQuote, goQuoteJsonByte } from './go-format.js';
-import { decodeUtf8Lenient } from './utf8.js';
+import { decodeUtf8Lenient } from '../encoding/utf8.js';
+import { goFormatFloat32G, goFormatFloatG, goParseBool, goQuote, goQuoteJsonByte } from './go-strconv.js';
 
 describe('Go formatting', () => {
   it('quotes like strconv.Quote', () => {
