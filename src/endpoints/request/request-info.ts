@@ -1,4 +1,4 @@
-import { requiredExactMatch } from './exact-name-selector.js';
+import { exactNameFromFieldSelector, parseFieldSelector } from '../../apis/selectors/field-selector.js';
 
 /**
  * `api` for the core group, `apis` for named groups, and empty when the path starts with
@@ -198,7 +198,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     verb = watchRequested(query) ? 'watch' : 'list';
     const selector = query.get('fieldSelector');
     if (selector !== null && listOptionsDecode(query)) {
-      const selected = requiredExactMatch(selector, 'metadata.name');
+      const selected = pinnedName(selector);
       if (selected !== undefined && isValidPathSegmentName(selected)) name = selected;
     }
   }
@@ -223,4 +223,13 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     fieldSelector: selectorsApply ? (query.get('fieldSelector') ?? '') : '',
     labelSelector: selectorsApply ? (query.get('labelSelector') ?? '') : '',
   };
+}
+
+/** The name a field selector pins with `metadata.name=<n>`; none when it does not parse. */
+function pinnedName(selector: string): string | undefined {
+  try {
+    return exactNameFromFieldSelector(parseFieldSelector(selector));
+  } catch {
+    return undefined;
+  }
 }
