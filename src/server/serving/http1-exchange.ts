@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { PeerCertificate, RequestHeaders } from '../../authn/authenticator.js';
 import { declaredLength, readBodyLimited } from './body-reader.js';
-import { ResponseStateError } from './errors.js';
 import type { HttpExchange, ResponseHeaders, ResponseStream } from './exchange.js';
+import { ExchangeLifecycle } from './exchange-lifecycle.js';
 import { byteLength, copyHeaders, isBodylessStatus, type ServingContext } from './serving-context.js';
 
 const kExchange = Symbol('orch.http1Exchange');
@@ -17,22 +17,19 @@ function onResponseClose(this: TaggedResponse): void {
 }
 
 /** An HTTP/1.1 request/response pair from the `request` event. */
-export class Http1Exchange implements HttpExchange, ResponseStream {
+export class Http1Exchange extends ExchangeLifecycle implements HttpExchange, ResponseStream {
   readonly protocol = 'http/1.1' as const;
   readonly method: string;
   readonly url: string;
   readonly headers: RequestHeaders;
-  private state: 'pending' | 'responded' = 'pending';
-  private isClosed = false;
-  private aborted = false;
   private closeConnection = false;
-  private controller: AbortController | undefined = undefined;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    private readonly ctx: ServingContext,
+    ctx: ServingContext,
   ) {
+    super(ctx);
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
     this.headers = req.headers;
@@ -51,22 +48,6 @@ export class Http1Exchange implements HttpExchange, ResponseStream {
 
   get body(): Readable {
     return this.req;
-  }
-
-  get responded(): boolean {
-    return this.state !== 'pending';
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort();
-    }
-    return this.controller.signal;
   }
 
   headerValues(name: string): string[] {
@@ -147,17 +128,8 @@ export class Http1Exchange implements HttpExchange, ResponseStream {
 
   /** @internal Runs once, from the response's 'close' event. */
   handleClose(): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.aborted = !this.res.writableFinished;
+    if (!this.markClosed(!this.res.writableFinished)) return;
     (this.res as TaggedResponse)[kExchange] = undefined;
-    if (this.aborted) this.controller?.abort();
     this.ctx.exchangeClosed();
-  }
-
-  private begin(): void {
-    if (this.state !== 'pending')
-      throw new ResponseStateError(`response to ${this.method} ${this.url} already started`);
-    this.state = 'responded';
   }
 }

@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { PeerCertificate, RequestHeaders } from '../../authn/authenticator.js';
 import { declaredLength, readBodyLimited } from './body-reader.js';
-import { ResponseStateError } from './errors.js';
 import type { HttpExchange, ResponseHeaders, ResponseStream } from './exchange.js';
+import { ExchangeLifecycle } from './exchange-lifecycle.js';
 import { byteLength, copyHeaders, isBodylessStatus, type ServingContext } from './serving-context.js';
 
 const { NGHTTP2_NO_ERROR } = constants;
@@ -36,22 +36,19 @@ function isHopByHop(name: string): boolean {
 }
 
 /** An HTTP/2 stream from the session-level `stream` event (not the compatibility API). */
-export class Http2Exchange implements HttpExchange, ResponseStream {
+export class Http2Exchange extends ExchangeLifecycle implements HttpExchange, ResponseStream {
   readonly protocol = 'h2' as const;
   readonly method: string;
   readonly url: string;
   readonly headers: RequestHeaders;
-  private state: 'pending' | 'responded' = 'pending';
-  private isClosed = false;
-  private aborted = false;
-  private controller: AbortController | undefined = undefined;
 
   constructor(
     private readonly h2stream: ServerHttp2Stream,
     headers: IncomingHttpHeaders,
     private readonly rawHeaders: readonly string[],
-    private readonly ctx: ServingContext,
+    ctx: ServingContext,
   ) {
+    super(ctx);
     this.method = headers[':method'] ?? 'GET';
     this.url = headers[':path'] ?? '/';
     this.headers = headers;
@@ -72,22 +69,6 @@ export class Http2Exchange implements HttpExchange, ResponseStream {
 
   get body(): Readable {
     return this.h2stream;
-  }
-
-  get responded(): boolean {
-    return this.state !== 'pending';
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort();
-    }
-    return this.controller.signal;
   }
 
   headerValues(name: string): string[] {
@@ -165,13 +146,10 @@ export class Http2Exchange implements HttpExchange, ResponseStream {
 
   /** @internal Runs once, from the stream's 'close' event. */
   handleClose(): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
     const s = this.h2stream;
     // A stream reset by the peer (CANCEL) or torn down with its session never finishes its writable side.
-    this.aborted = !s.writableFinished || (s.rstCode !== undefined && s.rstCode !== NGHTTP2_NO_ERROR);
+    if (!this.markClosed(!s.writableFinished || (s.rstCode !== undefined && s.rstCode !== NGHTTP2_NO_ERROR))) return;
     (s as TaggedStream)[kExchange] = undefined;
-    if (this.aborted) this.controller?.abort();
     this.ctx.exchangeClosed();
   }
 
@@ -193,11 +171,5 @@ export class Http2Exchange implements HttpExchange, ResponseStream {
   private stopUnreadBody(): void {
     const s = this.h2stream;
     if (!s.endAfterHeaders && !s.readableEnded) s.close(NGHTTP2_NO_ERROR);
-  }
-
-  private begin(): void {
-    if (this.state !== 'pending')
-      throw new ResponseStateError(`response to ${this.method} ${this.url} already started`);
-    this.state = 'responded';
   }
 }
