@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JsonSyntaxError } from './errors.js';
-import { encodeJson } from './json-encode.js';
+import { encodeJson, encodeJsonList } from './json-encode.js';
 import { decodeJsonStrict, locateJsonPaths } from './json-strict.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 
@@ -142,5 +142,32 @@ describe('encodeJson', () => {
       encodeJson({ s: 'x\ud800y', t: '\\ud800', ok: '😀' }),
       '{"s":"x\\ufffdy","t":"\\\\ud800","ok":"😀"}\n',
     );
+  });
+});
+
+describe('encodeJsonList', () => {
+  const head = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '7' } };
+  const items = [
+    { metadata: { name: 'a' }, data: { html: '<b>&</b>', sep: '\u2028\u2029', accent: 'é', astral: '😀' } },
+    { metadata: { name: 'b' }, data: { lone: '\ud800', skipped: undefined } },
+    { metadata: { name: 'c' } },
+  ];
+
+  it('writes the same bytes as encoding the whole list at once', () => {
+    for (const list of [items, items.slice(0, 1), []]) {
+      const whole = Buffer.from(encodeJson({ ...head, items: list }));
+      assert.deepEqual(encodeJsonList(head, list), whole);
+    }
+    assert.deepEqual(encodeJsonList({}, items), Buffer.from(encodeJson({ items })));
+  });
+
+  it('takes item bytes from the caller when given', () => {
+    const seen: unknown[] = [];
+    const out = encodeJsonList(head, items, (item) => {
+      seen.push(item);
+      return Buffer.from(JSON.stringify({ n: seen.length }));
+    });
+    assert.deepEqual(seen, items);
+    assert.deepEqual(JSON.parse(out.toString()).items, [{ n: 1 }, { n: 2 }, { n: 3 }]);
   });
 });

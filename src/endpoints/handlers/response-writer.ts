@@ -7,6 +7,8 @@ import { buildTable, toPartialObjectMetadata, toPartialObjectMetadataList } from
 import {
   encodeCbor,
   encodeJson,
+  encodeJsonBytes,
+  encodeJsonList,
   encodeYaml,
   gzipBody,
   type NegotiatedMedia,
@@ -69,6 +71,17 @@ export function negotiate(
   }
 }
 
+/** Cache key of an object's compact JSON (with the trailing newline of a response body). */
+const OBJECT_JSON = 'object:application/json';
+
+function isPlainJson(media: NegotiatedMedia): boolean {
+  return media.encoding === 'json' && !media.pretty && media.target === undefined;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 function serialize(media: NegotiatedMedia, value: unknown, protobuf: () => Uint8Array): Buffer | string {
   switch (media.encoding) {
     case 'json':
@@ -119,6 +132,11 @@ export function writeObject(
   const media = negotiate(req, cfg, def);
   let value: unknown = obj;
   let schema = def.schema;
+  if (isPlainJson(media) && req.method === 'GET' && cfg.encodings) {
+    // Objects read from the watch cache are shared: encode each once for every GET (and list).
+    const body = cfg.encodings.encode(obj, OBJECT_JSON, () => Buffer.from(encodeJson(obj)));
+    return finish(req, cfg, status, media, asBuffer(body), headers);
+  }
   if (media.target?.as === 'Table') {
     value = buildTable(def, obj, {
       now: cfg.now(),
@@ -183,7 +201,17 @@ export function writeList(
       {},
     );
   }
-  const body = { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: listMeta, items: list.items };
+  const head = { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: listMeta };
+  if (isPlainJson(media)) {
+    // Item by item into one buffer; an item a GET encoded already is reused, nothing is cached.
+    const cache = cfg.encodings;
+    const itemBytes = (item: unknown): Uint8Array => {
+      const bytes = cache?.cached(item as object, OBJECT_JSON);
+      return bytes ? bytes.subarray(0, bytes.length - 1) : encodeJsonBytes(item);
+    };
+    return finish(req, cfg, 200, media, encodeJsonList(head, list.items, itemBytes), {});
+  }
+  const body = { ...head, items: list.items };
   return finish(
     req,
     cfg,

@@ -31,6 +31,11 @@ export class EncodingCache {
     return bytes;
   }
 
+  /** The bytes of `obj` in `mediaType` if they were encoded already (nothing is encoded here). */
+  cached(obj: object, mediaType: string): Uint8Array | undefined {
+    return this.byObject.get(obj)?.get(mediaType);
+  }
+
   /** Lookups answered from the cache and lookups that encoded, since creation. */
   stats(): { hits: number; misses: number } {
     return { hits: this.hitCount, misses: this.missCount };

@@ -119,27 +119,29 @@ export class KeyIndex {
   }
 
   /**
-   * The entries in key order and the position of the first one under `prefix` (after `after`,
-   * when given). Entries from that position on whose key starts with `prefix` are the range;
-   * skip those marked `gone`. The array is valid until the index next changes: callers read
-   * it within one synchronous turn, and resume in a later one with the last key they saw.
+   * The entries in key order, and the positions `[start, end)` of those under `prefix` (after
+   * `after`, when given); skip entries marked `gone`. The array is valid until the index next
+   * changes: callers read it within one synchronous turn, and resume in a later one with the
+   * last key they saw.
    */
-  seek(prefix: string, after?: string): { readonly entries: readonly OrderedEntry[]; readonly start: number } {
+  seek(prefix: string, after?: string): OrderedRange {
     const entries = this.sortedEntries();
     const start =
       after !== undefined && compareKeys(after, prefix) >= 0
         ? firstIndex(entries, (e) => compareKeys(e.key, after) > 0)
         : firstIndex(entries, (e) => compareKeys(e.key, prefix) >= 0);
-    return { entries, start };
+    // Keys under a prefix are one run in byte order: the run ends at the first key above
+    // `prefix` that does not start with it.
+    const end = firstIndex(entries, (e) => compareKeys(e.key, prefix) > 0 && !e.key.startsWith(prefix));
+    return { entries, start: Math.min(start, end), end };
   }
 
   /** Live keys under `prefix`. */
   countLive(prefix: string): number {
-    const { entries, start } = this.seek(prefix);
+    const { entries, start, end } = this.seek(prefix);
     let n = 0;
-    for (let i = start; i < entries.length; i++) {
+    for (let i = start; i < end; i++) {
       const entry = entries[i];
-      if (!entry.key.startsWith(prefix)) break;
       if (entry.live && !entry.gone) n++;
     }
     return n;
@@ -213,6 +215,13 @@ export class KeyIndex {
 /** An index entry as the writer sees it: with the latest write of the key still being committed. */
 export interface KeySlot extends IndexEntry {
   pending: unknown;
+}
+
+/** Entries in key order and the positions `[start, end)` of a range of them. */
+export interface OrderedRange {
+  readonly entries: readonly OrderedEntry[];
+  readonly start: number;
+  readonly end: number;
 }
 
 /** An entry of the ordered view: its key, and whether it has left the index since. */

@@ -9,6 +9,8 @@ import { SnapshotReader } from './snapshot-reader.js';
 const SLICE_MS = 8;
 /** How often (in items) the clock is checked. */
 const CLOCK_EVERY = 128;
+/** How often (in entries) the clock is checked while only counting. */
+const COUNT_CLOCK_EVERY = 4096;
 
 export interface RangeQuery {
   readonly prefix: string;
@@ -53,25 +55,29 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
   const { prefix } = query;
   for (;;) {
     const sliceStart = performance.now();
-    const { entries, start } = index.seek(prefix, resumeAfter);
+    const { entries, start, end } = index.seek(prefix, resumeAfter);
     let done = true;
-    for (let i = start; i < entries.length; i++) {
+    let i = start;
+    for (; i < end && kvs.length < limit; i++) {
+      if ((i - start) % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) break;
       const entry = entries[i];
-      const key = entry.key;
-      if (!key.startsWith(prefix)) break;
-      if ((i - start) % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) {
-        // Resume with this key in the next slice.
-        done = false;
-        break;
-      }
-      resumeAfter = key;
       if (entry.gone) continue;
-      if (kvs.length >= limit) {
-        if (existsAt(reader, key, entry, at)) remaining++;
-        continue;
-      }
-      const kv = valueAt(reader, key, entry, at);
+      const kv = valueAt(reader, entry.key, entry, at);
       if (kv !== undefined) kvs.push(kv);
+    }
+    // Past the limit only existence counts, mostly read from the entry itself.
+    for (; i < end && kvs.length >= limit; i++) {
+      if ((i - start) % COUNT_CLOCK_EVERY === COUNT_CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) break;
+      const entry = entries[i];
+      if (entry.gone) continue;
+      if (entry.modRevision <= at && !entry.damaged) {
+        if (entry.live) remaining++;
+      } else if (existsAt(reader, entry.key, entry, at)) remaining++;
+    }
+    if (i < end) {
+      // Out of time: resume after the last entry handled, in the next slice.
+      done = false;
+      if (i > start) resumeAfter = entries[i - 1].key;
     }
     if (done) break;
     sliced = true;
