@@ -158,8 +158,13 @@ export class KeyIndex {
     const txn = this.dbs.root.useReadTransaction();
     try {
       const revision = readRevision(this.dbs, txn);
-      for (const { key: rev, value } of this.dbs.log.getRange({ transaction: txn })) {
+      const read = { transaction: txn };
+      // Keys, then each record through lmdb's shared read buffer: only headers are decoded, so
+      // no record is copied out.
+      for (const rev of this.dbs.log.getKeys(read)) {
         if (rev > revision) break;
+        const value = this.dbs.log.getBinaryFast(rev, read);
+        if (value === undefined) continue;
         const rec = decodeLogRecord(value, HEADER_ONLY);
         if (rec !== undefined && rec.modRevision === rev) {
           const live = rec.type === RECORD_PUT;
