@@ -11,6 +11,8 @@ export interface BenchServer {
   readonly startMs: number;
   readonly admin: { ca: string; cert: string; key: string };
   rssBytes(): number;
+  /** The anonymous part of the RSS (heap, buffers): without the store's memory-mapped file pages. */
+  anonRssBytes(): number;
   stop(): Promise<void>;
 }
 
@@ -48,6 +50,10 @@ export async function startBenchServer(dataDir: string, args: string[] = []): Pr
     },
     rssBytes() {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : Number.NaN;
+    },
+    anonRssBytes() {
+      const m = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       return m ? Number(m[1]) * 1024 : Number.NaN;
     },
     async stop() {

@@ -14,7 +14,11 @@ export interface ResourceInformerOptions {
   readonly served: ServedResource;
   readonly logger: Logger;
   readonly signal: AbortSignal;
-  /** Page size of the (re-)lists. Default 500. */
+  /**
+   * Page size of the (re-)lists. Default: one unpaged list, which the watch cache serves with
+   * the very object instances it holds, so the informer's cache costs no second copy of them
+   * (pages after the first are read from the store and decoded afresh).
+   */
   readonly pageSize?: number;
   /** First delay before re-listing after a failure; doubles up to 5 s. Default 100 ms. */
   readonly retryDelayMs?: number;
@@ -126,7 +130,11 @@ export class ResourceInformer {
     let cont: string | undefined;
     let rv = '';
     do {
-      const page = await this.served.store.list(this.ctx(), { limit: this.options.pageSize ?? 500, continue: cont });
+      const { pageSize } = this.options;
+      const page = await this.served.store.list(
+        this.ctx(),
+        pageSize === undefined ? {} : { limit: pageSize, continue: cont },
+      );
       for (const obj of page.items) fresh.set(keyOf(obj), obj);
       rv ||= page.resourceVersion;
       cont = page.continue;
