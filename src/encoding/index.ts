@@ -51,7 +51,7 @@ export {
   splitYamlWarnings,
   strictDecodingErrors,
 } from './field-validation.js';
-export { encodeJson, encodeJsonBytes, encodeJsonList, goJsonEscape } from './json-encode.js';
+export { encodeJson, encodeJsonCompact, encodeJsonList, goJsonEscape } from './json-encode.js';
 export {
   type DuplicateField,
   decodeJsonStrict,

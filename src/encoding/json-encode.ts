@@ -36,37 +36,41 @@ export function encodeJson(value: unknown, options: { pretty?: boolean } = {}): 
   return `${goJsonEscape(JSON.stringify(value) ?? 'null')}\n`;
 }
 
-/** `value` in compact JSON as UTF-8 bytes, without the trailing newline (a list item, say). */
-export function encodeJsonBytes(value: unknown): Buffer {
-  return Buffer.from(goJsonEscape(JSON.stringify(value) ?? 'null'));
+/** `value` in compact JSON without the trailing newline (a list item, say). */
+export function encodeJsonCompact(value: unknown): string {
+  return goJsonEscape(JSON.stringify(value) ?? 'null');
 }
 
 /**
  * A list body, `{...head,"items":[...]}` plus the newline, exactly as {@link encodeJson} writes
- * it, built from each item's bytes (`itemBytes`, e.g. a cached encoding) rather than as one
- * string: for large lists that string alone costs more than encoding the items (it has to be
- * flattened and converted to UTF-8 as a whole).
+ * it, built from each item's encoding (`encodeItem`: JSON text, or bytes such as a cached
+ * encoding) into one buffer rather than as one string: for large lists that string alone costs
+ * more than encoding the items (it has to be flattened and converted to UTF-8 as a whole).
  */
 export function encodeJsonList(
   head: Readonly<Record<string, unknown>>,
   items: readonly unknown[],
-  itemBytes: (item: unknown) => Uint8Array = encodeJsonBytes,
+  encodeItem: (item: unknown) => string | Uint8Array = encodeJsonCompact,
 ): Buffer {
   const headJson = goJsonEscape(JSON.stringify(head));
-  const open = Buffer.from(`${headJson.length > 2 ? `${headJson.slice(0, -1)},` : '{'}"items":[`);
-  const parts: Uint8Array[] = new Array(items.length);
-  let length = open.length + LIST_CLOSE.length + Math.max(0, items.length - 1);
+  const open = `${headJson.length > 2 ? `${headJson.slice(0, -1)},` : '{'}"items":[`;
+  const parts: (string | Uint8Array)[] = new Array(items.length);
+  let length = Buffer.byteLength(open) + LIST_CLOSE.length + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
-    const bytes = itemBytes(items[i]);
-    parts[i] = bytes;
-    length += bytes.length;
+    const part = encodeItem(items[i]);
+    parts[i] = part;
+    length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
   }
   const out = Buffer.allocUnsafe(length);
-  let at = open.copy(out, 0);
+  let at = out.write(open, 0);
   for (let i = 0; i < parts.length; i++) {
     if (i > 0) out[at++] = COMMA;
-    out.set(parts[i], at);
-    at += parts[i].length;
+    const part = parts[i];
+    if (typeof part === 'string') at += out.write(part, at);
+    else {
+      out.set(part, at);
+      at += part.length;
+    }
   }
   LIST_CLOSE.copy(out, at);
   return out;

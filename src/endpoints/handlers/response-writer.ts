@@ -7,7 +7,7 @@ import { buildTable, toPartialObjectMetadata, toPartialObjectMetadataList } from
 import {
   encodeCbor,
   encodeJson,
-  encodeJsonBytes,
+  encodeJsonCompact,
   encodeJsonList,
   encodeYaml,
   gzipBody,
@@ -205,9 +205,9 @@ export function writeList(
   if (isPlainJson(media)) {
     // Item by item into one buffer; an item a GET encoded already is reused, nothing is cached.
     const cache = cfg.encodings;
-    const itemBytes = (item: unknown): Uint8Array => {
+    const itemBytes = (item: unknown): string | Uint8Array => {
       const bytes = cache?.cached(item as object, OBJECT_JSON);
-      return bytes ? bytes.subarray(0, bytes.length - 1) : encodeJsonBytes(item);
+      return bytes ? bytes.subarray(0, bytes.length - 1) : encodeJsonCompact(item);
     };
     return finish(req, cfg, 200, media, encodeJsonList(head, list.items, itemBytes), {});
   }
