@@ -78,6 +78,14 @@ function isPlainJson(media: NegotiatedMedia): boolean {
   return media.encoding === 'json' && !media.pretty && media.target === undefined;
 }
 
+/**
+ * A GET with a resourceVersion is served from the watch cache (its objects are shared); one
+ * without reads the store and gets an object of its own, which is not worth remembering.
+ */
+function readFromWatchCache(req: ApiRequest): boolean {
+  return req.method === 'GET' && (req.query.get('resourceVersion') ?? '') !== '';
+}
+
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -132,7 +140,7 @@ export function writeObject(
   const media = negotiate(req, cfg, def);
   let value: unknown = obj;
   let schema = def.schema;
-  if (isPlainJson(media) && req.method === 'GET' && cfg.encodings) {
+  if (isPlainJson(media) && readFromWatchCache(req) && cfg.encodings) {
     // Objects read from the watch cache are shared: encode each once for every GET (and list).
     const body = cfg.encodings.encode(obj, OBJECT_JSON, () => Buffer.from(encodeJson(obj)));
     return finish(req, cfg, status, media, asBuffer(body), headers);
