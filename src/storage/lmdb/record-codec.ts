@@ -101,9 +101,13 @@ const CRC_TABLE = (() => {
  * `buf` only through its indices, so lmdb's shared read buffer needs no trimming.
  */
 export function crc32Small(buf: Uint8Array, start: number, end: number): number {
-  let c = -1;
+  return (crcUpdate(-1, buf, start, end) ^ -1) >>> 0;
+}
+
+/** Continues a CRC-32 register `c` (start with -1, finish with `^ -1`) over `buf[start..end)`. */
+function crcUpdate(c: number, buf: Uint8Array, start: number, end: number): number {
   for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ buf[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
+  return c;
 }
 
 /** Bytes a log record of `key` (UTF-8 length `keyBytes`) and `valueBytes` of value takes. */
@@ -126,9 +130,22 @@ export function encodeLogRecordInto(buf: Buffer, input: LogRecordInput, keyBytes
   writeRevision(buf, 20, input.createRevision);
   writeRevision(buf, 28, input.previousRevision);
   buf.writeUInt32BE(keyBytes, 36);
-  buf.write(input.key, LOG_HEADER_BYTES, keyBytes, 'utf8');
+  const { key } = input;
+  let crc: number;
+  if (keyBytes === key.length) {
+    // An ASCII key (its UTF-8 length equals its length): written and checksummed in one pass.
+    crc = crcUpdate(-1, buf, 12, LOG_HEADER_BYTES);
+    for (let i = 0, at = LOG_HEADER_BYTES; i < keyBytes; i++, at++) {
+      const c = key.charCodeAt(i);
+      buf[at] = c;
+      crc = CRC_TABLE[(crc ^ c) & 0xff] ^ (crc >>> 8);
+    }
+  } else {
+    buf.write(key, LOG_HEADER_BYTES, keyBytes, 'utf8');
+    crc = crcUpdate(-1, buf, 12, valueStart);
+  }
   buf.set(value, valueStart);
-  buf.writeUInt32BE(crc32Small(buf, 12, valueStart), 4);
+  buf.writeUInt32BE((crc ^ -1) >>> 0, 4);
   buf.writeUInt32BE(crc32(value) >>> 0, 8);
   return buf;
 }
