@@ -24,6 +24,20 @@ describe('record codec', () => {
     }
   });
 
+  it('checksums ASCII and non-ASCII keys alike: the header CRC covers the header and key bytes', () => {
+    for (const key of ['/registry/configmaps/ns/a', '/registry/configmaps/ns/ä', '/r/😀/x', '']) {
+      const value = new TextEncoder().encode('{"a":1}');
+      const keyBytes = Buffer.byteLength(key);
+      const buf = encodeLogRecordInto(
+        Buffer.alloc(logRecordSize(keyBytes, value.length)),
+        { type: RECORD_PUT, key, modRevision: 7, createRevision: 5, previousRevision: 5, value },
+        keyBytes,
+      );
+      assert.equal(buf.readUInt32BE(4), crc32(buf.subarray(12, 40 + keyBytes)) >>> 0, key);
+      assert.equal(decodeLogRecord(buf)?.key, key);
+    }
+  });
+
   it('round-trips a record read from a larger shared buffer, and flags a damaged value', () => {
     const key = '/registry/pods/ns/ä';
     const value = new TextEncoder().encode('{"a":1}');
