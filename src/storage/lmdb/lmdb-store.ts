@@ -62,11 +62,12 @@ export async function openLmdbStore(options: LmdbStoreOptions): Promise<LmdbStor
 
 /**
  * The embedded MVCC store on LMDB (see the Store contract). Layout and invariants: a
- * revision-keyed log of every change, an index of live keys pointing at their latest record,
- * tombstones of deleted keys, and per-key record chains for reads at past revisions
- * (SnapshotReader); writes go through RevisionWriter (validated, revisioned, group-committed);
- * watches replay the log and then follow an in-process fan-out (LmdbWatcher, WatchHub);
- * compaction runs in bounded batches (lmdb-compaction).
+ * revision-keyed log of every change (the only data on disk), an in-memory key index naming
+ * each key's latest record, deleted keys included until compaction drops their delete record
+ * (KeyIndex, rebuilt from the log at open), and per-key record chains for reads at past
+ * revisions (SnapshotReader); writes go through RevisionWriter (validated, revisioned,
+ * group-committed); watches replay the log and then follow an in-process fan-out (LmdbWatcher,
+ * WatchHub); compaction runs in bounded batches (lmdb-compaction).
  *
  * Writes are linearizable within the owning process; the data directory lock keeps other
  * processes out. A write's AbortSignal is honoured until it is queued; a queued write commits.
