@@ -167,16 +167,12 @@ export class KeyIndex {
         if (value === undefined) continue;
         const rec = decodeLogRecord(value, HEADER_ONLY);
         if (rec !== undefined && rec.modRevision === rev) {
-          const live = rec.type === RECORD_PUT;
-          const entry = entries.get(rec.key);
+          let entry = entries.get(rec.key);
           if (entry === undefined) {
-            entries.set(rec.key, new Entry(rec.key, live, rev, live ? rec.createRevision : 0, false));
-          } else {
-            entry.live = live;
-            entry.modRevision = rev;
-            entry.createRevision = live ? rec.createRevision : 0;
-            entry.damaged = false;
+            entry = new Entry(rec.key, false, 0, 0, false);
+            entries.set(rec.key, entry);
           }
+          this.apply(entry, rec.type === RECORD_PUT, rev, rec.createRevision);
           continue;
         }
         // A damaged header: its key bytes may still be readable. The key then counts as live

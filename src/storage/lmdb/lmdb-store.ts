@@ -130,18 +130,8 @@ export class LmdbStore implements Store {
     // The key index holds the latest committed revision of every key; the log record it names
     // is readable in lmdb's current snapshot (compaction never drops a key's latest record).
     const entry = this.keyIndex.get(key);
-    const reader = this.reader;
-    const at = revision === undefined ? undefined : checkReadRevision(this.dbs, this.keyIndex.revision, revision);
-    let kv: KeyValue | undefined;
-    if (entry === undefined) {
-      kv = undefined;
-    } else if (entry.damaged) {
-      kv = reader.latest(key, entry);
-    } else if (at === undefined || entry.modRevision <= at) {
-      if (entry.live) kv = reader.latest(key, entry);
-    } else {
-      kv = reader.at(key, entry.modRevision, at);
-    }
+    const at = checkReadRevision(this.dbs, this.keyIndex.revision, revision);
+    const kv = entry === undefined ? undefined : this.reader.valueAt(key, entry, at);
     if (kv?.corrupt) throw kv.corrupt;
     return kv;
   }

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { CompactedError, RevisionTooNewError } from '../errors.js';
 import type { KeyValue, RangeResult } from '../store.js';
-import type { IndexEntry, KeyIndex } from './key-index.js';
+import type { KeyIndex } from './key-index.js';
 import { type LmdbDatabases, readCompaction } from './lmdb-env.js';
 import { SnapshotReader } from './snapshot-reader.js';
 
@@ -56,30 +56,23 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
   for (;;) {
     const sliceStart = performance.now();
     const { entries, start, end } = index.seek(prefix, resumeAfter);
-    let done = true;
     let i = start;
     for (; i < end && kvs.length < limit; i++) {
       if ((i - start) % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) break;
       const entry = entries[i];
       if (entry.gone) continue;
-      const kv = valueAt(reader, entry.key, entry, at);
+      const kv = reader.valueAt(entry.key, entry, at);
       if (kv !== undefined) kvs.push(kv);
     }
     // Past the limit only existence counts, mostly read from the entry itself.
     for (; i < end && kvs.length >= limit; i++) {
       if ((i - start) % COUNT_CLOCK_EVERY === COUNT_CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) break;
       const entry = entries[i];
-      if (entry.gone) continue;
-      if (entry.modRevision <= at && !entry.damaged) {
-        if (entry.live) remaining++;
-      } else if (existsAt(reader, entry.key, entry, at)) remaining++;
+      if (!entry.gone && reader.presentAt(entry.key, entry, at)) remaining++;
     }
-    if (i < end) {
-      // Out of time: resume after the last entry handled, in the next slice.
-      done = false;
-      if (i > start) resumeAfter = entries[i - 1].key;
-    }
-    if (done) break;
+    if (i >= end) break;
+    // Out of time: resume after the last entry handled, in the next slice.
+    if (i > start) resumeAfter = entries[i - 1].key;
     sliced = true;
     await yieldToEventLoop();
     query.signal?.throwIfAborted();
@@ -90,16 +83,4 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
     if (compacted > at) throw new CompactedError(BigInt(at), BigInt(compacted));
   }
   return { kvs, revision: BigInt(at), more: remaining > 0, remaining };
-}
-
-function valueAt(reader: SnapshotReader, key: string, entry: IndexEntry, at: number): KeyValue | undefined {
-  if (entry.damaged) return reader.latest(key, entry);
-  if (entry.modRevision <= at) return entry.live ? reader.latest(key, entry) : undefined;
-  return reader.at(key, entry.modRevision, at);
-}
-
-function existsAt(reader: SnapshotReader, key: string, entry: IndexEntry, at: number): boolean {
-  if (entry.damaged) return true;
-  if (entry.modRevision <= at) return entry.live;
-  return reader.existsAt(key, entry.modRevision, at);
 }

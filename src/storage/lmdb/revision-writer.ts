@@ -96,8 +96,9 @@ const MAX_TRIES = 5;
  * If a batch does not apply (a commit failed, or another writer moved the revision), every
  * batch queued after it fails its condition as well, since each expects its predecessor's
  * revision. The first such failure starts a new generation: the key index is reloaded from
- * the log (dropping the pending writes), the next revision re-read, and the failed writes are validated and queued again (at most
- * {@link MAX_TRIES} times). The data directory lock makes this path exceptional.
+ * the log (dropping the pending writes), the next revision re-read, and the failed writes are
+ * validated and queued again (at most {@link MAX_TRIES} times). The data directory lock makes
+ * this path exceptional.
  */
 export class RevisionWriter {
   private nextRevision: number;

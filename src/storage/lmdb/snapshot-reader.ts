@@ -88,6 +88,24 @@ export class SnapshotReader {
     }
   }
 
+  /**
+   * `key` as of `revision`, given its key index entry: read directly when its latest record is
+   * at or below `revision`, else walked back along its record chain. Undefined when the key did
+   * not exist then; a damaged entry is a corrupt item at any revision.
+   */
+  valueAt(key: string, entry: IndexEntry, revision: number): KeyValue | undefined {
+    if (entry.damaged) return this.latest(key, entry);
+    if (entry.modRevision <= revision) return entry.live ? this.latest(key, entry) : undefined;
+    return this.at(key, entry.modRevision, revision);
+  }
+
+  /** Whether `key` existed at `revision` (see {@link SnapshotReader.valueAt}), mostly without a read. */
+  presentAt(key: string, entry: IndexEntry, revision: number): boolean {
+    if (entry.damaged) return true;
+    if (entry.modRevision <= revision) return entry.live;
+    return this.existsAt(key, entry.modRevision, revision);
+  }
+
   /** The value of the record at `revision` when it is a put of `key`; undefined for a delete. */
   recordAsKv(key: string, revision: number): KeyValue | undefined {
     // Record chains and index entries only ever point at records of their own key.
