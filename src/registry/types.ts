@@ -88,7 +88,7 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    * batch instead of one per event, for consumers that fan out to many watches. A consumer uses
    * either this or the iterator, not both.
    */
-  nextBatch?(): Promise<readonly WatchEvent[] | undefined>;
+  nextBatch(): Promise<readonly WatchEvent[] | undefined>;
 }
 
 /**

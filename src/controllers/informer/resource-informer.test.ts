@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
+import { watchStreamOf } from '../../registry/generic/watch-stream.js';
 import { registryFixture } from '../../registry/resources/testing/registry-fixture.js';
-import type { ResourceStore, WatchEvent, WatchStream } from '../../registry/types.js';
+import type { ResourceStore, WatchEvent } from '../../registry/types.js';
 import { silentLogger } from '../../util/logger.js';
 import { waitFor } from '../testing/controller-fixture.js';
 import { ResourceInformer } from './resource-informer.js';
@@ -43,8 +44,7 @@ function withBreakableWatch(store: ResourceStore): ResourceStore & { breakWatch(
         inner.stop();
       }
     }
-    const gen = events();
-    return { [Symbol.asyncIterator]: () => gen, stop: () => inner.stop() } satisfies WatchStream;
+    return watchStreamOf(events(), () => inner.stop());
   };
   return wrapper;
 }

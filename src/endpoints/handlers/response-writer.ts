@@ -86,7 +86,8 @@ function readFromWatchCache(req: ApiRequest): boolean {
   return req.method === 'GET' && (req.query.get('resourceVersion') ?? '') !== '';
 }
 
-function asBuffer(bytes: Uint8Array): Buffer {
+/** `bytes` as a Buffer without copying (a view of the same memory). */
+export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 

@@ -13,7 +13,7 @@ import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/pro
 import type { RequestContext, WatchEvent, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest, StreamResponse } from '../handler.js';
 import type { ServedResource } from '../served-resources.js';
-import type { ResponseConfig } from './response-writer.js';
+import { asBuffer, type ResponseConfig } from './response-writer.js';
 
 // kube-apiserver's default: watches end after --min-request-timeout (1800 s) times a random
 // factor in [1, 2), so reconnects of many clients spread out.
@@ -80,8 +80,7 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
 
 /** A chunk the transport takes without copying: Buffers and strings as they are, other bytes viewed. */
 function asChunk(bytes: Buffer | string | Uint8Array): Buffer | string {
-  if (typeof bytes === 'string' || Buffer.isBuffer(bytes)) return bytes;
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return typeof bytes === 'string' ? bytes : asBuffer(bytes);
 }
 
 /**
@@ -121,16 +120,12 @@ export async function handleWatch(
       try {
         // The encoded bytes of a cached event are shared by every watcher: hand them to the
         // transport as they are (a copy per watcher cost 1,000 copies per change at 1,000 watchers).
-        if (stream.nextBatch) {
-          // One wake-up per batch, and no promise per written event unless the transport is full.
-          for (let batch = await stream.nextBatch(); batch !== undefined; batch = await stream.nextBatch()) {
-            for (const ev of batch) {
-              const full = write(asChunk(encode(ev)));
-              if (full !== undefined) await full;
-            }
+        // One wake-up per batch, and no promise per written event unless the transport is full.
+        for (let batch = await stream.nextBatch(); batch !== undefined; batch = await stream.nextBatch()) {
+          for (const ev of batch) {
+            const full = write(asChunk(encode(ev)));
+            if (full !== undefined) await full;
           }
-        } else {
-          for await (const ev of stream) await write(asChunk(encode(ev)));
         }
       } catch (e) {
         if (!signal.aborted) {

@@ -11,6 +11,7 @@ import { cacherErrorToStatus } from './cached-read.js';
 import { selectionPredicate } from './predicate.js';
 import { parseResourceVersion } from './read-semantics.js';
 import { apiVersionOf, collectionPrefix, type RegistryContext } from './registry-context.js';
+import { watchStreamOf } from './watch-stream.js';
 
 /** The annotation that marks the bookmark ending a streaming list's initial events. */
 export const INITIAL_EVENTS_END_ANNOTATION = 'orch.io/initial-events-end';
@@ -24,8 +25,7 @@ function errorStream(status: StatusError): WatchStream {
   async function* one(): AsyncGenerator<WatchEvent> {
     yield { type: 'ERROR', object: status.toStatus() as unknown as ApiObject };
   }
-  const it = one();
-  return { [Symbol.asyncIterator]: () => it, stop() {} };
+  return watchStreamOf(one(), () => {});
 }
 
 /**

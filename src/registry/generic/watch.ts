@@ -5,6 +5,7 @@ import { type SelectionPredicate, selectionPredicate } from './predicate.js';
 import { collectionPrefix, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { decodeStored } from './stored-object.js';
+import { watchStreamOf } from './watch-stream.js';
 
 /**
  * A watch served straight from the store: with no resourceVersion (or `0`) the current
@@ -46,11 +47,7 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
       ctx.signal.removeEventListener('abort', onAbort);
     }
   }
-  const it = iterate();
-  return {
-    [Symbol.asyncIterator]: () => it,
-    stop: () => ac.abort(),
-  };
+  return watchStreamOf(iterate(), () => ac.abort());
 }
 
 /**
