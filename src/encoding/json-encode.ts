@@ -33,7 +33,7 @@ export function goJsonEscape(json: string): string {
  */
 export function encodeJson(value: unknown, options: { pretty?: boolean } = {}): string {
   if (options.pretty) return goJsonEscape(JSON.stringify(value, null, 2) ?? 'null');
-  return `${goJsonEscape(JSON.stringify(value) ?? 'null')}\n`;
+  return `${encodeJsonCompact(value)}\n`;
 }
 
 /** `value` in compact JSON without the trailing newline (a list item, say). */

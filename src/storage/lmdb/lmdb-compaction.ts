@@ -13,8 +13,11 @@ const RECORDS_PER_BATCH = 1000;
 export interface CompactionDeps {
   readonly dbs: LmdbDatabases;
   readonly logger: Logger;
+}
+
+export interface CleanupDeps extends CompactionDeps {
   /** The store's key index: which deleted keys still have their delete record, and forgetting them. */
-  readonly keyIndex?: Pick<KeyIndex, 'get' | 'forgetTombstone'>;
+  readonly keyIndex: Pick<KeyIndex, 'get' | 'forgetTombstone'>;
 }
 
 /**
@@ -50,7 +53,7 @@ export async function markCompacted(deps: CompactionDeps, revision: number): Pro
  * The cleaned revision is saved with every batch; an interrupted cleanup resumes from there
  * (every removal is idempotent). Stops early, without error, when `signal` aborts.
  */
-export async function cleanUpCompacted(deps: CompactionDeps, signal?: AbortSignal): Promise<void> {
+export async function cleanUpCompacted(deps: CleanupDeps, signal?: AbortSignal): Promise<void> {
   const { dbs, logger, keyIndex } = deps;
   for (;;) {
     if (signal?.aborted) return;
@@ -72,7 +75,7 @@ export async function cleanUpCompacted(deps: CompactionDeps, signal?: AbortSigna
         }
         if (rec.previousRevision > 0) void dbs.log.remove(rec.previousRevision);
         if (rec.type === RECORD_DELETE) {
-          const entry = keyIndex?.get(rec.key);
+          const entry = keyIndex.get(rec.key);
           if (entry !== undefined && !entry.live && entry.modRevision === revision) {
             tombstones.push([rec.key, revision]);
             void dbs.log.remove(revision);
@@ -83,7 +86,7 @@ export async function cleanUpCompacted(deps: CompactionDeps, signal?: AbortSigna
     });
     if (damaged > 0) logger.warn('lmdb compaction: left log records with damaged headers in place', { damaged });
     await committed;
-    for (const [key, revision] of tombstones) keyIndex?.forgetTombstone(key, revision);
+    for (const [key, revision] of tombstones) keyIndex.forgetTombstone(key, revision);
     if (reachedEnd) return;
     await yieldToEventLoop();
   }
