@@ -1,5 +1,5 @@
 import type { EventBuffer } from './event-buffer.js';
-import { upperBoundOfPrefix } from './sorted-keys.js';
+import { lowerBound, upperBoundOfPrefix } from './sorted-keys.js';
 import type { StateIndex } from './state-index.js';
 import type { CachedItem } from './types.js';
 
@@ -153,15 +153,4 @@ function countAfter<T>(
     n += (changed.get(key) !== undefined ? 1 : 0) - (state.has(key) ? 1 : 0);
   }
   return n;
-}
-
-function lowerBound(arr: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (arr[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -141,7 +141,7 @@ export class SortedKeys {
 }
 
 /** First index in sorted `arr` whose element is `>= key`. */
-function lowerBound(arr: readonly string[], key: string): number {
+export function lowerBound(arr: readonly string[], key: string): number {
   let lo = 0;
   let hi = arr.length;
   while (lo < hi) {
