@@ -44,6 +44,47 @@ export interface ResourceDefinition {
   readonly fieldLabels?: FieldLabelSupport;
   /** The kind's Table columns. Absent: kube's default `Name` and `Created At` (see `buildTable`). */
   readonly tableColumns?: TableColumns;
+  /**
+   * Fields a write through the main resource may not change (kube's reset fields), as dotted
+   * paths, e.g. `['status']` when a `status` sub-resource owns it. Absent: none.
+   */
+  readonly resetFields?: readonly string[];
+  /**
+   * The objects of this cluster-scoped kind are namespaces: a path's `namespaces/<n>` segment
+   * names the object itself, so requests for it carry a namespace (kube's request info sets it,
+   * and authorizers see it) although the kind is cluster-scoped.
+   */
+  readonly namespaceIsName?: boolean;
+  /**
+   * Media types beyond JSON, YAML and CBOR this kind is served in. Absent: Protobuf too, as for
+   * every built-in kind; custom resources refuse Protobuf (406).
+   */
+  readonly protobuf?: boolean;
+  /**
+   * The kind's zero value as kube's typed decoding produces it (a Namespace has non-pointer
+   * `spec` and `status`, so its zero object carries both); server-side apply diffs against it.
+   * Absent: `{apiVersion, kind, metadata: {}}`.
+   */
+  readonly zeroObject?: () => ApiObject;
+}
+
+/**
+ * A sub-resource whose requests read and write another kind backed by fields of the parent,
+ * the shape of `scale` (`autoscaling/v1` `Scale` from a workload's `spec.replicas`).
+ */
+export interface SubresourceKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The sub-resource kind's schema (validation, encodings, OpenAPI). */
+  readonly schema: Schema;
+  /** The sub-resource object of a parent object. Pure. */
+  toSubresource(parent: ApiObject): ApiObject;
+  /**
+   * The parent with the sub-resource object's changes applied (mutates and returns a copy of
+   * `parent`); field errors of the sub-resource object are returned instead (422).
+   */
+  toParent(parent: ApiObject, sub: ApiObject): ApiObject | FieldError[];
 }
 
 export interface SubresourceDefinition {
@@ -55,6 +96,10 @@ export interface SubresourceDefinition {
    * to what the sub-resource owns.
    */
   readonly strategy?: ResourceStrategy;
+  /** Fields a write through this sub-resource may not change (kube's reset fields). */
+  readonly resetFields?: readonly string[];
+  /** Present when the sub-resource reads and writes another kind (`scale`). */
+  readonly kind?: SubresourceKind;
 }
 
 /**
@@ -76,4 +121,22 @@ export interface ResourceStrategy {
   validateCreate(obj: ApiObject): FieldError[];
   /** All field errors of an update, including immutability against `old`. */
   validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /**
+   * Kinds a controller must finalize before they are removed (a namespace's `spec.finalizers`):
+   * the first delete marks the object (`deletionTimestamp`, then `markTerminating`) and keeps it;
+   * it is removed once `pending` is false. Absent: deleted as any object.
+   */
+  readonly controllerFinalization?: ControllerFinalization;
+}
+
+export interface ControllerFinalization {
+  /** True while the kind's own finalization is incomplete. */
+  pending(obj: ApiObject): boolean;
+  /** Marks an object whose deletion starts (a namespace's `status.phase: Terminating`). Mutates. */
+  markTerminating(obj: ApiObject): void;
+}
+
+/** `<group>/<version>`, or the version alone for the core group. */
+export function apiVersionOf(def: { readonly group: string; readonly version: string }): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
 }

@@ -15,8 +15,8 @@ export function authenticatedGroupAdder(inner: Authenticator): Authenticator {
   // Authenticators that return a cached result object (x509) get a cached widened result too.
   const widened = new WeakMap<AuthResult, AuthResult>();
   return {
-    async authenticate(req: RequestHead, signal: AbortSignal): Promise<AuthResult> {
-      const result = await inner.authenticate(req, signal);
+    async authenticate(req: RequestHead): Promise<AuthResult> {
+      const result = await inner.authenticate(req);
       if (result.kind !== 'user') return result;
       const { user } = result;
       if (user.name === ANONYMOUS_USER) return result;

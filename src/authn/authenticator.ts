@@ -1,10 +1,6 @@
-/** Identity of an authenticated (or anonymous) caller, as in `user.Info` of kube-apiserver. */
-export interface UserInfo {
-  readonly name: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
+import type { UserInfo } from '../apis/request/user-info.js';
+
+export type { UserInfo };
 
 /**
  * Outcome of one authenticator: `user` ends the search; `no-opinion` means the request carries no credential
@@ -51,6 +47,12 @@ export interface RequestHead {
   headerValues(name: string): string[];
   /** The verified-or-not client certificate, or undefined when the client presented none. */
   readonly peerCertificate: PeerCertificate | undefined;
+  /**
+   * Aborted when the client goes away or the request times out; created on first read, so an
+   * authenticator that never waits (client certificates) costs the request nothing. Authenticators
+   * that wait on the network (token webhooks, OIDC discovery) must stop when it aborts.
+   */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -58,12 +60,9 @@ export interface RequestHead {
  * not read the body, and may be called concurrently.
  */
 export interface Authenticator {
-  authenticate(req: RequestHead, signal: AbortSignal): Promise<AuthResult>;
+  authenticate(req: RequestHead): Promise<AuthResult>;
 }
 
-/** Well-known user and group names. */
-export const ANONYMOUS_USER = 'system:anonymous';
-export const UNAUTHENTICATED_GROUP = 'system:unauthenticated';
-export const AUTHENTICATED_GROUP = 'system:authenticated';
+export { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP } from '../apis/request/user-info.js';
 
 export const NO_OPINION: AuthResult = Object.freeze({ kind: 'no-opinion' as const });

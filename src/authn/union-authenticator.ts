@@ -12,7 +12,8 @@ export interface UnionOptions {
 /**
  * Tries `authenticators` in order; the first `user` wins. Without `failOnError`, errors are collected and
  * returned (joined with "; ") only if no authenticator succeeds; with no user and no error the result is
- * `no-opinion`. Throws the signal's reason if aborted between authenticators.
+ * `no-opinion`. Throws the request signal's reason if it aborted between authenticators (the
+ * signal is not read before the first one: most requests end there without creating it).
  */
 export function unionAuthenticator(
   authenticators: readonly Authenticator[],
@@ -21,11 +22,11 @@ export function unionAuthenticator(
   const list = [...authenticators];
   const failOnError = options.failOnError ?? false;
   return {
-    async authenticate(req: RequestHead, signal: AbortSignal): Promise<AuthResult> {
+    async authenticate(req: RequestHead): Promise<AuthResult> {
       const errors: string[] = [];
-      for (const a of list) {
-        signal.throwIfAborted();
-        const result = await a.authenticate(req, signal);
+      for (let i = 0; i < list.length; i++) {
+        if (i > 0) req.signal.throwIfAborted();
+        const result = await list[i].authenticate(req);
         if (result.kind === 'user') return result;
         if (result.kind === 'error') {
           if (failOnError) return result;

@@ -62,7 +62,7 @@ export class X509Authenticator implements Authenticator {
     this.clock = options.clock ?? systemClock;
   }
 
-  async authenticate(req: RequestHead, _signal: AbortSignal): Promise<AuthResult> {
+  async authenticate(req: RequestHead): Promise<AuthResult> {
     const cert = req.peerCertificate;
     if (cert === undefined) return NO_OPINION;
     if (!cert.authorized) {

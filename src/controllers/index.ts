@@ -1,4 +1,4 @@
-import type { ServedResources } from '../endpoints/served-resources.js';
+import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
 import { GarbageCollector } from './garbage-collector/garbage-collector.js';
@@ -11,7 +11,7 @@ export { NamespaceController } from './namespace/namespace-controller.js';
 
 export interface StartControllersOptions {
   /** Every served resource; controllers read and write only through these registries. */
-  readonly resources: ServedResources;
+  readonly resources: ResourceSet;
   readonly logger?: Logger;
   /** Stops the controllers when it aborts (as `stop()` does). */
   readonly signal?: AbortSignal;

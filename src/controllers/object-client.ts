@@ -1,6 +1,8 @@
 import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
-import type { ServedResource } from '../endpoints/served-resources.js';
+import { internalRequestContext } from '../apis/request/request-context.js';
+import { controllerUser, type UserInfo } from '../apis/request/user-info.js';
+import type { ServedResource } from '../registry/resource-set/index.js';
 import type { DeleteOptions, RequestContext } from '../registry/types.js';
 
 /** An object, named as controllers name it. */
@@ -12,8 +14,52 @@ export interface ObjectRef {
   readonly uid?: string;
 }
 
-function ctxOf(ref: ObjectRef, signal: AbortSignal): RequestContext {
-  return { namespace: ref.served.def.namespaced ? ref.namespace : '', signal };
+/**
+ * Who a controller is: the user its requests carry (admission and, later, authorization see it)
+ * and the field manager its writes are recorded under in `metadata.managedFields`.
+ */
+export interface ControllerIdentity {
+  readonly user: UserInfo;
+  readonly manager: string;
+}
+
+/**
+ * The identity of a named in-process controller: the service account
+ * `system:serviceaccount:orch-system:<name>` (kube-controller-manager's controllers with
+ * `--use-service-account-credentials`), writing as field manager `<name>`.
+ */
+export function controllerIdentity(name: string): ControllerIdentity {
+  return { user: controllerUser(name), manager: name };
+}
+
+/** The request context of a controller's request on one served resource. */
+export function controllerContext(
+  who: ControllerIdentity,
+  served: ServedResource,
+  r: { verb: string; namespace: string; name?: string; subresource?: string; signal: AbortSignal },
+): RequestContext {
+  const d = served.def;
+  return internalRequestContext({
+    user: who.user,
+    signal: r.signal,
+    verb: r.verb,
+    group: d.group,
+    version: d.version,
+    resource: d.resource,
+    namespace: d.namespaced ? r.namespace : '',
+    name: r.name,
+    subresource: r.subresource,
+  });
+}
+
+function ctxOf(
+  who: ControllerIdentity,
+  ref: ObjectRef,
+  verb: string,
+  signal: AbortSignal,
+  subresource?: string,
+): RequestContext {
+  return controllerContext(who, ref.served, { verb, namespace: ref.namespace, name: ref.name, subresource, signal });
 }
 
 function isCode(e: unknown, code: number): boolean {
@@ -24,9 +70,13 @@ function isCode(e: unknown, code: number): boolean {
 class ObjectReplaced extends Error {}
 
 /** A live read through the registry; undefined when absent (or replaced by another uid). */
-export async function getLive(ref: ObjectRef, signal: AbortSignal): Promise<ApiObject | undefined> {
+export async function getLive(
+  who: ControllerIdentity,
+  ref: ObjectRef,
+  signal: AbortSignal,
+): Promise<ApiObject | undefined> {
   try {
-    const obj = await ref.served.store.get(ctxOf(ref, signal), ref.name, {});
+    const obj = await ref.served.store.get(ctxOf(who, ref, 'get', signal), ref.name, {});
     if (ref.uid !== undefined && obj.metadata.uid !== ref.uid) return undefined;
     return obj;
   } catch (e) {
@@ -41,13 +91,14 @@ export async function getLive(ref: ObjectRef, signal: AbortSignal): Promise<ApiO
  * Returns the object written (or read), or undefined when the object is gone.
  */
 export async function updateLive(
+  who: ControllerIdentity,
   ref: ObjectRef,
   mutate: (obj: ApiObject) => boolean,
   opts: { signal: AbortSignal; subresource?: string },
 ): Promise<ApiObject | undefined> {
   try {
     const r = await ref.served.store.update(
-      ctxOf(ref, opts.signal),
+      ctxOf(who, ref, 'update', opts.signal, opts.subresource),
       ref.name,
       {
         retryOnConflict: true,
@@ -57,7 +108,7 @@ export async function updateLive(
           return mutate(next) ? next : live;
         },
       },
-      { dryRun: false, subresource: opts.subresource },
+      { dryRun: false, subresource: opts.subresource, fieldManager: who.manager },
     );
     return r.obj;
   } catch (e) {
@@ -71,13 +122,18 @@ export async function updateLive(
  * object was already gone (or replaced), true otherwise (deleted or marked for deletion).
  */
 export async function deleteLive(
+  who: ControllerIdentity,
   ref: ObjectRef,
   options: Omit<DeleteOptions, 'dryRun'>,
   signal: AbortSignal,
 ): Promise<boolean> {
   const preconditions = ref.uid !== undefined ? { uid: ref.uid } : undefined;
   try {
-    await ref.served.store.delete(ctxOf(ref, signal), ref.name, { dryRun: false, preconditions, ...options });
+    await ref.served.store.delete(ctxOf(who, ref, 'delete', signal), ref.name, {
+      dryRun: false,
+      preconditions,
+      ...options,
+    });
     return true;
   } catch (e) {
     // 409: the uid precondition failed, so the object we meant is gone.

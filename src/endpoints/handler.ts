@@ -1,29 +1,15 @@
 import type { StatusError } from '../apis/meta/status.js';
+import type { RequestContext } from '../apis/request/request-context.js';
+import type { RequestInfo } from '../apis/request/request-info.js';
+import type { UserInfo } from '../apis/request/user-info.js';
 import type { RequestHead } from '../authn/authenticator.js';
+import type { RequestWarnings } from './request/request-warnings.js';
 
-/** The identity a request carries after authentication. */
-export interface RequestUser {
-  readonly name: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
-
-/** Where a request points, as parsed from its path and method. */
-export interface RequestInfoLike {
-  readonly isResourceRequest: boolean;
-  readonly path: string;
-  readonly verb: string;
-  readonly apiPrefix: string;
-  readonly apiGroup: string;
-  readonly apiVersion: string;
-  readonly namespace: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly name: string;
-}
-
-/** A request as handlers and filters see it, independent of HTTP/1.1 or HTTP/2. */
+/**
+ * A request as handlers and filters see it, independent of HTTP/1.1 or HTTP/2. The filters
+ * complete it (request info, audit ID, user); handlers then work from the {@link RequestContext}
+ * built from it ({@link requestContext}) and never read the transport.
+ */
 export interface ApiRequest {
   readonly method: string;
   readonly path: string;
@@ -35,9 +21,13 @@ export interface ApiRequest {
   /** Reads the whole body; rejects with a 413 StatusError past `limitBytes`. */
   readBody(limitBytes: number): Promise<Buffer>;
   /** Set by the request-info filter. */
-  info?: RequestInfoLike;
+  info?: RequestInfo;
   /** Set by the authentication filter. */
-  user?: RequestUser;
+  user?: UserInfo;
+  /** Set by the audit filter: the client's `Audit-ID`, else generated. */
+  auditId?: string;
+  /** Warnings for the response's `Warning` headers, from every layer. */
+  readonly warnings: RequestWarnings;
   /** What authenticators may read: headers and the client certificate, never the body. */
   readonly head: RequestHead;
 }
@@ -74,6 +64,27 @@ export type Filter = (next: Handler) => Handler;
 /** Builds a handler from filters, outermost first. */
 export function chain(filters: readonly Filter[], handler: Handler): Handler {
   return filters.reduceRight<Handler>((next, f) => f(next), handler);
+}
+
+/**
+ * The request context of a request that passed the filters, for a resource whose registry works
+ * in `namespace` (empty for cluster-scoped resources and requests across namespaces).
+ */
+export function requestContext(req: ApiRequest, namespace: string): RequestContext {
+  const info = req.info;
+  const user = req.user;
+  if (!info || !user) throw new Error('request context needs the request-info and authentication filters');
+  return {
+    info,
+    namespace,
+    user,
+    auditId: req.auditId ?? '',
+    warnings: req.warnings,
+    // Read lazily: a per-request AbortSignal costs more than serving a cached GET.
+    get signal() {
+      return req.signal;
+    },
+  };
 }
 
 export type { StatusError };

@@ -1,15 +1,12 @@
 import type { ApiObject } from '../apis/object.js';
+import type { RequestContext } from '../apis/request/request-context.js';
 
-/** Who is asking, in which namespace, and until when. Passed to every registry call. */
-export interface RequestContext {
-  /** Namespace from the request path; empty for cluster-scoped or all-namespaces requests. */
-  readonly namespace: string;
-  readonly user?: { readonly name: string; readonly groups: readonly string[] };
-  readonly signal: AbortSignal;
-}
+export type { RequestContext } from '../apis/request/request-context.js';
 
 export interface CreateOptions {
   readonly dryRun: boolean;
+  /** Whose object this is, for `metadata.managedFields`; unset leaves them to the caller. */
+  readonly fieldManager?: string;
 }
 
 export interface GetOptions {
@@ -45,6 +42,12 @@ export interface UpdateOptions {
    * create-on-update (server-side apply creates what it applies). Main resource only.
    */
   readonly createIfMissing?: boolean;
+  /**
+   * Whose change this is, for `metadata.managedFields` (the write is recorded as an `Update` by
+   * this manager). Unset: the object's managed fields are left to the caller (server-side apply
+   * computes them itself).
+   */
+  readonly fieldManager?: string;
 }
 
 export interface Preconditions {

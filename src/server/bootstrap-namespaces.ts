@@ -1,17 +1,37 @@
 import { StatusError } from '../apis/meta/status.js';
-import type { ResourceStore } from '../registry/types.js';
+import { internalRequestContext } from '../apis/request/request-context.js';
+import type { UserInfo } from '../apis/request/user-info.js';
+import type { ResourceSet } from '../registry/resource-set/index.js';
 
 /** Namespaces that exist on every server. */
 export const SYSTEM_NAMESPACES = ['default', 'orch-system', 'orch-public', 'orch-node-lease'] as const;
 
-/** Creates the system namespaces that are missing; existing ones are left as they are. */
-export async function ensureSystemNamespaces(namespaces: ResourceStore, signal: AbortSignal): Promise<void> {
+/** The API server's own identity for the objects it writes (kube's loopback `system:apiserver`). */
+export const API_SERVER_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
+/** The field manager of the API server's own writes (kube records `kube-apiserver`). */
+export const API_SERVER_MANAGER = 'orch-apiserver';
+
+/**
+ * Creates the system namespaces that are missing, through the namespaces registry as the API
+ * server itself (admission and field manager included); existing ones are left as they are.
+ */
+export async function ensureSystemNamespaces(resources: ResourceSet, signal: AbortSignal): Promise<void> {
+  const namespaces = resources.lookup('', 'v1', 'namespaces');
+  if (!namespaces) return;
   for (const name of SYSTEM_NAMESPACES) {
+    const ctx = internalRequestContext({
+      user: API_SERVER_USER,
+      signal,
+      verb: 'create',
+      group: '',
+      version: 'v1',
+      resource: 'namespaces',
+    });
     try {
-      await namespaces.create(
-        { namespace: '', signal },
+      await namespaces.store.create(
+        ctx,
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-        { dryRun: false },
+        { dryRun: false, fieldManager: API_SERVER_MANAGER },
       );
     } catch (e) {
       if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;

@@ -1,5 +1,6 @@
 import { apiErrors } from '../apis/meta/status.js';
 import type { ApiRequest, Handler, StreamResponse } from '../endpoints/handler.js';
+import { RequestWarnings } from '../endpoints/request/request-warnings.js';
 import type { Logger } from '../util/logger.js';
 import { RequestBodyTooLargeError } from './serving/errors.js';
 import type { ExchangeHandler, HttpExchange } from './serving/index.js';
@@ -31,6 +32,7 @@ function toApiRequest(ex: HttpExchange): ApiRequest {
       return ex.signal;
     },
     head: ex,
+    warnings: new RequestWarnings(),
     async readBody(limit) {
       try {
         return await ex.readBody(limit);

@@ -1,5 +1,10 @@
 import { apiErrors } from '../apis/meta/status.js';
-import { buildOpenApiV2, buildOpenApiV3Documents, buildOpenApiV3Root } from '../apis/openapi/documents.js';
+import {
+  buildOpenApiV2,
+  buildOpenApiV3Documents,
+  buildOpenApiV3Root,
+  type OpenApiV3Document,
+} from '../apis/openapi/documents.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
 import type { ApiRequest, ApiResponse } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
@@ -14,16 +19,34 @@ function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
+/** The served definitions as they are now; `generation` changes whenever they do. */
+export interface DefinitionSource {
+  all(): readonly { readonly def: ResourceDefinition }[];
+  readonly generation: number;
+}
+
 /**
- * `/openapi/v2` and `/openapi/v3[/<group-version>]`, built once from the served definitions.
- * Group-version documents are immutable per hash: a request with the current hash is
- * cacheable for a year; a stale hash redirects to the current URL, as kube-apiserver does.
+ * `/openapi/v2` and `/openapi/v3[/<group-version>]`, built from the served definitions and
+ * rebuilt when the resource set changes. Group-version documents are immutable per hash: a
+ * request with the current hash is cacheable for a year; a stale hash redirects to the current
+ * URL, as kube-apiserver does.
  */
-export function openApiHandler(defs: readonly ResourceDefinition[]): (req: ApiRequest) => ApiResponse | undefined {
+export function openApiHandler(source: DefinitionSource): (req: ApiRequest) => ApiResponse | undefined {
+  let builtAt = -1;
+  let defs: readonly ResourceDefinition[] = [];
   let v2: string | undefined;
-  const v3Docs = buildOpenApiV3Documents(defs);
-  const v3Root = JSON.stringify(buildOpenApiV3Root(defs));
+  let v3Docs = new Map<string, OpenApiV3Document>();
+  let v3Root = '';
+  const refresh = () => {
+    if (builtAt === source.generation) return;
+    builtAt = source.generation;
+    defs = source.all().map((r) => r.def);
+    v2 = undefined;
+    v3Docs = buildOpenApiV3Documents(defs);
+    v3Root = JSON.stringify(buildOpenApiV3Root(defs));
+  };
   return (req) => {
+    if (req.path.startsWith('/openapi/')) refresh();
     if (!req.path.startsWith('/openapi/')) return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return errorResponse(req, apiErrors.methodNotAllowed(req.method));

@@ -1,29 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { AdmissionChain, type AdmissionPlugin, BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../admission/index.js';
 import { builtinResources } from '../apis/builtin.js';
 import type { ApiObject } from '../apis/object.js';
+import { internalRequestContext } from '../apis/request/request-context.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import { X509Authenticator } from '../authn/x509-authenticator.js';
+import { buildAuthorizer } from '../authz/index.js';
 import { startControllers } from '../controllers/index.js';
 import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
+import { auditId } from '../endpoints/filters/audit-id.js';
 import { authentication } from '../endpoints/filters/authentication.js';
+import { authorization } from '../endpoints/filters/authorization.js';
 import { requestInfo } from '../endpoints/filters/request-info.js';
 import { chain } from '../endpoints/handler.js';
 import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
-import { ServedResources } from '../endpoints/served-resources.js';
 import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
 import { RuntimeConfig } from '../featuregate/runtime-config.js';
-import type { GenericRegistry } from '../registry/generic/generic-registry.js';
-import type { RegistryContext } from '../registry/generic/registry-context.js';
-import { decodeStored } from '../registry/generic/stored-object.js';
-import { createRegistry } from '../registry/resources/index.js';
-import { Cacher, EncodingCache } from '../storage/cacher/index.js';
-import { keyScheme, resourcePrefix } from '../storage/keys.js';
+import { ResourceSet, resourceFactory } from '../registry/resource-set/index.js';
+import { EncodingCache } from '../storage/cacher/index.js';
+import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
-import { ensureSystemNamespaces } from './bootstrap-namespaces.js';
+import { API_SERVER_USER, ensureSystemNamespaces } from './bootstrap-namespaces.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import { HealthRegistry } from './health/health-registry.js';
@@ -68,6 +69,14 @@ export interface ServerOptions {
   readonly runControllers?: boolean;
   /** Watches without timeoutSeconds end after a random time in [this, 2×this) seconds (default 1800). */
   readonly minRequestTimeoutSeconds?: number;
+  /** `--authorization-mode`: modules consulted in order (default `['AlwaysAllow']`). */
+  readonly authorizationModes?: readonly string[];
+  /** `--enable-admission-plugins`: turned on beyond the defaults. */
+  readonly enableAdmissionPlugins?: readonly string[];
+  /** `--disable-admission-plugins`: turned off even when on by default. */
+  readonly disableAdmissionPlugins?: readonly string[];
+  /** Admission plugins of the embedding program, run after the built-in ones. */
+  readonly admissionPlugins?: readonly AdmissionPlugin[];
 }
 
 /** A running server. */
@@ -80,10 +89,43 @@ export interface RunningServer {
   readonly admin: { readonly ca: string; readonly cert: string; readonly key: string } | undefined;
   readonly store: Store;
   /**
+   * The served resources; add and remove definitions while serving (discovery, OpenAPI and the
+   * in-process controllers follow).
+   */
+  readonly resources: ResourceSet;
+  /**
    * Graceful stop: `/readyz` fails at once, the server keeps serving for the shutdown delay,
    * then stops accepting, drains in-flight requests and closes the store. Idempotent.
    */
   close(): Promise<void>;
+}
+
+/** Namespaces that can never be deleted (kube: default, kube-system, kube-public). */
+const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'orch-system', 'orch-public'];
+
+/** The namespace admission sees: read through the namespaces registry as a system client. */
+async function lookupNamespace(
+  resources: ResourceSet | undefined,
+  name: string,
+  signal: AbortSignal,
+): Promise<ApiObject | undefined> {
+  const namespaces = resources?.lookup('', 'v1', 'namespaces');
+  if (!namespaces) return undefined;
+  const ctx = internalRequestContext({
+    user: API_SERVER_USER,
+    signal,
+    verb: 'get',
+    group: '',
+    version: 'v1',
+    resource: 'namespaces',
+    name,
+  });
+  try {
+    return await namespaces.store.get(ctx, name, {});
+  } catch (e) {
+    if ((e as { code?: number }).code === 404) return undefined;
+    throw e;
+  }
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
@@ -130,44 +172,31 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
     const defs = builtinResources().filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
-    const registries = new Map<string, GenericRegistry>();
-    const namespaceLookup = async (name: string, signal: AbortSignal): Promise<ApiObject | undefined> => {
-      const nsRegistry = registries.get('/namespaces');
-      if (!nsRegistry) return undefined;
-      try {
-        return await nsRegistry.get({ namespace: '', signal }, name, {});
-      } catch (e) {
-        if ((e as { code?: number }).code === 404) return undefined;
-        throw e;
-      }
-    };
-    const cachers: Cacher<ApiObject>[] = [];
-    for (const def of defs) {
-      // One watch cache per resource, fed by a single store watch on its prefix.
-      const cacher = new Cacher<ApiObject>({
-        store,
-        prefix: resourcePrefix(keys, def.group, def.resource),
-        decode: decodeStored,
-        logger,
-        bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
-      });
-      cachers.push(cacher);
-      const rc: RegistryContext = {
-        cacher,
-        def,
-        gr: { group: def.group, resource: def.resource },
+    const authorizer = buildAuthorizer(options.authorizationModes ?? ['AlwaysAllow']);
+    let resources: ResourceSet | undefined;
+    const builtinAdmission = buildAdmission(
+      BUILTIN_ADMISSION_PLUGINS,
+      { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
+      {
+        namespaceLookup: (name, signal) => lookupNamespace(resources, name, signal),
+        immortalNamespaces: IMMORTAL_NAMESPACES,
+      },
+    );
+    const admission = new AdmissionChain([...builtinAdmission.plugins, ...(options.admissionPlugins ?? [])]);
+    resources = new ResourceSet(
+      resourceFactory({
         store,
         keys,
         clock: systemClock,
         uid: randomUUID,
-        namespaceLookup: def.namespaced ? namespaceLookup : undefined,
+        admission,
+        logger,
+        bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
         allowUnsafeMalformedObjectDeletion: gates.enabled(OrchFeatures.AllowUnsafeMalformedObjectDeletion),
-      };
-      registries.set(`${def.group}/${def.resource}`, createRegistry(rc));
-    }
-    const served = new ServedResources(
-      defs.map((def) => ({ def, store: registries.get(`${def.group}/${def.resource}`)! })),
+      }),
+      lifetime.signal,
     );
+    const served = resources;
 
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
@@ -180,13 +209,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const handler = chain(
       [
         panicRecovery(logger),
+        auditId(),
         requestInfo(),
-        authentication(buildRequestAuthenticator({ authenticators: [new X509Authenticator()] }), lifetime.signal),
+        authentication(buildRequestAuthenticator({ authenticators: [new X509Authenticator()] })),
+        authorization(authorizer),
       ],
       rootHandler(
         {
           health,
-          openapi: openApiHandler(defs),
+          openapi: openApiHandler(served),
           discovery: discoveryHandler({
             resources: served,
             version: versionInfo(),
@@ -211,9 +242,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     serverAddress = new URL(server.url).host;
 
-    await Promise.all(cachers.map((c) => c.start(lifetime.signal)));
-    const nsRegistry = registries.get('/namespaces');
-    if (nsRegistry) await ensureSystemNamespaces(nsRegistry, lifetime.signal);
+    await Promise.all(defs.map((def) => served.add(def)));
+    await ensureSystemNamespaces(served, lifetime.signal);
     // --- controllers (src/controllers): garbage collector and namespace controller ---
     const controllers =
       options.runControllers === false
@@ -254,7 +284,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       })();
       return closing;
     };
-    return { url: server.url, kubeconfigPath, admin, store, close };
+    return { url: server.url, kubeconfigPath, admin, store, resources: served, close };
   } catch (e) {
     lifetime.abort();
     if (ownsStore) await store.close().catch(() => {});

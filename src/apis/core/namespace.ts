@@ -17,6 +17,7 @@ import {
 } from '../meta/object-meta-validation.js';
 import { schemaStrategy, subresourceStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
+import type { ResourceStrategy } from '../resource-definition.js';
 import { childPath, indexPath } from '../schema/field-path.js';
 import { cloneJson, isPlainObject } from '../schema/json-value.js';
 import { fieldOf, namedType, pb, stringField } from '../schema/named.js';
@@ -198,31 +199,54 @@ export function namespaceResource(): BuiltinResourceDefinition {
     // Namespaces cannot be deleted as a collection.
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: [
-      { name: 'finalize', verbs: ['update'], strategy: finalizeStrategy },
-      { name: 'status', verbs: ['get', 'patch', 'update'], strategy: statusStrategy },
+      { name: 'finalize', verbs: ['update'], strategy: finalizeStrategy, resetFields: ['status'] },
+      { name: 'status', verbs: ['get', 'patch', 'update'], strategy: statusStrategy, resetFields: ['spec'] },
     ],
     allowCreateOnUpdate: false,
     hasGeneration: false,
     schema: namespaceSchema,
+    resetFields: ['status'],
+    namespaceIsName: true,
+    // kube's Namespace has non-pointer spec and status: its zero object carries both.
+    zeroObject: () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: {}, spec: {}, status: {} }),
     fieldLabels: namespaceFieldLabels,
     tableColumns: namespaceTableColumns(),
     listDescription: 'NamespaceList is a list of Namespaces.',
     listItemsDescription:
       'Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/',
-    strategy: schemaStrategy<Namespace>({
-      schema: namespaceSchema,
-      namespaced: false,
-      nameValidator: nameIsDNSLabel,
-      standardFinalizers: STANDARD_FINALIZERS,
-      prepareForCreate: prepareNamespaceForCreate,
-      prepareForUpdate(ns, old) {
-        // spec holds only finalizers, which change through namespaces/finalize alone.
-        ns.spec = cloneJson(old.spec);
-        ns.status = cloneJson(old.status);
-        labelWithName(ns);
+    strategy: withControllerFinalization(
+      schemaStrategy<Namespace>({
+        schema: namespaceSchema,
+        namespaced: false,
+        nameValidator: nameIsDNSLabel,
+        standardFinalizers: STANDARD_FINALIZERS,
+        prepareForCreate: prepareNamespaceForCreate,
+        prepareForUpdate(ns, old) {
+          // spec holds only finalizers, which change through namespaces/finalize alone.
+          ns.spec = cloneJson(old.spec);
+          ns.status = cloneJson(old.status);
+          labelWithName(ns);
+        },
+        validateCreate: (ns) => validateSpecFinalizers(ns, false),
+        validateUpdate: (ns) => validateSpecFinalizers(ns, false),
+      }),
+    ),
+  };
+}
+
+/**
+ * Namespace termination: the namespace controller empties a deleted namespace and then removes
+ * `orch` from `spec.finalizers`; until `spec.finalizers` is empty the namespace stays, with
+ * `status.phase: Terminating`.
+ */
+function withControllerFinalization(strategy: ResourceStrategy): ResourceStrategy {
+  return {
+    ...strategy,
+    controllerFinalization: {
+      pending: (obj) => ((obj as Namespace).spec?.finalizers ?? []).length > 0,
+      markTerminating(obj) {
+        obj.status = { ...((obj as Namespace).status ?? {}), phase: 'Terminating' };
       },
-      validateCreate: (ns) => validateSpecFinalizers(ns, false),
-      validateUpdate: (ns) => validateSpecFinalizers(ns, false),
-    }),
+    },
   };
 }

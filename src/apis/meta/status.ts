@@ -149,7 +149,11 @@ export const apiErrors = {
   badRequest(message: string, causes?: StatusCause[]): StatusError {
     return new StatusError(400, 'BadRequest', message, causes ? { causes } : undefined);
   },
+  /** kube's NewForbidden: `forbidden: …` when no resource is named (non-resource requests). */
   forbidden(gr: GroupResource, name: string, reason: string): StatusError {
+    if (!gr.resource && !gr.group && !name) {
+      return new StatusError(403, 'Forbidden', `forbidden: ${reason}`, {});
+    }
     const what = name ? `${qualified(gr)} "${name}"` : qualified(gr);
     return new StatusError(403, 'Forbidden', `${what} is forbidden: ${reason}`, {
       name: name || undefined,

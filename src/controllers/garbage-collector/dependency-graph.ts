@@ -1,6 +1,6 @@
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../apis/meta/object-meta-validation.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
-import type { ServedResource } from '../../endpoints/served-resources.js';
+import type { ServedResource } from '../../registry/resource-set/index.js';
 
 /** Where an object lives: its resource (for reads and writes through the registry) and name. */
 export interface ObjectIdentity {

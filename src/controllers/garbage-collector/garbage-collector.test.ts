@@ -21,7 +21,7 @@ describe('garbage collector (in process, real registries)', () => {
       );
 
   beforeEach(async () => {
-    f = controllerFixture();
+    f = await controllerFixture();
     await f.createNamespace(NS);
     f.startControllers();
   });

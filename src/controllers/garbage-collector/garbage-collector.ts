@@ -1,15 +1,16 @@
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
-import type { ServedResources } from '../../endpoints/served-resources.js';
+import type { ResourceSet } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
+import { controllerIdentity } from '../object-client.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { DependencyGraph, type GraphNode, nodeOf } from './dependency-graph.js';
 import { attemptToDelete, attemptToOrphan, type GcContext, UnresolvableOwnerError } from './gc-actions.js';
 import { OwnerResolver } from './owner-resolver.js';
 
 export interface GarbageCollectorOptions {
-  readonly resources: ServedResources;
+  readonly resources: ResourceSet;
   readonly informers: InformerSet;
   readonly logger: Logger;
   readonly signal: AbortSignal;
@@ -20,6 +21,9 @@ export interface GarbageCollectorOptions {
 }
 
 type Key = `delete:${string}` | `orphan:${string}`;
+
+/** kube-controller-manager's name for the garbage collector (its service account and field manager). */
+export const GARBAGE_COLLECTOR_NAME = 'generic-garbage-collector';
 
 /**
  * The garbage collector, in process: an owner → dependents graph over every served resource
@@ -47,9 +51,11 @@ export class GarbageCollector {
       resolver: new OwnerResolver(options.resources),
       logger: options.logger,
       signal: options.signal,
+      identity: controllerIdentity(GARBAGE_COLLECTOR_NAME),
       enqueueDelete: (uid) => this.queue.add(`delete:${uid}`),
     };
     for (const informer of options.informers.all()) this.watch(informer);
+    options.informers.onAdded((informer) => this.watch(informer));
   }
 
   /** Processes work until the signal aborts; starts after the informers' first lists. */

@@ -2,7 +2,7 @@ import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
 import type { PropagationPolicy } from '../../registry/types.js';
 import type { Logger } from '../../util/logger.js';
-import { deleteLive, getLive, type ObjectRef, updateLive } from '../object-client.js';
+import { type ControllerIdentity, deleteLive, getLive, type ObjectRef, updateLive } from '../object-client.js';
 import { type DependencyGraph, type GraphNode, hasFinalizer, isDeletingDependents } from './dependency-graph.js';
 import type { OwnerResolver } from './owner-resolver.js';
 
@@ -12,6 +12,8 @@ export interface GcContext {
   readonly resolver: OwnerResolver;
   readonly logger: Logger;
   readonly signal: AbortSignal;
+  /** Who the garbage collector's requests are from. */
+  readonly identity: ControllerIdentity;
   enqueueDelete(uid: string): void;
 }
 
@@ -35,6 +37,7 @@ async function ownerState(ctx: GcContext, node: GraphNode, ref: OwnerReference):
   // A cluster-scoped dependent cannot have a namespaced owner: kube keeps such a dependent.
   if (served.def.namespaced && !node.identity.served.def.namespaced) return 'solid';
   const owner = await getLive(
+    ctx.identity,
     { served, namespace: served.def.namespaced ? node.identity.namespace : '', name: ref.name, uid: ref.uid },
     ctx.signal,
   );
@@ -54,7 +57,7 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
   const node = ctx.graph.get(uid);
   if (!node) return;
   if (node.beingDeleted && !node.deletingDependents) return;
-  const latest = await getLive(refOf(node), ctx.signal);
+  const latest = await getLive(ctx.identity, refOf(node), ctx.signal);
   if (!latest) return;
   if (isDeletingDependents(latest)) return processDeletingDependents(ctx, node);
   const owners = latest.metadata.ownerReferences ?? [];
@@ -70,6 +73,7 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
       owners: [...dropped],
     });
     await updateLive(
+      ctx.identity,
       refOf(node),
       (obj) => {
         const refs = obj.metadata.ownerReferences ?? [];
@@ -86,14 +90,14 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
   if (waiting.length > 0 && ctx.graph.dependentsOf(uid).length > 0) {
     if (ctx.graph.dependentsOf(uid).some((d) => d.deletingDependents)) {
       // Its own dependent waits for it too: unblock its owners first, or neither could go.
-      await updateLive(refOf(node), unblockOwnerReferences, { signal: ctx.signal });
+      await updateLive(ctx.identity, refOf(node), unblockOwnerReferences, { signal: ctx.signal });
     }
     policy = 'Foreground';
   } else if (hasFinalizer(latest, FINALIZER_ORPHAN_DEPENDENTS)) policy = 'Orphan';
   else if (hasFinalizer(latest, FINALIZER_DELETE_DEPENDENTS)) policy = 'Foreground';
   else policy = 'Background';
   ctx.logger.info('garbage collector: deleting object whose owners are gone', { object: describe(node), policy });
-  await deleteLive(refOf(node), { propagationPolicy: policy }, ctx.signal);
+  await deleteLive(ctx.identity, refOf(node), { propagationPolicy: policy }, ctx.signal);
 }
 
 /**
@@ -122,6 +126,7 @@ export async function attemptToOrphan(ctx: GcContext, uid: string): Promise<void
   if (!node?.orphaning) return;
   for (const dep of ctx.graph.dependentsOf(uid)) {
     await updateLive(
+      ctx.identity,
       refOf(dep),
       (obj) => {
         const refs = obj.metadata.ownerReferences ?? [];
@@ -139,6 +144,7 @@ export async function attemptToOrphan(ctx: GcContext, uid: string): Promise<void
 
 async function removeFinalizer(ctx: GcContext, node: GraphNode, finalizer: string): Promise<void> {
   await updateLive(
+    ctx.identity,
     refOf(node),
     (obj) => {
       const list = obj.metadata.finalizers ?? [];

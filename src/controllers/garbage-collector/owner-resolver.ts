@@ -1,5 +1,5 @@
 import type { OwnerReference } from '../../apis/object.js';
-import type { ServedResource, ServedResources } from '../../endpoints/served-resources.js';
+import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 
 /** Splits `group/version` (or a bare core `version`). */
 function parseApiVersion(apiVersion: string): { group: string; version: string } {
@@ -18,7 +18,7 @@ export class OwnerResolver {
   private readonly exact = new Map<string, ServedResource>();
   private readonly byGroupKind = new Map<string, ServedResource>();
 
-  constructor(resources: ServedResources) {
+  constructor(resources: ResourceSet) {
     for (const served of resources.all()) {
       const d = served.def;
       this.exact.set(`${d.group}/${d.version}/${d.kind}`, served);

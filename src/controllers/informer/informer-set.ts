@@ -1,25 +1,79 @@
-import type { ServedResource, ServedResources } from '../../endpoints/served-resources.js';
+import { AUTHENTICATED_GROUP } from '../../apis/request/user-info.js';
+import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
+import type { ControllerIdentity } from '../object-client.js';
 import { ResourceInformer, sleep } from './resource-informer.js';
+
+/** The shared informers' identity (kube-controller-manager's own user). */
+export const INFORMER_IDENTITY: ControllerIdentity = {
+  user: { name: 'system:orch-controller-manager', groups: [AUTHENTICATED_GROUP] },
+  manager: 'orch-controller-manager',
+};
+
+export type InformerListener = (informer: ResourceInformer) => void;
 
 /**
  * One informer per served resource that can be listed and watched; a resource served in several
- * versions is informed once (the objects are the same). Controllers share these informers.
+ * versions is informed once (the objects are the same). Controllers share these informers. The
+ * set follows the resource set: a resource added while running gets an informer (started when
+ * the set is) and `onAdded` listeners hear of it; a removed resource's informer stops.
  */
 export class InformerSet {
-  private readonly informers: ResourceInformer[] = [];
-  private readonly byGroupResource = new Map<string, ResourceInformer>();
+  private informers: ResourceInformer[] = [];
+  private readonly byGroupResource = new Map<string, { informer: ResourceInformer; stop: AbortController }>();
+  private readonly added = new Set<InformerListener>();
+  private started = false;
+  private readonly unsubscribe: () => void;
 
-  constructor(resources: ServedResources, opts: { logger: Logger; signal: AbortSignal }) {
-    for (const served of resources.all()) {
-      const verbs = served.def.verbs;
-      if (!verbs.includes('list') || !verbs.includes('watch')) continue;
-      const key = `${served.def.group}/${served.def.resource}`;
-      if (this.byGroupResource.has(key)) continue;
-      const informer = new ResourceInformer({ served, logger: opts.logger, signal: opts.signal });
-      this.informers.push(informer);
-      this.byGroupResource.set(key, informer);
-    }
+  constructor(
+    resources: ResourceSet,
+    private readonly opts: { logger: Logger; signal: AbortSignal },
+  ) {
+    for (const served of resources.all()) this.add(served);
+    this.unsubscribe = resources.subscribe((change) => {
+      if (change.type === 'added') {
+        const informer = this.add(change.resource);
+        if (informer && this.started) informer.start();
+        if (informer) for (const l of [...this.added]) l(informer);
+      } else {
+        this.remove(change.resource);
+      }
+    });
+    opts.signal.addEventListener('abort', () => this.unsubscribe(), { once: true });
+  }
+
+  private add(served: ServedResource): ResourceInformer | undefined {
+    const verbs = served.def.verbs;
+    if (!verbs.includes('list') || !verbs.includes('watch')) return undefined;
+    const key = `${served.def.group}/${served.def.resource}`;
+    if (this.byGroupResource.has(key)) return undefined;
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    this.opts.signal.addEventListener('abort', onAbort, { once: true });
+    if (this.opts.signal.aborted) stop.abort();
+    const informer = new ResourceInformer({
+      served,
+      identity: INFORMER_IDENTITY,
+      logger: this.opts.logger,
+      signal: stop.signal,
+    });
+    this.informers = [...this.informers, informer];
+    this.byGroupResource.set(key, { informer, stop });
+    return informer;
+  }
+
+  private remove(served: ServedResource): void {
+    const key = `${served.def.group}/${served.def.resource}`;
+    const entry = this.byGroupResource.get(key);
+    if (!entry || entry.informer.served !== served) return;
+    this.byGroupResource.delete(key);
+    this.informers = this.informers.filter((i) => i !== entry.informer);
+    entry.stop.abort();
+  }
+
+  /** Calls `listener` for every informer added after construction (resources served later). */
+  onAdded(listener: InformerListener): void {
+    this.added.add(listener);
   }
 
   all(): readonly ResourceInformer[] {
@@ -28,7 +82,7 @@ export class InformerSet {
 
   /** The informer of a group/resource (any version). */
   lookup(group: string, resource: string): ResourceInformer | undefined {
-    return this.byGroupResource.get(`${group}/${resource}`);
+    return this.byGroupResource.get(`${group}/${resource}`)?.informer;
   }
 
   namespaced(): ResourceInformer[] {
@@ -40,6 +94,7 @@ export class InformerSet {
   }
 
   start(): void {
+    this.started = true;
     for (const i of this.informers) i.start();
   }
 

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
 import { watchStreamOf } from '../../registry/generic/watch-stream.js';
-import { registryFixture } from '../../registry/resources/testing/registry-fixture.js';
+import { registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
 import type { ResourceStore, WatchEvent } from '../../registry/types.js';
 import { silentLogger } from '../../util/logger.js';
 import { waitFor } from '../testing/controller-fixture.js';
+import { INFORMER_IDENTITY } from './informer-set.js';
 import { ResourceInformer } from './resource-informer.js';
 
 /**
@@ -51,7 +52,7 @@ function withBreakableWatch(store: ResourceStore): ResourceStore & { breakWatch(
 
 describe('resource informer', () => {
   it('lists, watches, and after a broken watch re-lists, delivering what it missed', async () => {
-    const f = registryFixture();
+    const f = await registryFixture();
     await f.createNamespace('a');
     await f.createNamespace('b');
     const cms = f.registry('configmaps');
@@ -59,10 +60,15 @@ describe('resource informer', () => {
       cms.create(f.ctx(ns), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }, { dryRun: false });
     await create('a', 'one');
     await create('b', 'two');
-    const def = f.defs.find((d) => d.resource === 'configmaps')!;
+    const served = f.resources.all().find((r) => r.def.resource === 'configmaps')!;
     const store = withBreakableWatch(cms);
     const ac = new AbortController();
-    const informer = new ResourceInformer({ served: { def, store }, logger: silentLogger, signal: ac.signal });
+    const informer = new ResourceInformer({
+      served: { ...served, store },
+      identity: INFORMER_IDENTITY,
+      logger: silentLogger,
+      signal: ac.signal,
+    });
     const seen: string[] = [];
     const name = (o: ApiObject) => `${o.metadata.namespace}/${o.metadata.name}`;
     informer.addHandlers({

@@ -1,7 +1,8 @@
 import type { ApiObject } from '../../apis/object.js';
-import type { ServedResource } from '../../endpoints/served-resources.js';
+import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext, WatchEvent } from '../../registry/types.js';
 import type { Logger } from '../../util/logger.js';
+import { type ControllerIdentity, controllerContext } from '../object-client.js';
 
 /** Callbacks for changes an informer observes; they run synchronously and must not throw. */
 export interface InformerHandlers {
@@ -12,7 +13,10 @@ export interface InformerHandlers {
 
 export interface ResourceInformerOptions {
   readonly served: ServedResource;
+  /** Who the informer's lists and watches are from. */
+  readonly identity: ControllerIdentity;
   readonly logger: Logger;
+  /** Stops the informer when it aborts. */
   readonly signal: AbortSignal;
   /**
    * Page size of the (re-)lists. Default: one unpaged list, which the watch cache serves with
@@ -87,8 +91,8 @@ export class ResourceInformer {
     return this.cache.get(`${namespace}/${name}`);
   }
 
-  private ctx(): RequestContext {
-    return { namespace: '', signal: this.options.signal };
+  private ctx(verb: 'list' | 'watch'): RequestContext {
+    return controllerContext(this.options.identity, this.served, { verb, namespace: '', signal: this.options.signal });
   }
 
   private async loop(): Promise<void> {
@@ -132,7 +136,7 @@ export class ResourceInformer {
     do {
       const { pageSize } = this.options;
       const page = await this.served.store.list(
-        this.ctx(),
+        this.ctx('list'),
         pageSize === undefined ? {} : { limit: pageSize, continue: cont },
       );
       for (const obj of page.items) fresh.set(keyOf(obj), obj);
@@ -159,7 +163,7 @@ export class ResourceInformer {
    */
   private async watchFrom(resourceVersion: string): Promise<string> {
     let rv = resourceVersion;
-    const stream = await this.served.store.watch(this.ctx(), { resourceVersion: rv, allowWatchBookmarks: true });
+    const stream = await this.served.store.watch(this.ctx('watch'), { resourceVersion: rv, allowWatchBookmarks: true });
     try {
       for await (const ev of stream) {
         if (ev.type === 'ERROR') throw new WatchErrorEvent(ev);

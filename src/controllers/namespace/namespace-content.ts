@@ -1,6 +1,7 @@
 import { StatusError } from '../../apis/meta/status.js';
-import type { ServedResource } from '../../endpoints/served-resources.js';
+import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { DeleteOptions, RequestContext } from '../../registry/types.js';
+import { type ControllerIdentity, controllerContext } from '../object-client.js';
 import type { ContentTotals } from './namespace-conditions.js';
 
 // The namespace controller deletes in the background: the GC must not orphan anything, and
@@ -20,6 +21,7 @@ function groupVersionResource(served: ServedResource): string {
  * do not stop the others.
  */
 export async function deleteAllContent(
+  who: ControllerIdentity,
   resources: readonly ServedResource[],
   namespace: string,
   signal: AbortSignal,
@@ -27,24 +29,24 @@ export async function deleteAllContent(
   const remainingByResource = new Map<string, number>();
   const remainingByFinalizer = new Map<string, number>();
   const errors: string[] = [];
-  const ctx: RequestContext = { namespace, signal };
   for (const served of resources) {
+    const ctx = (verb: string): RequestContext => controllerContext(who, served, { verb, namespace, signal });
     const verbs = served.def.verbs;
     if (!verbs.includes('list') || !(verbs.includes('delete') || verbs.includes('deletecollection'))) continue;
     try {
       if (verbs.includes('deletecollection')) {
-        await served.store.deleteCollection(ctx, BACKGROUND, {});
+        await served.store.deleteCollection(ctx('deletecollection'), BACKGROUND, {});
       } else {
-        const list = await served.store.list(ctx, {});
+        const list = await served.store.list(ctx('list'), {});
         for (const item of list.items) {
           try {
-            await served.store.delete(ctx, item.metadata.name ?? '', BACKGROUND);
+            await served.store.delete(ctx('delete'), item.metadata.name ?? '', BACKGROUND);
           } catch (e) {
             if (!(e instanceof StatusError && e.code === 404)) throw e;
           }
         }
       }
-      const left = (await served.store.list(ctx, {})).items;
+      const left = (await served.store.list(ctx('list'), {})).items;
       if (left.length === 0) continue;
       const d = served.def;
       remainingByResource.set(`${d.resource}.${d.group}`, left.length);

@@ -8,8 +8,8 @@ type Ns = ApiObject & { status?: { phase?: string; conditions?: NamespaceConditi
 
 describe('namespace controller (in process, real registries)', () => {
   let f: ControllerFixture;
-  beforeEach(() => {
-    f = controllerFixture();
+  beforeEach(async () => {
+    f = await controllerFixture();
   });
   afterEach(async () => {
     await f.stopControllers();

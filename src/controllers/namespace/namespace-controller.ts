@@ -1,10 +1,10 @@
 import { FINALIZER_ORCH } from '../../apis/meta/object-meta-validation.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ServedResource, ServedResources } from '../../endpoints/served-resources.js';
+import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatTime, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import type { InformerSet } from '../informer/informer-set.js';
-import { getLive, type ObjectRef, updateLive } from '../object-client.js';
+import { controllerIdentity, getLive, type ObjectRef, updateLive } from '../object-client.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { failingConditions, type NamespaceCondition, updateConditions } from './namespace-conditions.js';
 import { deleteAllContent } from './namespace-content.js';
@@ -14,7 +14,7 @@ import { deleteAllContent } from './namespace-content.js';
 const CONTENT_REMAINING_REQUEUE_MS = 8_000;
 
 export interface NamespaceControllerOptions {
-  readonly resources: ServedResources;
+  readonly resources: ResourceSet;
   readonly informers: InformerSet;
   readonly logger: Logger;
   readonly signal: AbortSignal;
@@ -28,6 +28,9 @@ interface NamespaceObject extends ApiObject {
 
 /** Thrown when a pass left errors; the namespace is retried with backoff. */
 export class NamespaceContentError extends Error {}
+
+/** kube-controller-manager's name for this controller (its service account and field manager). */
+export const NAMESPACE_CONTROLLER_NAME = 'namespace-controller';
 
 /**
  * kube's namespace controller, in process: for every namespace with a `deletionTimestamp` whose
@@ -43,10 +46,12 @@ export class NamespaceController {
   private readonly content: ServedResource[];
   private readonly clock: Clock;
 
+  private readonly identity = controllerIdentity(NAMESPACE_CONTROLLER_NAME);
+
   constructor(private readonly options: NamespaceControllerOptions) {
     this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
     this.clock = options.clock ?? systemClock;
-    this.namespaces = options.resources.all().find((r) => r.def.group === '' && r.def.resource === 'namespaces');
+    this.namespaces = options.resources.lookup('', 'v1', 'namespaces');
     const seen = new Set<string>();
     this.content = options.resources.all().filter((r) => {
       const key = `${r.def.group}/${r.def.resource}`;
@@ -88,11 +93,12 @@ export class NamespaceController {
   private async sync(name: string): Promise<void> {
     const { signal } = this.options;
     const served = this.namespaces!;
-    let ns = (await getLive({ served, namespace: '', name }, signal)) as NamespaceObject | undefined;
+    let ns = (await getLive(this.identity, { served, namespace: '', name }, signal)) as NamespaceObject | undefined;
     if (!ns?.metadata.deletionTimestamp) return;
     const ref: ObjectRef = { served, namespace: '', name, uid: ns.metadata.uid };
     if (ns.status?.phase !== 'Terminating') {
       ns = (await updateLive(
+        this.identity,
         ref,
         (obj) => {
           (obj as NamespaceObject).status = { ...((obj as NamespaceObject).status ?? {}), phase: 'Terminating' };
@@ -104,10 +110,11 @@ export class NamespaceController {
     }
     if (!(ns.spec?.finalizers ?? []).includes(FINALIZER_ORCH)) return;
 
-    const totals = await deleteAllContent(this.content, name, signal);
+    const totals = await deleteAllContent(this.identity, this.content, name, signal);
     const now = formatTime(this.clock.now());
     const failing = failingConditions(totals, now);
     await updateLive(
+      this.identity,
       ref,
       (obj) => {
         const nsObj = obj as NamespaceObject;
@@ -124,6 +131,7 @@ export class NamespaceController {
     }
     this.options.logger.info('namespace controller: namespace empty; finalizing', { namespace: name });
     await updateLive(
+      this.identity,
       ref,
       (obj) => {
         const nsObj = obj as NamespaceObject;

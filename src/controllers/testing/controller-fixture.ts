@@ -1,7 +1,6 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
-import { ServedResources } from '../../endpoints/served-resources.js';
-import { type RegistryFixture, registryFixture } from '../../registry/resources/testing/registry-fixture.js';
+import { type RegistryFixture, registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
 import { type RunningControllers, startControllers } from '../index.js';
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
@@ -25,7 +24,6 @@ export async function waitFor<T>(
 }
 
 export interface ControllerFixture extends RegistryFixture {
-  readonly resources: ServedResources;
   /** Starts the controllers (again, after `stopControllers`). */
   startControllers(): void;
   stopControllers(): Promise<void>;
@@ -42,13 +40,12 @@ export interface ControllerFixture extends RegistryFixture {
 }
 
 /** Built-in registries over a memory store, served as the server serves them, plus controllers. */
-export function controllerFixture(): ControllerFixture {
-  const f = registryFixture();
-  const resources = new ServedResources(f.defs.map((def) => ({ def, store: f.registry(def.resource) })));
+export async function controllerFixture(): Promise<ControllerFixture> {
+  const f = await registryFixture();
+  const resources = f.resources;
   let running: RunningControllers | undefined;
   return {
     ...f,
-    resources,
     startControllers() {
       running = startControllers({ resources, gcSyncTimeoutMs: 2000 });
     },

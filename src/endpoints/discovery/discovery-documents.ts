@@ -1,5 +1,5 @@
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
-import type { ServedResources } from '../served-resources.js';
+import type { ResourceSet } from '../../registry/resource-set/index.js';
 
 /** Pure builders of the discovery documents clients read to learn what the server serves. */
 
@@ -11,13 +11,13 @@ export function apiVersions(serverAddress: string): object {
   };
 }
 
-function groupDoc(resources: ServedResources, group: string): object {
+function groupDoc(resources: ResourceSet, group: string): object {
   const versions = resources.versionsOf(group).map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
   return { name: group, versions, preferredVersion: versions[0] };
 }
 
 /** The named groups (`/apis`); the core group is served at `/api`. */
-export function apiGroupList(resources: ServedResources): object {
+export function apiGroupList(resources: ResourceSet): object {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
@@ -28,12 +28,12 @@ export function apiGroupList(resources: ServedResources): object {
   };
 }
 
-export function apiGroup(resources: ServedResources, group: string): object | undefined {
+export function apiGroup(resources: ResourceSet, group: string): object | undefined {
   if (!group || !resources.groups().includes(group)) return undefined;
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(resources, group) };
 }
 
-export function apiResourceList(resources: ServedResources, group: string, version: string): object | undefined {
+export function apiResourceList(resources: ResourceSet, group: string, version: string): object | undefined {
   const served = resources.inGroupVersion(group, version);
   if (served.length === 0) return undefined;
   const list: object[] = [];
@@ -85,7 +85,7 @@ function discoveryResource(def: ResourceDefinition): object {
  * Aggregated discovery (`apidiscovery.orch.io/v2`): all groups of one prefix in one document.
  * `legacy` selects the core group (`/api`), otherwise the named groups (`/apis`).
  */
-export function aggregatedDiscovery(resources: ServedResources, legacy: boolean, apiVersion: string): object {
+export function aggregatedDiscovery(resources: ResourceSet, legacy: boolean, apiVersion: string): object {
   const groups = resources.groups().filter((g) => (legacy ? g === '' : g !== ''));
   return {
     kind: 'APIGroupDiscoveryList',

@@ -1,7 +1,7 @@
 import { apiErrors } from '../../apis/meta/status.js';
+import type { ResourceSet } from '../../registry/resource-set/index.js';
 import type { ApiRequest, ApiResponse } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
-import type { ServedResources } from '../served-resources.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery-documents.js';
 import { documentResponse } from './document-response.js';
 
@@ -51,7 +51,7 @@ function wantedAggregatedVersion(accept: string | undefined): string | undefined
  * `/version`; returns undefined for any other path.
  */
 export function discoveryHandler(opts: {
-  resources: ServedResources;
+  resources: ResourceSet;
   version: VersionInfo;
   serverAddress: () => string;
 }): (req: ApiRequest) => ApiResponse | undefined {

@@ -5,13 +5,12 @@ import { errorResponse } from '../handlers/response-writer.js';
 
 /**
  * Sets `req.user`; answers 401 when the request carries invalid credentials, or none while
- * anonymous requests are disabled.
+ * anonymous requests are disabled. Authenticators that wait read the request's signal, created
+ * on first use.
  */
-export function authentication(authenticator: Authenticator, signal: AbortSignal): Filter {
+export function authentication(authenticator: Authenticator): Filter {
   return (next) => async (req) => {
-    // The server's lifetime signal, not the request's: a per-request AbortSignal costs more
-    // than authenticating with a client certificate.
-    const r = await authenticator.authenticate(req.head, signal);
+    const r = await authenticator.authenticate(req.head);
     if (r.kind !== 'user') return errorResponse(req, new StatusError(401, 'Unauthorized', 'Unauthorized'));
     req.user = r.user;
     return next(req);

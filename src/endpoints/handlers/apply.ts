@@ -16,11 +16,11 @@ import {
   YamlSyntaxError,
   yamlStrictErrorText,
 } from '../../encoding/index.js';
+import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext } from '../../registry/types.js';
 import type { ApiRequest } from '../handler.js';
-import type { ServedResource } from '../served-resources.js';
 import { fieldValidationOf, MAX_REQUEST_BODY_BYTES } from './decode-body.js';
-import { patchManager, type ResourceFieldTracking } from './field-managers.js';
+import { patchManager } from './field-managers.js';
 import { parseDryRun } from './request-options.js';
 
 /** The apply patch media types: YAML (JSON is YAML) and, on CBOR-enabled servers, CBOR. */
@@ -138,7 +138,7 @@ export async function handleApply(
   served: ServedResource,
   req: ApiRequest,
   ctx: RequestContext,
-  o: { readonly type: ApplyPatchType; readonly tracking: ResourceFieldTracking },
+  o: { readonly type: ApplyPatchType },
 ): Promise<WriteResult> {
   const info = req.info!;
   const { manager, force } = patchManager(req, true);
@@ -148,8 +148,8 @@ export async function handleApply(
   const unknown = pruneUnknownFields(served.def.schema, config);
   const warnings = validateFields(directive, unknown, duplicates);
   const subresource = info.subresource || undefined;
-  const writeOptions = o.tracking.writeOptions(subresource);
-  const fm = o.tracking.fieldManager;
+  const writeOptions = served.fields.writeOptions(subresource);
+  const fm = served.fields.fieldManager;
   const meta = config.metadata as { resourceVersion?: unknown; uid?: unknown } | undefined;
   const pinned = typeof meta === 'object' && meta !== null && !!meta.resourceVersion;
   const r = await served.store.update(

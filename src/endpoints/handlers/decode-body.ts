@@ -66,6 +66,11 @@ export async function decodeObjectBody(
     if (e instanceof UnsupportedMediaTypeError) throw e.toStatusError();
     throw e;
   }
+  // Kinds without a Protobuf form (custom resources) accept every other media type.
+  if (def.protobuf === false && media.includes('protobuf')) {
+    const offered = ['application/json', 'application/yaml', ...(o.cborEnabled ? ['application/cbor'] : [])];
+    throw apiErrors.unsupportedMediaType(req.headers['content-type'] ?? '', offered);
+  }
   const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
   const version = def.group ? `${def.group}/${def.version}` : def.version;
   let value: unknown;

@@ -16,12 +16,12 @@ import { applyJsonPatch } from '../../patch/json-patch.js';
 import { applyMergePatch } from '../../patch/merge-patch.js';
 import { patchErrorToStatusError } from '../../patch/patch-status.js';
 import { applyStrategicMergePatch } from '../../patch/strategic-merge.js';
+import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext } from '../../registry/types.js';
 import type { ApiRequest } from '../handler.js';
-import type { ServedResource } from '../served-resources.js';
 import { handleApply, type WriteResult } from './apply.js';
 import { fieldValidationOf, MAX_REQUEST_BODY_BYTES } from './decode-body.js';
-import { patchManager, type ResourceFieldTracking } from './field-managers.js';
+import { patchManager } from './field-managers.js';
 import { parseDryRun } from './request-options.js';
 import type { ResponseConfig } from './response-writer.js';
 
@@ -76,7 +76,7 @@ export async function handlePatch(
   served: ServedResource,
   req: ApiRequest,
   ctx: RequestContext,
-  o: { readonly cfg: ResponseConfig; readonly tracking: ResourceFieldTracking },
+  o: { readonly cfg: ResponseConfig },
 ): Promise<WriteResult> {
   const info = req.info!;
   let type: PatchType;
@@ -90,11 +90,10 @@ export async function handlePatch(
     throw e;
   }
   if (type === 'apply-yaml' || type === 'apply-cbor') {
-    return handleApply(served, req, ctx, { type, tracking: o.tracking });
+    return handleApply(served, req, ctx, { type });
   }
   const { manager } = patchManager(req, false);
   const subresource = info.subresource || undefined;
-  const writeOptions = o.tracking.writeOptions(subresource);
   const dryRun = parseDryRun(req.query.getAll('dryRun'));
   const directive = fieldValidationOf(req, 'PatchOptions');
   const raw = decodeUtf8Lenient(await req.readBody(MAX_REQUEST_BODY_BYTES));
@@ -135,14 +134,14 @@ export async function handlePatch(
             if (err instanceof StrictDecodingError) throw apiErrors.badRequest(err.message);
             throw err;
           }
-          return o.tracking.fieldManager.update(live, patched, manager, writeOptions);
+          return patched;
         } catch (e) {
           if (e instanceof JsonPatchError || e instanceof StrategicMergePatchError) throw patchErrorToStatusError(e);
           throw e;
         }
       },
     },
-    { dryRun, subresource },
+    { dryRun, subresource, fieldManager: manager },
   );
   return { obj: r.obj, created: r.created, warnings };
 }

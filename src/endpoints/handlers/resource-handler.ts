@@ -1,9 +1,8 @@
 import { apiErrors, StatusError, successStatus } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import { WarningRecorder } from '../../encoding/index.js';
+import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext } from '../../registry/types.js';
-import type { ApiRequest, ApiResponse, BodyResponse, Handler } from '../handler.js';
-import type { ServedResource, ServedResources } from '../served-resources.js';
+import { type ApiRequest, type ApiResponse, type Handler, requestContext } from '../handler.js';
 import {
   decodeObjectBody,
   decodeOptionsBody,
@@ -11,25 +10,22 @@ import {
   MAX_REQUEST_BODY_BYTES,
   mediaTypeOf,
 } from './decode-body.js';
-import { FieldManagers, writeManager } from './field-managers.js';
+import { writeManager } from './field-managers.js';
 import { listOptionsOf, watchOptionsOf } from './list-options.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
 import { type ResponseConfig, writeError, writeList, writeObject, writeSuccessStatus } from './response-writer.js';
+import { handleSubresourceKind } from './subresource-kind.js';
 import { handleWatch } from './watch.js';
 
 /**
- * Serves resource requests: looks the resource up (404 when unknown), then dispatches on the
- * verb the request-info filter derived. Every failure becomes a `Status` response in the
- * client's encoding. Creates, updates and patches record field ownership
- * (`metadata.managedFields`) through one field manager per resource, built here, whose
- * timestamps come from `cfg.now`.
+ * Serves resource requests: looks the resource up in the resource set as it is now (404 when
+ * unknown), then dispatches on the verb the request-info filter derived. Every failure becomes a
+ * `Status` response in the client's encoding. Writes name their field manager to the registry,
+ * which records ownership (`metadata.managedFields`) and runs admission; warnings from any layer
+ * go to the request's collector and end up in `Warning` headers.
  */
-export function resourceHandler(resources: ServedResources, cfg: ResponseConfig): Handler {
-  const managers = new FieldManagers(
-    resources.all().map((r) => r.def),
-    { now: cfg.now },
-  );
+export function resourceHandler(resources: ResourceSet, cfg: ResponseConfig): Handler {
   return async (req) => {
     try {
       const info = req.info;
@@ -37,40 +33,31 @@ export function resourceHandler(resources: ServedResources, cfg: ResponseConfig)
       const served = resources.lookup(info.apiGroup, info.apiVersion, info.resource);
       if (!served) throw apiErrors.pathNotFound();
       checkScope(served, req);
-      if (info.subresource && !served.def.subresources.some((s) => s.name === info.subresource)) {
-        throw apiErrors.pathNotFound();
-      }
-      return await dispatch(served, req, cfg, managers);
+      const sub = info.subresource ? served.def.subresources.find((s) => s.name === info.subresource) : undefined;
+      if (info.subresource && !sub) throw apiErrors.pathNotFound();
+      const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
+      if (sub?.kind) return await handleSubresourceKind(served, sub, req, ctx, cfg);
+      return await dispatch(served, req, ctx, cfg);
     } catch (e) {
       return writeError(req, cfg, e);
     }
   };
 }
 
+/**
+ * A path's namespace must fit the resource's scope: cluster-scoped resources take none (except
+ * kinds whose objects are namespaces, whose path segment is the name), namespaced resources need
+ * one to address a single object.
+ */
 function checkScope(served: ServedResource, req: ApiRequest): void {
   const info = req.info!;
-  if (!served.def.namespaced && info.namespace && info.resource !== 'namespaces') throw apiErrors.pathNotFound();
-  if (served.def.namespaced && !info.namespace && info.name) throw apiErrors.pathNotFound();
+  const def = served.def;
+  if (!def.namespaced && info.namespace && !def.namespaceIsName) throw apiErrors.pathNotFound();
+  if (def.namespaced && !info.namespace && info.name) throw apiErrors.pathNotFound();
 }
 
-function contextOf(req: ApiRequest, served: ServedResource): RequestContext {
-  const info = req.info!;
-  return {
-    namespace: served.def.namespaced ? info.namespace : '',
-    user: req.user,
-    // Read lazily: a per-request AbortSignal costs more than serving a cached GET.
-    get signal() {
-      return req.signal;
-    },
-  };
-}
-
-function withWarnings(res: BodyResponse, warnings: readonly string[]): BodyResponse {
-  if (warnings.length === 0) return res;
-  const rec = new WarningRecorder();
-  for (const w of warnings) rec.add(w);
-  const values = rec.headerValues();
-  return values.length === 0 ? res : { ...res, headers: { ...res.headers, warning: [...values] } };
+function addWarnings(ctx: RequestContext, warnings: readonly string[]): void {
+  for (const w of warnings) ctx.warnings.add(w);
 }
 
 async function readOptionsBody(req: ApiRequest): Promise<Record<string, unknown> | undefined> {
@@ -80,11 +67,10 @@ async function readOptionsBody(req: ApiRequest): Promise<Record<string, unknown>
 async function dispatch(
   served: ServedResource,
   req: ApiRequest,
+  ctx: RequestContext,
   cfg: ResponseConfig,
-  managers: FieldManagers,
 ): Promise<ApiResponse> {
-  const info = req.info!;
-  const ctx = contextOf(req, served);
+  const info = ctx.info;
   const { store, def } = served;
   switch (info.verb) {
     case 'get': {
@@ -101,31 +87,26 @@ async function dispatch(
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'CreateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
-      const tracking = managers.of(def);
-      const obj = tracking.fieldManager.update(undefined, body.obj as ApiObject, manager, tracking.writeOptions(''));
-      const created = await store.create(ctx, obj, { dryRun });
-      return withWarnings(writeObject(req, cfg, def, 201, created), body.warnings);
+      addWarnings(ctx, body.warnings);
+      const created = await store.create(ctx, body.obj as ApiObject, { dryRun, fieldManager: manager });
+      return writeObject(req, cfg, def, 201, created);
     }
     case 'update': {
       const manager = writeManager(req, 'UpdateOptions');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'UpdateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
+      addWarnings(ctx, body.warnings);
       const obj = body.obj as ApiObject;
       const subresource = info.subresource || undefined;
-      const tracking = managers.of(def);
-      const writeOptions = tracking.writeOptions(subresource);
-      // Ownership is computed against the live object of each attempt (retries re-read it).
-      const next = {
-        compute: (live: ApiObject | undefined) => tracking.fieldManager.update(live, obj, manager, writeOptions),
-        retryOnConflict: !obj.metadata?.resourceVersion,
-      };
-      const r = await store.update(ctx, info.name, next, { dryRun, subresource });
-      return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), body.warnings);
+      const next = { compute: () => obj, retryOnConflict: !obj.metadata?.resourceVersion };
+      const r = await store.update(ctx, info.name, next, { dryRun, subresource, fieldManager: manager });
+      return writeObject(req, cfg, def, r.created ? 201 : 200, r.obj);
     }
     case 'patch': {
-      const r = await handlePatch(served, req, ctx, { cfg, tracking: managers.of(def) });
-      return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), r.warnings);
+      const r = await handlePatch(served, req, ctx, { cfg });
+      addWarnings(ctx, r.warnings);
+      return writeObject(req, cfg, def, r.created ? 201 : 200, r.obj);
     }
     case 'delete': {
       const opts = parseDeleteOptions(req.query, await readOptionsBody(req));

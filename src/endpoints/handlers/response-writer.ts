@@ -59,7 +59,12 @@ export function negotiate(
     return negotiateOutput(req.headers.accept, {
       cborEnabled: cfg.cborEnabled,
       // Status objects have a Protobuf form too; other schema-less values do not.
-      encodings: def || opts?.status ? undefined : cfg.cborEnabled ? ['json', 'yaml', 'cbor'] : ['json', 'yaml'],
+      encodings:
+        (def && def.protobuf !== false) || opts?.status
+          ? undefined
+          : cfg.cborEnabled
+            ? ['json', 'yaml', 'cbor']
+            : ['json', 'yaml'],
       table: def !== undefined,
       partialObjectMetadata: def !== undefined,
       prettyParam: req.query.get('pretty') ?? undefined,

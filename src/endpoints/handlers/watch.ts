@@ -10,9 +10,9 @@ import {
   negotiateWatch,
 } from '../../encoding/index.js';
 import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/protobuf/index.js';
+import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext, WatchEvent, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest, StreamResponse } from '../handler.js';
-import type { ServedResource } from '../served-resources.js';
 import { asBuffer, type ResponseConfig } from './response-writer.js';
 
 // kube-apiserver's default: watches end after --min-request-timeout (1800 s) times a random

@@ -4,8 +4,9 @@ import type { ApiObject } from '../../apis/object.js';
 import { KeyExistsError } from '../../storage/errors.js';
 import { formatTime } from '../../util/clock.js';
 import type { CreateOptions, RequestContext } from '../types.js';
+import { admitWrite, validateWrite } from './admission-calls.js';
 import { generateName } from './names.js';
-import { checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
+import { checkObjectIdentity } from './object-checks.js';
 import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { encodeStored } from './stored-object.js';
@@ -23,8 +24,20 @@ export async function createObject(
   input: ApiObject,
   o: CreateOptions,
 ): Promise<ApiObject> {
-  const obj = structuredClone(input);
+  const obj =
+    o.fieldManager === undefined
+      ? structuredClone(input)
+      : rc.fields.fieldManager.update(undefined, structuredClone(input), o.fieldManager, rc.fields.writeOptions(''));
   checkObjectIdentity(rc, ctx, obj);
+  const createOptions = { dryRun: o.dryRun ? ['All'] : undefined, fieldManager: o.fieldManager };
+  await admitWrite(rc, ctx, {
+    operation: 'CREATE',
+    object: obj,
+    oldObject: undefined,
+    name: obj.metadata.name ?? '',
+    dryRun: o.dryRun,
+    options: createOptions,
+  });
   const meta = obj.metadata;
   const wantsGeneratedName = !meta.name && !!meta.generateName;
   if (wantsGeneratedName) meta.name = generateName(meta.generateName!);
@@ -37,7 +50,14 @@ export async function createObject(
       fieldErrors.required('metadata.name', 'name or generateName is required'),
     ]);
   }
-  await checkNamespaceForCreate(rc, ctx, obj);
+  await validateWrite(rc, ctx, {
+    operation: 'CREATE',
+    object: obj,
+    oldObject: undefined,
+    name: meta.name,
+    dryRun: o.dryRun,
+    options: createOptions,
+  });
 
   for (let attempt = 1; ; attempt++) {
     const key = keyFor(rc, ctx.namespace, meta.name);

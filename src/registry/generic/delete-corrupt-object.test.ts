@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import { registryFixture } from '../resources/testing/registry-fixture.js';
+import { registryFixture } from '../resource-set/testing/registry-fixture.js';
 import type { DeleteOptions } from '../types.js';
 
 const NS = 'team';
@@ -19,7 +19,7 @@ async function failure(p: Promise<unknown>): Promise<StatusError> {
 }
 
 async function setup(gate: boolean) {
-  const f = registryFixture({ allowUnsafeMalformedObjectDeletion: gate });
+  const f = await registryFixture({ allowUnsafeMalformedObjectDeletion: gate });
   await f.createNamespace(NS);
   const cms = f.registry('configmaps');
   const create = (name: string, meta: Record<string, unknown> = {}): Promise<ApiObject> =>

@@ -73,7 +73,7 @@ export function shouldDeleteDuringUpdate(rc: RegistryContext, next: ApiObject, l
   if (!live.metadata.deletionTimestamp) return false;
   const grace = live.metadata.deletionGracePeriodSeconds;
   if (grace !== undefined && grace !== null && grace !== 0) return false;
-  return !rc.pendingFinalization?.(next);
+  return !rc.def.strategy.controllerFinalization?.pending(next);
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import { type RegistryFixture, registryFixture } from '../resources/testing/registry-fixture.js';
+import { type RegistryFixture, registryFixture } from '../resource-set/testing/registry-fixture.js';
 import type { DeleteOptions } from '../types.js';
 
 const NS = 'team';
@@ -40,7 +40,7 @@ describe('generic delete', () => {
     );
 
   beforeEach(async () => {
-    f = registryFixture();
+    f = await registryFixture();
     await f.createNamespace(NS);
   });
 

@@ -3,6 +3,7 @@ import type { ApiObject } from '../../apis/object.js';
 import { ConflictError, NotFoundError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
+import { admitWrite, validateWrite } from './admission-calls.js';
 import { decodeOrThrow, deleteCorruptObject, readErrorToStatus } from './delete-corrupt-object.js';
 import { finalizersForGarbageCollection, markAsDeleting } from './delete-finalizers.js';
 import { checkDeletePreconditions, effectiveDeleteOptions, validateDeleteOptions } from './delete-options.js';
@@ -63,6 +64,7 @@ export async function deleteValidated(
     if (!kv) throw apiErrors.notFound(rc.gr, name);
     const live = decodeOrThrow(rc, kv);
     checkDeletePreconditions({ group: rc.def.group, kind: rc.def.kind }, live, o);
+    await admitDelete(rc, ctx, live, o);
     try {
       return await deleteOnce(rc, ctx, key, kv, live, o);
     } catch (e) {
@@ -104,4 +106,28 @@ async function deleteOnce(
   if (o.dryRun) return { obj: live, deleted: true };
   await rc.store.delete(key, kv.modRevision, ctx.signal);
   return { obj: live, deleted: true };
+}
+
+/** Mutating, then validating admission of a delete, with the live object as the old one. */
+export async function admitDelete(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  live: ApiObject,
+  o: DeleteOptions,
+): Promise<void> {
+  const call = {
+    operation: 'DELETE',
+    object: undefined,
+    oldObject: live,
+    name: live.metadata.name ?? '',
+    dryRun: o.dryRun,
+    options: deleteOptionsObject(o),
+  } as const;
+  await admitWrite(rc, ctx, call);
+  await validateWrite(rc, ctx, call);
+}
+
+function deleteOptionsObject(o: DeleteOptions): Record<string, unknown> {
+  const { dryRun, ...rest } = o;
+  return { ...rest, dryRun: dryRun ? ['All'] : undefined };
 }

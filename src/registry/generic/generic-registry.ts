@@ -19,6 +19,7 @@ import { createObject } from './create.js';
 import { deleteObject } from './delete.js';
 import { deleteCollection } from './delete-collection.js';
 import { collectionDeleteOptions } from './delete-options.js';
+import { deleteWithFinalization } from './delete-with-finalization.js';
 import { getObject, listObjects } from './read.js';
 import type { RegistryContext } from './registry-context.js';
 import { updateObject } from './update.js';
@@ -53,6 +54,8 @@ export class GenericRegistry implements ResourceStore {
     return updateObject(this.rc, ctx, name, next, o);
   }
   delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }> {
+    const finalization = this.rc.def.strategy.controllerFinalization;
+    if (finalization) return deleteWithFinalization(this.rc, ctx, name, o, finalization);
     return deleteObject(this.rc, ctx, name, o);
   }
   watch(ctx: RequestContext, o: WatchOptions): Promise<WatchStream> {

@@ -1,4 +1,4 @@
-import { apiErrors, StatusError } from '../../apis/meta/status.js';
+import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { RequestContext } from '../types.js';
 import { apiVersionOf, type RegistryContext } from './registry-context.js';
@@ -42,35 +42,4 @@ export function checkNameMatchesPath(obj: ApiObject, name: string): void {
     );
   }
   obj.metadata.name = name;
-}
-
-/**
- * Objects may only be created in a namespace that exists and is not terminating: 404 for a
- * missing namespace, 403 for one being deleted, as kube's namespace lifecycle admission does.
- */
-export async function checkNamespaceForCreate(rc: RegistryContext, ctx: RequestContext, obj: ApiObject): Promise<void> {
-  if (!rc.def.namespaced || !rc.namespaceLookup) return;
-  const nsName = obj.metadata.namespace ?? '';
-  const ns = await rc.namespaceLookup(nsName, ctx.signal);
-  if (!ns) throw apiErrors.notFound({ group: '', resource: 'namespaces' }, nsName);
-  const phase = (ns.status as { phase?: string } | undefined)?.phase;
-  if (phase === 'Terminating' || ns.metadata.deletionTimestamp) {
-    throw new StatusError(
-      403,
-      'Forbidden',
-      `${rc.def.resource}${rc.def.group ? `.${rc.def.group}` : ''} "${obj.metadata.name}" is forbidden: unable to create new content in namespace ${nsName} because it is being terminated`,
-      {
-        name: obj.metadata.name,
-        group: rc.def.group || undefined,
-        kind: rc.def.resource,
-        causes: [
-          {
-            reason: 'NamespaceTerminating',
-            message: `namespace ${nsName} is being terminated`,
-            field: 'metadata.namespace',
-          },
-        ],
-      },
-    );
-  }
 }

@@ -1,3 +1,4 @@
+import type { Admission } from '../../admission/index.js';
 import type { GroupResource } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
@@ -5,9 +6,7 @@ import type { Cacher } from '../../storage/cacher/index.js';
 import { type KeyScheme, namespacePrefix, objectKey, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
-
-/** Looks up a namespace object (undefined when it does not exist). */
-export type NamespaceLookup = (name: string, signal: AbortSignal) => Promise<ApiObject | undefined>;
+import type { ResourceFieldTracking } from './field-tracking.js';
 
 /** Everything one generic registry needs, built once per resource at start-up. */
 export interface RegistryContext {
@@ -17,8 +16,10 @@ export interface RegistryContext {
   readonly keys: KeyScheme;
   readonly clock: Clock;
   readonly uid: () => string;
-  /** Unset for cluster-scoped resources and for the namespaces resource itself. */
-  readonly namespaceLookup?: NamespaceLookup;
+  /** Field ownership: writes that name a field manager are recorded in `metadata.managedFields`. */
+  readonly fields: ResourceFieldTracking;
+  /** Mutating and validating admission, run on every create, update and delete. */
+  readonly admission: Admission;
   /** The resource's watch cache: lists, watches and versioned gets are served from it. */
   readonly cacher?: Cacher<ApiObject>;
   // --- deletion lifecycle (src/registry/generic/delete*.ts) ---
@@ -28,11 +29,6 @@ export interface RegistryContext {
    * `StorageError: corrupt object` form.
    */
   readonly allowUnsafeMalformedObjectDeletion?: boolean;
-  /**
-   * Kind-specific finalization that must be complete before an object whose deletion started is
-   * removed, beyond `metadata.finalizers` (a namespace's `spec.finalizers`). True = keep it.
-   */
-  readonly pendingFinalization?: (obj: ApiObject) => boolean;
 }
 
 export function keyFor(rc: RegistryContext, namespace: string, name: string): string {
@@ -51,6 +47,4 @@ export function collectionPrefix(rc: RegistryContext, namespace: string): string
     : resourcePrefix(rc.keys, rc.def.group, rc.def.resource);
 }
 
-export function apiVersionOf(def: ResourceDefinition): string {
-  return def.group ? `${def.group}/${def.version}` : def.version;
-}
+export { apiVersionOf } from '../../apis/resource-definition.js';

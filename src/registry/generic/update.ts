@@ -5,9 +5,10 @@ import { ConflictError, KeyExistsError, NotFoundError } from '../../storage/erro
 import type { KeyValue } from '../../storage/store.js';
 import { deepEqual } from '../../util/deep-equal.js';
 import type { RequestContext, UpdatedObject, UpdateOptions } from '../types.js';
+import { admitWrite, validateWrite } from './admission-calls.js';
 import { fillCreateSystemFields } from './create.js';
 import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizers.js';
-import { checkNameMatchesPath, checkNamespaceForCreate, checkObjectIdentity } from './object-checks.js';
+import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
 import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { decodeStored, encodeStored, sameBytes } from './stored-object.js';
@@ -36,12 +37,27 @@ export async function updateObject(
   }
   for (let attempt = 1; ; attempt++) {
     const live = liveKv ? decodeStored(liveKv) : undefined;
-    const desired = structuredClone(await next.compute(live ? structuredClone(live) : undefined));
+    let desired = structuredClone(await next.compute(live ? structuredClone(live) : undefined));
+    // Ownership is computed against the live object of each attempt (retries re-read it).
+    if (o.fieldManager !== undefined) {
+      desired = rc.fields.fieldManager.update(live, desired, o.fieldManager, rc.fields.writeOptions(o.subresource));
+    }
     checkObjectIdentity(rc, ctx, desired);
     checkNameMatchesPath(desired, name);
     try {
       if (!live || !liveKv) return { obj: await createViaUpdate(rc, ctx, key, desired, o), created: true };
+      const call = {
+        operation: 'UPDATE',
+        object: desired,
+        oldObject: live,
+        name,
+        dryRun: o.dryRun,
+        subresource: o.subresource,
+        options: updateOptionsObject(o),
+      } as const;
+      await admitWrite(rc, ctx, call);
       const obj = prepareUpdate(rc, desired, live, strategyFor(rc, o.subresource));
+      await validateWrite(rc, ctx, call);
       // [deletion lifecycle] kube's deleteAfterUpdate: an update that removes the last finalizer
       // of an object being deleted removes the object (guarded by liveKv's revision; a conflict
       // retries like any other). See delete-finalizers.ts.
@@ -86,23 +102,39 @@ async function createViaUpdate(
     // A resourceVersion names a version of an object that does not exist (any more).
     throw apiErrors.notFound(rc.gr, desired.metadata.name ?? '');
   }
+  const call = {
+    operation: 'CREATE',
+    object: desired,
+    oldObject: undefined,
+    name: desired.metadata.name ?? '',
+    dryRun: o.dryRun,
+    options: { dryRun: o.dryRun ? ['All'] : undefined },
+  } as const;
+  await admitWrite(rc, ctx, call);
   fillCreateSystemFields(rc, desired);
   rc.def.strategy.prepareForCreate(desired);
   const errs = rc.def.strategy.validateCreate(desired);
   if (errs.length > 0) {
     throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, desired.metadata.name ?? '', errs);
   }
-  await checkNamespaceForCreate(rc, ctx, desired);
+  await validateWrite(rc, ctx, call);
   if (o.dryRun) return desired;
   const { revision } = await rc.store.create(key, encodeStored(desired), ctx.signal);
   desired.metadata.resourceVersion = revision.toString();
   return desired;
 }
 
+/** The `UpdateOptions` object admission plugins see. */
+function updateOptionsObject(o: UpdateOptions): Record<string, unknown> {
+  return { dryRun: o.dryRun ? ['All'] : undefined, fieldManager: o.fieldManager };
+}
+
 /** The strategy of a sub-resource write, or the main one. */
 function strategyFor(rc: RegistryContext, subresource: string | undefined): ResourceStrategy {
   if (!subresource) return rc.def.strategy;
   const sub = rc.def.subresources.find((s) => s.name === subresource);
+  // A sub-resource of another kind writes the parent through its conversion, under the main rules.
+  if (sub?.kind) return sub.strategy ?? rc.def.strategy;
   if (!sub?.strategy) throw apiErrors.methodNotAllowed('PUT');
   return sub.strategy;
 }

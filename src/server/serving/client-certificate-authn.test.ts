@@ -17,7 +17,7 @@ after(() => pki.cleanup());
 
 function authHandler(authn: Authenticator) {
   return async (ex: HttpExchange): Promise<void> => {
-    const result = await authn.authenticate(ex, ex.signal);
+    const result = await authn.authenticate(ex);
     ex.respond(200, { 'content-type': 'application/json' }, JSON.stringify(result));
   };
 }

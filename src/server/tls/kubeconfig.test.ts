@@ -61,7 +61,7 @@ describe('writeAdminKubeconfig', () => {
     const authn = buildRequestAuthenticator({ authenticators: [new X509Authenticator()] });
     const seen: { protocol: string; user: string; url: string }[] = [];
     const handler = async (ex: HttpExchange): Promise<void> => {
-      const result = await authn.authenticate(ex, ex.signal);
+      const result = await authn.authenticate(ex);
       seen.push({ protocol: ex.protocol, user: result.kind === 'user' ? result.user.name : result.kind, url: ex.url });
       if (ex.url.split('?')[0] !== '/version') {
         ex.respond(404, { 'content-type': 'application/json' }, '{}');

@@ -69,6 +69,15 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
     this.dispatcher = new WatchDispatcher<T>(() => this.buffer);
   }
 
+  /**
+   * Ends every watcher with `error` (events queued before it are still delivered). Used when
+   * the resource stops being served: its watchers learn why instead of seeing a clean end.
+   * Stopping the reflector is the start signal's job.
+   */
+  terminateWatchers(error: unknown): void {
+    this.dispatcher.endAll(error);
+  }
+
   /** The revision the cache has caught up to. */
   get revision(): bigint {
     return this.waiter.revision;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StatusError } from '../../../apis/meta/status.js';
-import type { ApiObject } from '../../../apis/object.js';
-import { registryFixture } from '../testing/registry-fixture.js';
+import { StatusError } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
+import { registryFixture } from '../resource-set/testing/registry-fixture.js';
 
 type Ns = ApiObject & { spec?: { finalizers?: string[] }; status?: { phase?: string } };
 
@@ -18,7 +18,7 @@ async function failure(p: Promise<unknown>): Promise<StatusError> {
 
 describe('namespace deletion (registry)', () => {
   it('marks the namespace Terminating, keeps it until finalized, then removes it', async () => {
-    const f = registryFixture();
+    const f = await registryFixture();
     const nss = f.registry('namespaces');
     const created = await f.createNamespace('doomed');
     const r = await nss.delete(f.ctx(), 'doomed', { dryRun: false });
@@ -68,7 +68,7 @@ describe('namespace deletion (registry)', () => {
   });
 
   it('keeps a finalized namespace while metadata.finalizers remain', async () => {
-    const f = registryFixture();
+    const f = await registryFixture();
     const nss = f.registry('namespaces');
     await nss.create(
       f.ctx(),
@@ -95,7 +95,7 @@ describe('namespace deletion (registry)', () => {
   });
 
   it('refuses to delete the system namespaces', async () => {
-    const f = registryFixture();
+    const f = await registryFixture();
     const nss = f.registry('namespaces');
     for (const name of ['default', 'orch-system', 'orch-public']) {
       await f.createNamespace(name);
@@ -110,7 +110,7 @@ describe('namespace deletion (registry)', () => {
   });
 
   it('records the GC finalizers the options ask for, and honours dry run', async () => {
-    const f = registryFixture();
+    const f = await registryFixture();
     const nss = f.registry('namespaces');
     await f.createNamespace('fg');
     const dry = await nss.delete(f.ctx(), 'fg', { dryRun: true, propagationPolicy: 'Foreground' });

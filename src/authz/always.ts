@@ -1,0 +1,17 @@
+import { ALLOW_RESULT, type AuthorizationResult, type Authorizer } from './authorizer.js';
+
+/** `AlwaysAllow`: every request is allowed (insecure; the default until RBAC is configured). */
+export const alwaysAllow: Authorizer = {
+  async authorize(): Promise<AuthorizationResult> {
+    return ALLOW_RESULT;
+  },
+};
+
+const DENIED: AuthorizationResult = Object.freeze({ decision: 'deny', reason: 'Everything is forbidden.' });
+
+/** `AlwaysDeny`: every request is denied (for tests), with kube's reason. */
+export const alwaysDeny: Authorizer = {
+  async authorize(): Promise<AuthorizationResult> {
+    return DENIED;
+  },
+};

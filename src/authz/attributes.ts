@@ -1,0 +1,35 @@
+import type { RequestInfo } from '../apis/request/request-info.js';
+import type { UserInfo } from '../apis/request/user-info.js';
+import { goQuote } from '../util/go-strconv.js';
+import type { Attributes } from './authorizer.js';
+
+/** The authorization attributes of a request, from its parsed path and its user. Pure. */
+export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
+  return {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    namespace: info.namespace,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+    fieldSelector: info.fieldSelector,
+    labelSelector: info.labelSelector,
+  };
+}
+
+/**
+ * kube's forbidden wording, which clients and people read:
+ * `User "u" cannot get path "/x"`, `User "u" cannot list resource "pods" in API group "" in the
+ * namespace "ns"`, `… at the cluster scope`; a sub-resource shows as `resource/sub`.
+ */
+export function forbiddenMessage(a: Attributes): string {
+  const user = a.user.name;
+  if (!a.isResourceRequest) return `User ${goQuote(user)} cannot ${a.verb} path ${goQuote(a.path)}`;
+  const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const what = `User ${goQuote(user)} cannot ${a.verb} resource ${goQuote(resource)} in API group ${goQuote(a.apiGroup)}`;
+  return a.namespace ? `${what} in the namespace ${goQuote(a.namespace)}` : `${what} at the cluster scope`;
+}

@@ -1,0 +1,11 @@
+export { alwaysAllow, alwaysDeny } from './always.js';
+export { attributesOf, forbiddenMessage } from './attributes.js';
+export {
+  AUTHORIZATION_MODES,
+  AuthorizationModeError,
+  buildAuthorizer,
+  validateAuthorizationModes,
+} from './authorization-modes.js';
+export type { Attributes, AuthorizationResult, Authorizer, Decision } from './authorizer.js';
+export { privilegedGroups } from './privileged-groups.js';
+export { unionAuthorizer } from './union-authorizer.js';

@@ -1,0 +1,22 @@
+import { PRIVILEGED_GROUP } from '../apis/request/user-info.js';
+import {
+  ALLOW_RESULT,
+  type Attributes,
+  type AuthorizationResult,
+  type Authorizer,
+  NO_OPINION_RESULT,
+} from './authorizer.js';
+
+/**
+ * Allows members of the given groups everything and has no opinion on anyone else. Put first in
+ * the chain, it lets `system:masters` bypass every other module, as kube-apiserver does.
+ */
+export function privilegedGroups(groups: readonly string[] = [PRIVILEGED_GROUP]): Authorizer {
+  const set = new Set(groups);
+  return {
+    async authorize(a: Attributes): Promise<AuthorizationResult> {
+      for (const g of a.user.groups) if (set.has(g)) return ALLOW_RESULT;
+      return NO_OPINION_RESULT;
+    },
+  };
+}

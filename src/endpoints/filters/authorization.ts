@@ -1,0 +1,22 @@
+import { apiErrors } from '../../apis/meta/status.js';
+import { type Authorizer, attributesOf, forbiddenMessage } from '../../authz/index.js';
+import type { Filter } from '../handler.js';
+import { errorResponse } from '../handlers/response-writer.js';
+
+/**
+ * Asks the authorizer about the request after authentication (and impersonation), before any
+ * body is read: `allow` passes it on; `deny`, or no opinion from every module, is a 403 `Status`
+ * in kube's wording (`<resource> "<name>" is forbidden: User "<u>" cannot <verb> resource …`,
+ * then `: <reason>` when the authorizer gave one).
+ */
+export function authorization(authorizer: Authorizer): Filter {
+  return (next) => async (req) => {
+    const info = req.info!;
+    const a = attributesOf(info, req.user!);
+    const r = await authorizer.authorize(a, req);
+    if (r.decision === 'allow') return next(req);
+    const message = r.reason ? `${forbiddenMessage(a)}: ${r.reason}` : forbiddenMessage(a);
+    const gr = info.isResourceRequest ? { group: info.apiGroup, resource: info.resource } : { group: '', resource: '' };
+    return errorResponse(req, apiErrors.forbidden(gr, info.isResourceRequest ? info.name : '', message));
+  };
+}

@@ -1,0 +1,77 @@
+import type { Admission } from '../../admission/index.js';
+import type { ApiObject } from '../../apis/object.js';
+import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { Cacher } from '../../storage/cacher/index.js';
+import { type KeyScheme, resourcePrefix } from '../../storage/keys.js';
+import type { Store } from '../../storage/store.js';
+import type { Clock } from '../../util/clock.js';
+import { type Logger, silentLogger } from '../../util/logger.js';
+import { ResourceFieldTracking } from '../generic/field-tracking.js';
+import { GenericRegistry } from '../generic/generic-registry.js';
+import type { RegistryContext } from '../generic/registry-context.js';
+import { decodeStored } from '../generic/stored-object.js';
+import type { ServedResource } from './served-resource.js';
+
+/** What every resource's registry shares. */
+export interface ResourceFactoryDeps {
+  readonly store: Store;
+  readonly keys: KeyScheme;
+  readonly clock: Clock;
+  readonly uid: () => string;
+  readonly admission: Admission;
+  readonly logger?: Logger;
+  /** Serve reads and watches from a watch cache per resource (default true). */
+  readonly watchCache?: boolean;
+  /** Idle watchers that allow bookmarks get one this often. */
+  readonly bookmarkIntervalMs?: number;
+  /** Feature gate AllowUnsafeMalformedObjectDeletion. */
+  readonly allowUnsafeMalformedObjectDeletion?: boolean;
+}
+
+/** A served resource with its lifecycle: start its watch cache, stop it when removed. */
+export interface BuiltResource {
+  readonly served: ServedResource;
+  /** Starts the watch cache; resolves once it holds the initial list. Aborting `signal` stops it. */
+  start(signal: AbortSignal): Promise<void>;
+  /** Ends every watcher of the resource with `error`. */
+  terminateWatchers(error: unknown): void;
+}
+
+export type ResourceFactory = (def: ResourceDefinition) => BuiltResource;
+
+/**
+ * The one factory that turns a resource definition into its watch cache, field tracking and
+ * generic registry. Built-in kinds and resources added at run time are built the same way.
+ */
+export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
+  return (def) => {
+    const cacher =
+      deps.watchCache === false
+        ? undefined
+        : new Cacher<ApiObject>({
+            store: deps.store,
+            prefix: resourcePrefix(deps.keys, def.group, def.resource),
+            decode: decodeStored,
+            logger: deps.logger ?? silentLogger,
+            bookmarkIntervalMs: deps.bookmarkIntervalMs,
+          });
+    const fields = new ResourceFieldTracking(def, deps.clock);
+    const rc: RegistryContext = {
+      def,
+      gr: { group: def.group, resource: def.resource },
+      store: deps.store,
+      keys: deps.keys,
+      clock: deps.clock,
+      uid: deps.uid,
+      cacher,
+      fields,
+      admission: deps.admission,
+      allowUnsafeMalformedObjectDeletion: deps.allowUnsafeMalformedObjectDeletion,
+    };
+    return {
+      served: { def, store: new GenericRegistry(rc), fields, cacher },
+      start: (signal) => cacher?.start(signal) ?? Promise.resolve(),
+      terminateWatchers: (error) => cacher?.terminateWatchers(error),
+    };
+  };
+}
