@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { builtinResources } from '../apis/builtin.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { startServer } from '../server/start-server.js';
 import { jsonLogger } from '../util/logger.js';
@@ -9,7 +10,10 @@ import { FlagError } from './flags/errors.js';
 async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseApiServerCommandLine>;
   try {
-    parsed = parseApiServerCommandLine(argv, { featureGates: newOrchFeatureGates() });
+    parsed = parseApiServerCommandLine(argv, {
+      featureGates: newOrchFeatureGates(),
+      servedResources: builtinResources(),
+    });
   } catch (e) {
     if (e instanceof FlagError) {
       process.stderr.write(`Error: ${e.message.split('\n').join('; ')}\n`);

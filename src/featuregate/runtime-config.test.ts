@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RuntimeConfigError } from './errors.js';
-import { type GroupVersionRegistry, RuntimeConfig } from './runtime-config.js';
+import { groupVersionRegistry, RuntimeConfig } from './runtime-config.js';
 
 type Probe = [group: string, version: string, resource: string | undefined, enabled: boolean];
 
@@ -66,6 +66,23 @@ const cases: { config: string; probes: Probe[] }[] = [
     probes: [
       ['', 'v1', undefined, true],
       ['apps', 'v1', undefined, false],
+    ],
+  },
+  {
+    // kube-apiserver's legacy spellings of the core group
+    config: 'api/all=false,api/v1,api/legacy=false',
+    probes: [
+      ['', 'v1', undefined, true],
+      ['api', 'v1', undefined, false],
+      ['apps', 'v1', undefined, false],
+    ],
+  },
+  {
+    config: 'api/v1/secrets=false,v1/events=false',
+    probes: [
+      ['', 'v1', 'configmaps', true],
+      ['', 'v1', 'secrets', false],
+      ['', 'v1', 'events', false],
     ],
   },
   {
@@ -158,6 +175,8 @@ describe('RuntimeConfig', () => {
       'apps/v1/Deployments',
       'invalid key apps/v1/Deployments: group/version/resource and resource is always lowercase plural, not "Deployments"',
     ],
+    ['v2', 'runtime-config invalid key v2'],
+    ['v1/Pods', 'invalid key v1/Pods: group/version/resource and resource is always lowercase plural, not "Pods"'],
     [
       'apps=true,batch/v1=x',
       '[runtime-config invalid key apps, invalid value of batch/v1: x, err: strconv.ParseBool: parsing "x": invalid syntax]',
@@ -177,20 +196,34 @@ describe('RuntimeConfig', () => {
   }
 
   describe('validate against served group versions', () => {
-    const served: Record<string, string[]> = { '': ['v1'], apps: ['v1'], 'coordination.orch.io': ['v1'] };
-    const registry: GroupVersionRegistry = {
-      isGroupRegistered: (g) => g in served,
-      isVersionRegistered: (g, v) => served[g]?.includes(v) ?? false,
-    };
+    const registry = groupVersionRegistry([
+      { group: '', version: 'v1', resource: 'configmaps' },
+      { group: '', version: 'v1', resource: 'pods' },
+      { group: 'apps', version: 'v1', resource: 'deployments' },
+      { group: 'coordination.orch.io', version: 'v1', resource: 'leases' },
+    ]);
     const rows: [string, string | undefined][] = [
       ['apps/v1=false,/v1', undefined],
-      ['v1=false,v2', 'group version v2 that has not been registered'],
+      ['v1=false,api/v1/pods,coordination.orch.io/v1/leases=false', undefined],
       ['api/all=false,apps/v1', undefined],
+      ['api/legacy=true,api/all=false,api/v1', undefined],
       ['api/all=false', 'invalid key with only api/all=false'],
+      ['api/legacy,api/all=false', 'invalid key with only api/all=false'],
       ['foo.orch.io/v1,bar.orch.io/v1/things', 'unknown api groups foo.orch.io,bar.orch.io'],
+      ['api/v2', 'unknown api groups api'],
       ['apps/v2', 'group version apps/v2 that has not been registered'],
       ['/v2/pods', 'group version v2 that has not been registered'],
-      ['apps/v9,nope/v1', '[unknown api groups nope, group version apps/v9 that has not been registered]'],
+      // kube-apiserver stops at the unknown group before it looks at versions
+      ['apps/v9,nope/v1', 'unknown api groups nope'],
+      [
+        'apps/v9,coordination.orch.io/v2',
+        '[group version apps/v9 that has not been registered, group version coordination.orch.io/v2 that has not been registered]',
+      ],
+      [
+        'coordination.orch.io/v1/foos=false',
+        'resource foos of group version coordination.orch.io/v1 that has not been registered',
+      ],
+      ['v1/things', 'resource things of group version v1 that has not been registered'],
     ];
     for (const [value, message] of rows) {
       it(`${JSON.stringify(value)} → ${message ?? 'ok'}`, () => {

@@ -1,9 +1,30 @@
 import { parseGoBool, RuntimeConfigError } from './errors.js';
 
-/** Which group versions exist, for {@link RuntimeConfig.validate}. The core group is `''`. */
+/** Which group versions and resources exist, for {@link RuntimeConfig.validate}. The core group is `''`. */
 export interface GroupVersionRegistry {
   isGroupRegistered(group: string): boolean;
   isVersionRegistered(group: string, version: string): boolean;
+  isResourceRegistered(group: string, version: string, resource: string): boolean;
+}
+
+/** One served resource as `--runtime-config` addresses it; the core group is `''`. */
+export interface GroupVersionResource {
+  readonly group: string;
+  readonly version: string;
+  /** Lowercase plural, e.g. `leases`. */
+  readonly resource: string;
+}
+
+/** A {@link GroupVersionRegistry} over a list of served resources (e.g. the built-in definitions). */
+export function groupVersionRegistry(served: readonly GroupVersionResource[]): GroupVersionRegistry {
+  const groups = new Set(served.map((r) => r.group));
+  const versions = new Set(served.map((r) => gvKey(r.group, r.version)));
+  const resources = new Set(served.map((r) => `${gvKey(r.group, r.version)}/${r.resource}`));
+  return {
+    isGroupRegistered: (group) => groups.has(group),
+    isVersionRegistered: (group, version) => versions.has(gvKey(group, version)),
+    isResourceRegistered: (group, version, resource) => resources.has(`${gvKey(group, version)}/${resource}`),
+  };
 }
 
 /**
@@ -18,7 +39,20 @@ export interface RuntimeConfigDefaults {
 const GA = /^v\d+$/;
 const BETA = /^v\d+beta\d+$/;
 const ALPHA = /^v\d+alpha\d+$/;
-const CORE_VERSION_KEY = /^v\d+((alpha|beta)\d+)?$/;
+
+/**
+ * kube-apiserver's legacy spellings of the core group: `v1` and `api/v1`, alone or before
+ * `/<resource>`, mean `/v1`; `api/legacy` is accepted and ignored. Returns the key to parse, or
+ * undefined to drop it.
+ */
+function canonicalKey(key: string): string | undefined {
+  if (key === 'api/legacy') return undefined;
+  for (const legacy of ['api/v1', 'v1']) {
+    if (key === legacy) return '/v1';
+    if (key.startsWith(`${legacy}/`)) return `/v1/${key.slice(legacy.length + 1)}`;
+  }
+  return key;
+}
 
 /** Keys that address many versions at once, applied in this order so later ones win. */
 const MATCHERS: readonly (readonly [string, (version: string) => boolean])[] = [
@@ -44,7 +78,8 @@ function gvKey(group: string, version: string): string {
  * Keys (kube semantics): `api/all`, `api/ga`, `api/beta`, `api/alpha` switch every matching
  * version (value `true` or `false`; a bare key means `true`); `<group>/<version>[=bool]` switches
  * one version; `<group>/<version>/<resource>[=bool]` switches one resource and beats everything
- * else. The core group is addressed as `v1` or, with its empty group name, `/v1`. Precedence, highest first:
+ * else. The core group is addressed as `/v1` (its empty group name), `v1` or `api/v1`; `api/legacy`
+ * is accepted and ignored, as kube-apiserver does. Precedence, highest first:
  * resource key, version key, the last matching `api/*` key in the order all, ga, beta, alpha,
  * then the defaults.
  */
@@ -85,31 +120,40 @@ export class RuntimeConfig {
     entries: Readonly<Record<string, string>>,
     defaults = defaultRuntimeConfigDefaults,
   ): RuntimeConfig {
-    const rc = new RuntimeConfig({ ...entries }, defaults);
-    const problems: string[] = [];
+    const canonical: Record<string, string> = {};
+    const written = new Map<string, string>();
     for (const [key, value] of Object.entries(entries)) {
+      const k = canonicalKey(key);
+      if (k === undefined) continue;
+      canonical[k] = value;
+      written.set(k, key);
+    }
+    const rc = new RuntimeConfig(canonical, defaults);
+    const problems: string[] = [];
+    for (const [key, value] of Object.entries(canonical)) {
+      // Messages name the key as the user wrote it.
+      const asWritten = written.get(key) ?? key;
       if (MATCHER_KEYS.has(key)) {
         if (value === '' || value === 'true') rc.#matchers.set(key, true);
         else if (value === 'false') rc.#matchers.set(key, false);
-        else problems.push(`invalid value ${key}=${value}`);
+        else problems.push(`invalid value ${asWritten}=${value}`);
         continue;
       }
-      // kube documents `v1=true|false` for the core group; `/v1` (empty group) means the same.
-      const tokens = CORE_VERSION_KEY.test(key) ? ['', key] : key.split('/');
+      const tokens = key.split('/');
       if (tokens.length !== 2 && tokens.length !== 3) {
-        problems.push(`runtime-config invalid key ${key}`);
+        problems.push(`runtime-config invalid key ${asWritten}`);
         continue;
       }
       const [group, version, resource] = tokens;
       if (version === '' || resource === '') {
-        problems.push(`runtime-config invalid key ${key}`);
+        problems.push(`runtime-config invalid key ${asWritten}`);
         continue;
       }
       let enabled = true;
       if (value !== '') {
         const parsed = parseGoBool(value);
         if (typeof parsed !== 'boolean') {
-          problems.push(`invalid value of ${key}: ${value}, err: ${parsed.error}`);
+          problems.push(`invalid value of ${asWritten}: ${value}, err: ${parsed.error}`);
           continue;
         }
         enabled = parsed;
@@ -119,7 +163,7 @@ export class RuntimeConfig {
         rc.#versions.set(gvKey(group, version), enabled);
       } else if (resource.toLowerCase() !== resource) {
         problems.push(
-          `invalid key ${key}: group/version/resource and resource is always lowercase plural, not ${JSON.stringify(resource)}`,
+          `invalid key ${asWritten}: group/version/resource and resource is always lowercase plural, not ${JSON.stringify(resource)}`,
         );
       } else {
         rc.#resources.set(`${gvKey(group, version)}/${resource}`, enabled);
@@ -166,27 +210,37 @@ export class RuntimeConfig {
 
   /**
    * Checks the keys against what the server serves, as kube-apiserver does at start-up: `api/all=false`
-   * alone is rejected, unknown groups are listed, and a known group with an unknown version fails.
-   * @throws RuntimeConfigError listing every problem.
+   * alone is rejected, then unknown groups are listed (`unknown api groups a,b`, the core group
+   * by its empty name); only when every group is known, a version the group does not serve fails
+   * (`group version <g>/<v> that has not been registered`), and then a resource key naming a
+   * resource that version does not serve.
+   * @throws RuntimeConfigError listing every problem of the first failing check.
    */
   validate(registry: GroupVersionRegistry): void {
     const keys = Object.keys(this.entries);
     if (keys.length === 1 && this.#matchers.get('api/all') === false) {
       throw new RuntimeConfigError(['invalid key with only api/all=false']);
     }
-    const problems: string[] = [];
     const unknown = this.#groups.filter((g) => !registry.isGroupRegistered(g));
-    if (unknown.length > 0) problems.push(`unknown api groups ${unknown.join(',')}`);
-    const versionKeys = [
-      ...this.#versions.keys(),
-      ...[...this.#resources.keys()].map((k) => k.slice(0, k.lastIndexOf('/'))),
-    ];
-    for (const gv of new Set(versionKeys)) {
-      const slash = gv.indexOf('/');
-      const group = gv.slice(0, slash);
-      const version = gv.slice(slash + 1);
-      if (registry.isGroupRegistered(group) && !registry.isVersionRegistered(group, version)) {
-        problems.push(`group version ${group ? gv : version} that has not been registered`);
+    if (unknown.length > 0) throw new RuntimeConfigError([`unknown api groups ${unknown.join(',')}`]);
+    const resourceKeys = [...this.#resources.keys()].map((k) => {
+      const slash = k.lastIndexOf('/');
+      return { gv: k.slice(0, slash), resource: k.slice(slash + 1) };
+    });
+    const problems: string[] = [];
+    for (const gv of new Set([...this.#versions.keys(), ...resourceKeys.map((r) => r.gv)])) {
+      const [group, version] = splitGv(gv);
+      if (!registry.isVersionRegistered(group, version)) {
+        problems.push(`group version ${displayGv(group, version)} that has not been registered`);
+      }
+    }
+    if (problems.length > 0) throw new RuntimeConfigError(problems);
+    for (const { gv, resource } of resourceKeys) {
+      const [group, version] = splitGv(gv);
+      if (!registry.isResourceRegistered(group, version, resource)) {
+        problems.push(
+          `resource ${resource} of group version ${displayGv(group, version)} that has not been registered`,
+        );
       }
     }
     if (problems.length > 0) throw new RuntimeConfigError(problems);
@@ -200,4 +254,14 @@ export class RuntimeConfig {
     }
     return value;
   }
+}
+
+function splitGv(gv: string): [group: string, version: string] {
+  const slash = gv.indexOf('/');
+  return [gv.slice(0, slash), gv.slice(slash + 1)];
+}
+
+/** A group version as kube prints `schema.GroupVersion`: the core group's as its bare version. */
+function displayGv(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
 }

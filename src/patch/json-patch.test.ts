@@ -1,17 +1,20 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { JsonPatchError, type JsonPatchErrorKind } from './errors.js';
 import { applyJsonPatch } from './json-patch.js';
 
 /**
- * The public json-patch-tests suite (tests.json, spec_tests.json), kept outside the repository in
- * the workspace's shared test data; `ORCH_JSON_PATCH_TESTDATA` points elsewhere.
+ * The public json-patch-tests suite (tests.json, spec_tests.json) from the
+ * `json-patch-test-suite` dev dependency; `ORCH_JSON_PATCH_TESTDATA` names another directory
+ * holding the same two files (e.g. a newer checkout of the suite).
  */
-const SUITE_DIR =
-  process.env.ORCH_JSON_PATCH_TESTDATA ??
-  fileURLToPath(new URL('../../../shared/testdata/json-patch/', import.meta.url));
+function suitePath(file: string): string {
+  const dir = process.env.ORCH_JSON_PATCH_TESTDATA;
+  return dir ? join(dir, file) : createRequire(import.meta.url).resolve(`json-patch-test-suite/${file}`);
+}
 
 interface SuiteRecord {
   comment?: string;
@@ -23,9 +26,7 @@ interface SuiteRecord {
 }
 
 function loadSuite(file: string): SuiteRecord[] {
-  const path = `${SUITE_DIR}/${file}`;
-  assert.ok(existsSync(path), `json-patch test suite not found at ${path}`);
-  return JSON.parse(readFileSync(path, 'utf8')) as SuiteRecord[];
+  return JSON.parse(readFileSync(suitePath(file), 'utf8')) as SuiteRecord[];
 }
 
 function snapshot(value: unknown): string {
@@ -53,6 +54,73 @@ for (const file of ['tests.json', 'spec_tests.json']) {
     });
   });
 }
+
+/**
+ * Behaviour the json-patch-tests suite checks only after the 1.1.0 release that the npm package
+ * ships: whole-document replacement through the root, pointer and index syntax, and missing
+ * sources or targets.
+ */
+describe('json-patch-tests cases newer than the packaged suite', () => {
+  const applies: { name: string; doc: unknown; patch: unknown; expected: unknown }[] = [
+    {
+      name: 'add at the root swaps an object for an array',
+      doc: { a: 1 },
+      patch: [{ op: 'add', path: '', value: [1] }],
+      expected: [1],
+    },
+    {
+      name: 'add at the root swaps an array for an object',
+      doc: [1],
+      patch: [{ op: 'add', path: '', value: { a: 1 } }],
+      expected: { a: 1 },
+    },
+    { name: 'append to a root array', doc: [], patch: [{ op: 'add', path: '/-', value: 'x' }], expected: ['x'] },
+    {
+      name: 'member names are case-sensitive',
+      doc: { k: 'v' },
+      patch: [{ op: 'add', path: '/K', value: 'W' }],
+      expected: { k: 'v', K: 'W' },
+    },
+    {
+      name: 'a copy does not alias its source (change the copy)',
+      doc: { s: { l: [{ v: 1 }] } },
+      patch: [
+        { op: 'copy', from: '/s', path: '/d' },
+        { op: 'replace', path: '/d/l/0/v', value: 2 },
+      ],
+      expected: { s: { l: [{ v: 1 }] }, d: { l: [{ v: 2 }] } },
+    },
+    {
+      name: 'a copy does not alias its source (change the source)',
+      doc: { s: { l: [{ v: 1 }] } },
+      patch: [
+        { op: 'copy', from: '/s', path: '/d' },
+        { op: 'replace', path: '/s/l/0/v', value: 2 },
+      ],
+      expected: { s: { l: [{ v: 2 }] }, d: { l: [{ v: 1 }] } },
+    },
+  ];
+  for (const c of applies) {
+    it(c.name, () => assert.deepStrictEqual(applyJsonPatch(c.doc, c.patch), c.expected));
+  }
+
+  const fails: { name: string; doc: unknown; patch: unknown }[] = [
+    { name: 'replace under a missing parent', doc: { a: 1 }, patch: [{ op: 'replace', path: '/b/c', value: true }] },
+    { name: 'no path member', doc: {}, patch: [{ op: 'add', value: 1 }] },
+    { name: 'null path', doc: {}, patch: [{ op: 'add', path: null, value: 1 }] },
+    { name: 'pointer without a leading slash', doc: {}, patch: [{ op: 'add', path: 'a', value: 1 }] },
+    { name: 'copy from a missing location', doc: { a: 1 }, patch: [{ op: 'copy', from: '/z', path: '/a' }] },
+    { name: 'move from a missing location', doc: { a: 1 }, patch: [{ op: 'move', from: '/z', path: '/a' }] },
+    { name: 'index with a leading zero (00)', doc: ['x', 'y'], patch: [{ op: 'test', path: '/00', value: 'x' }] },
+    { name: 'index with a leading zero (01)', doc: ['x', 'y'], patch: [{ op: 'test', path: '/01', value: 'y' }] },
+    { name: 'remove a missing member', doc: { a: 1 }, patch: [{ op: 'remove', path: '/b' }] },
+    { name: 'remove under a missing parent', doc: { a: 1 }, patch: [{ op: 'remove', path: '/b/c' }] },
+    { name: 'remove past the end of an array', doc: ['x', 'y'], patch: [{ op: 'remove', path: '/2' }] },
+  ];
+  for (const c of fails) {
+    it(`fails: ${c.name}`, () => assert.throws(() => applyJsonPatch(c.doc, c.patch), JsonPatchError));
+  }
+});
 
 function failure(doc: unknown, patch: unknown): JsonPatchError {
   try {

@@ -17,7 +17,7 @@ import { requestInfo } from '../endpoints/filters/request-info.js';
 import { chain } from '../endpoints/handler.js';
 import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
 import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
-import { RuntimeConfig } from '../featuregate/runtime-config.js';
+import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
 import { ResourceSet, resourceFactory } from '../registry/resource-set/index.js';
 import { EncodingCache } from '../storage/cacher/index.js';
 import { keyScheme } from '../storage/keys.js';
@@ -57,7 +57,7 @@ export interface ServerOptions {
   readonly clientCaFile?: string;
   /** Feature gate settings, e.g. `{ APIResponseCompression: false }`. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
-  /** `--runtime-config` value(s). */
+  /** `--runtime-config` value(s); naming anything not served rejects with a `RuntimeConfigError`. */
   readonly runtimeConfig?: string | readonly string[] | RuntimeConfig;
   /** Graceful shutdown: how long `/readyz` fails before the server stops serving. */
   readonly shutdownDelayDurationMs?: number;
@@ -148,6 +148,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       : options.runtimeConfig !== undefined
         ? RuntimeConfig.parse(options.runtimeConfig as string | string[])
         : RuntimeConfig.empty();
+  // Like the CLI: naming a group, version or resource that is not served fails start-up.
+  runtimeConfig.validate(groupVersionRegistry(builtinResources()));
 
   const lifetime = new AbortController();
   const certs = await ensureCertificates({

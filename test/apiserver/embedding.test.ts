@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { type RunningServer, startServer } from '../../src/index.js';
+import { type RunningServer, RuntimeConfigError, startServer } from '../../src/index.js';
 import type { Store } from '../../src/storage/store.js';
 import { request } from '../support/http-client.js';
 
@@ -18,6 +18,17 @@ after(() => {
 });
 
 describe('embedding with startServer', () => {
+  it('rejects a runtime config naming a group version that is not served, before serving', async () => {
+    await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: 'batch/v1=false' }), (e) => {
+      assert.ok(e instanceof RuntimeConfigError);
+      assert.equal(e.message, 'unknown api groups batch');
+      return true;
+    });
+    await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: '/v1/pods' }), {
+      message: 'resource pods of group version v1 that has not been registered',
+    });
+  });
+
   it('starts on the embedded store, serves, and closes', async () => {
     const server = await startServer({ dataDir: tempDir(), securePort: 0 });
     try {

