@@ -47,6 +47,9 @@ async function main(argv: string[]): Promise<number> {
     livezGracePeriodMs: f.livezGracePeriodMs,
     minRequestTimeoutSeconds: f.minRequestTimeout,
     runControllers: f.runControllers,
+    authorizationModes: f.authorizationModes,
+    enableAdmissionPlugins: f.enableAdmissionPlugins,
+    disableAdmissionPlugins: f.disableAdmissionPlugins,
     logger,
   });
   const readyMs = Math.round(performance.now() - started);

@@ -83,6 +83,8 @@ describe('parseApiServerCommandLine', () => {
         featureGates: { CBORServingAndStorage: true, WatchList: false },
         runtimeConfig: undefined,
         authorizationModes: ['AlwaysAllow'],
+        enableAdmissionPlugins: [],
+        disableAdmissionPlugins: [],
         shutdownDelayDurationMs: 10_000,
         livezGracePeriodMs: 90_000,
         runControllers: false,
@@ -189,7 +191,18 @@ describe('parseApiServerCommandLine', () => {
     [['--secure-port=-1'], '--secure-port -1 must be between 0 and 65535, inclusive. 0 for a free port'],
     [['--tls-cert-file=a.crt'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [['--tls-private-key-file=a.key'], '--tls-cert-file and --tls-private-key-file must be specified together'],
-    [['--authorization-mode=RBAC'], 'authorization-mode "RBAC" is not supported yet; supported modes: AlwaysAllow'],
+    [
+      ['--authorization-mode=RBAC'],
+      'authorization-mode "RBAC" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny',
+    ],
+    [
+      ['--enable-admission-plugins=Nope'],
+      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle)',
+    ],
+    [
+      ['--enable-admission-plugins=NamespaceLifecycle', '--disable-admission-plugins=NamespaceLifecycle'],
+      'NamespaceLifecycle in enable-admission-plugins and disable-admission-plugins overlapped',
+    ],
     [['--authorization-mode=Magic'], 'authorization-mode "Magic" is not a valid mode'],
     [['--authorization-mode='], 'at least one authorization-mode must be passed'],
     [

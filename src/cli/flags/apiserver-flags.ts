@@ -1,4 +1,10 @@
 import { join } from 'node:path';
+import {
+  BUILTIN_ADMISSION_PLUGIN_NAMES,
+  BUILTIN_ADMISSION_PLUGINS,
+  validateAdmissionSelection,
+} from '../../admission/index.js';
+import { AUTHORIZATION_MODES } from '../../authz/index.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
@@ -23,7 +29,7 @@ const STORAGE_BACKENDS: readonly StorageBackend[] = ['embedded', 'etcd3'];
 
 /** Authorization modes kube knows; Orch implements the ones in SUPPORTED_AUTHORIZATION_MODES so far. */
 const KNOWN_AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
-const SUPPORTED_AUTHORIZATION_MODES = ['AlwaysAllow'];
+const SUPPORTED_AUTHORIZATION_MODES: readonly string[] = AUTHORIZATION_MODES;
 
 /** The validated configuration of `orch-apiserver`. Durations are in milliseconds. */
 export interface ApiServerFlags {
@@ -46,6 +52,8 @@ export interface ApiServerFlags {
   readonly featureGates: Readonly<Record<string, boolean>>;
   readonly runtimeConfig: RuntimeConfig;
   readonly authorizationModes: readonly string[];
+  readonly enableAdmissionPlugins: readonly string[];
+  readonly disableAdmissionPlugins: readonly string[];
   readonly shutdownDelayDurationMs: number;
   readonly livezGracePeriodMs: number;
   /** Run the garbage collector and the namespace controller inside the API server (default true). */
@@ -114,6 +122,16 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       default: ['AlwaysAllow'],
       section: 'Authorization',
       usage: `Ordered list of plug-ins to do authorization on secure port. Supported so far: ${SUPPORTED_AUTHORIZATION_MODES.join(',')}.`,
+    }),
+    enableAdmissionPlugins: stringListFlag({
+      name: 'enable-admission-plugins',
+      section: 'Admission',
+      usage: `admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
+    }),
+    disableAdmissionPlugins: stringListFlag({
+      name: 'disable-admission-plugins',
+      section: 'Admission',
+      usage: `admission plugins that should be disabled although they are in the default enabled plugins list (NamespaceLifecycle). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
     }),
     storageBackend: stringFlag({
       name: 'storage-backend',
@@ -230,6 +248,12 @@ function validate(
     if (seen.has(mode)) problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }
+  problems.push(
+    ...validateAdmissionSelection(BUILTIN_ADMISSION_PLUGINS, {
+      enable: v.enableAdmissionPlugins,
+      disable: v.disableAdmissionPlugins,
+    }),
+  );
   if (v.etcdCompactionIntervalMs < 0) problems.push('--etcd-compaction-interval can not be a negative value');
   if (v.shutdownDelayDurationMs < 0) problems.push('--shutdown-delay-duration can not be negative value');
   if (v.livezGracePeriodMs < 0) problems.push('--livez-grace-period can not be a negative value');
@@ -294,6 +318,8 @@ export function parseApiServerCommandLine(
       featureGates: v.featureGates,
       runtimeConfig,
       authorizationModes: v.authorizationModes,
+      enableAdmissionPlugins: v.enableAdmissionPlugins,
+      disableAdmissionPlugins: v.disableAdmissionPlugins,
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
       livezGracePeriodMs: v.livezGracePeriodMs,
       runControllers: v.runControllers,
