@@ -17,7 +17,14 @@ describe('namespace controller (in process, real registries)', () => {
 
   it('empties a deleted namespace, waits for finalizers, reports conditions, then removes it', async () => {
     f.startControllers();
-    await f.createNamespace('ns1');
+    // Created as a client would, with a field the client owns (so managedFields are tracked).
+    await f
+      .registry('namespaces')
+      .create(
+        f.ctx(),
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1', labels: { team: 'a' } } },
+        { dryRun: false, fieldManager: 'kubectl-create' },
+      );
     await f.configMap('ns1', 'plain');
     await f.configMap('ns1', 'held', { finalizers: ['example.com/hold'] });
     await f
@@ -34,6 +41,12 @@ describe('namespace controller (in process, real registries)', () => {
         : undefined;
     });
     assert.equal(ns.status?.phase, 'Terminating');
+    // The controller writes through the same registry as any client: its status update is
+    // recorded under its own field manager, as kube-controller-manager's writes are.
+    const statusEntry = ns.metadata.managedFields?.find((m) => m.manager === 'namespace-controller');
+    assert.ok(statusEntry, JSON.stringify(ns.metadata.managedFields));
+    assert.equal(statusEntry.operation, 'Update');
+    assert.equal(statusEntry.subresource, 'status');
     const byType = new Map(ns.status!.conditions!.map((c) => [c.type, c]));
     assert.deepEqual(
       [...byType.keys()],

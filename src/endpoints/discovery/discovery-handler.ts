@@ -1,4 +1,5 @@
 import { apiErrors } from '../../apis/meta/status.js';
+import { openApiHash } from '../../apis/openapi/documents.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import type { ApiRequest, ApiResponse } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
@@ -73,11 +74,17 @@ export function discoveryHandler(opts: {
       const aggregated = wantedAggregatedVersion(req.headers.accept);
       if (aggregated) {
         const doc = aggregatedDiscovery(resources, legacy, `${AGGREGATED_GROUP}/${aggregated}`);
+        // The ETag changes with the resource set: clients revalidate with If-None-Match.
+        const etag = `"${openApiHash(JSON.stringify(doc))}"`;
+        if (req.headers['if-none-match'] === etag) {
+          return { kind: 'body', status: 304, headers: { etag, vary: 'Accept' }, body: '' };
+        }
         const r = documentResponse(req, 200, doc, vary);
         return {
           ...r,
           headers: {
             ...r.headers,
+            etag,
             'content-type': `application/json;g=${AGGREGATED_GROUP};v=${aggregated};as=APIGroupDiscoveryList`,
           },
         };

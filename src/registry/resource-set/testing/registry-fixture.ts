@@ -86,7 +86,8 @@ export async function registryFixture(
       registry('namespaces').create(
         ctx(),
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-        { dryRun: false },
+        // As an HTTP client's create would: its owner is recorded in managedFields.
+        { dryRun: false, fieldManager: 'test' },
       ),
   };
 }
