@@ -3,8 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AdmissionChain, type AdmissionPlugin, BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../admission/index.js';
 import { builtinResources } from '../apis/builtin.js';
-import type { ApiObject } from '../apis/object.js';
-import { internalRequestContext } from '../apis/request/request-context.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import { X509Authenticator } from '../authn/x509-authenticator.js';
 import { buildAuthorizer } from '../authz/index.js';
@@ -24,7 +22,7 @@ import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
-import { API_SERVER_USER, ensureSystemNamespaces } from './bootstrap-namespaces.js';
+import { ensureSystemNamespaces, IMMORTAL_NAMESPACES, lookupNamespace } from './bootstrap-namespaces.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import { HealthRegistry } from './health/health-registry.js';
@@ -98,34 +96,6 @@ export interface RunningServer {
    * then stops accepting, drains in-flight requests and closes the store. Idempotent.
    */
   close(): Promise<void>;
-}
-
-/** Namespaces that can never be deleted (kube: default, kube-system, kube-public). */
-const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'orch-system', 'orch-public'];
-
-/** The namespace admission sees: read through the namespaces registry as a system client. */
-async function lookupNamespace(
-  resources: ResourceSet | undefined,
-  name: string,
-  signal: AbortSignal,
-): Promise<ApiObject | undefined> {
-  const namespaces = resources?.lookup('', 'v1', 'namespaces');
-  if (!namespaces) return undefined;
-  const ctx = internalRequestContext({
-    user: API_SERVER_USER,
-    signal,
-    verb: 'get',
-    group: '',
-    version: 'v1',
-    resource: 'namespaces',
-    name,
-  });
-  try {
-    return await namespaces.store.get(ctx, name, {});
-  } catch (e) {
-    if ((e as { code?: number }).code === 404) return undefined;
-    throw e;
-  }
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
