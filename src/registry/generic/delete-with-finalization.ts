@@ -5,9 +5,9 @@ import { ConflictError, NotFoundError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import { formatTime } from '../../util/clock.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
-import { admitDelete, type DeleteOutcome, deleteValidated } from './delete.js';
-import { decodeOrThrow, deleteCorruptObject, readErrorToStatus } from './delete-corrupt-object.js';
-import { checkStoragePreconditions, effectiveDeleteOptions, validateDeleteOptions } from './delete-options.js';
+import { admitDelete, type DeleteOutcome, deleteValidated, withValidatedOptions } from './delete.js';
+import { decodeOrThrow, readErrorToStatus } from './delete-corrupt-object.js';
+import { checkStoragePreconditions } from './delete-options.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { encodeStored, sameBytes } from './stored-object.js';
@@ -44,16 +44,23 @@ function gcFinalizersOf(finalizers: readonly string[], o: DeleteOptions): string
  *
  * Preconditions are checked with the storage-level wording, the uid always (kube adds it).
  */
-export async function deleteWithFinalization(
+export function deleteWithFinalization(
   rc: RegistryContext,
   ctx: RequestContext,
   name: string,
   options: DeleteOptions,
   finalization: ControllerFinalization,
 ): Promise<DeleteOutcome> {
-  const o = effectiveDeleteOptions(options, rc.allowUnsafeMalformedObjectDeletion === true);
-  validateDeleteOptions(o);
-  if (o.ignoreStoreReadErrorWithClusterBreakingPotential === true) return deleteCorruptObject(rc, ctx, name, o);
+  return withValidatedOptions(rc, ctx, name, options, (o) => markOrDelete(rc, ctx, name, o, finalization));
+}
+
+async function markOrDelete(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  name: string,
+  o: DeleteOptions,
+  finalization: ControllerFinalization,
+): Promise<DeleteOutcome> {
   const key = keyFor(rc, ctx.namespace, name);
   let kv: KeyValue | undefined;
   try {

@@ -40,10 +40,24 @@ export async function deleteObject(
   name: string,
   options: DeleteOptions,
 ): Promise<DeleteOutcome> {
+  return withValidatedOptions(rc, ctx, name, options, (o) => deleteValidated(rc, ctx, name, o));
+}
+
+/**
+ * Step 1 of every delete: the options are validated (422) and the unsafe delete of a corrupt
+ * object branches off; otherwise `then` deletes with the effective options.
+ */
+export function withValidatedOptions(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  name: string,
+  options: DeleteOptions,
+  then: (o: DeleteOptions) => Promise<DeleteOutcome>,
+): Promise<DeleteOutcome> {
   const o = effectiveDeleteOptions(options, rc.allowUnsafeMalformedObjectDeletion === true);
   validateDeleteOptions(o);
   if (o.ignoreStoreReadErrorWithClusterBreakingPotential === true) return deleteCorruptObject(rc, ctx, name, o);
-  return deleteValidated(rc, ctx, name, o);
+  return then(o);
 }
 
 /** Steps 2–5 of {@link deleteObject}, for options already validated (namespace registry, collections). */
