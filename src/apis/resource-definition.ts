@@ -46,6 +46,14 @@ export interface ResourceDefinition {
   readonly tableColumns?: TableColumns;
 }
 
+/**
+ * The `apiVersion` of a group version's objects: `<group>/<version>`, or the bare version for the
+ * core group (`v1`). Also the `groupVersion` of discovery documents.
+ */
+export function apiVersionOf(gv: { readonly group: string; readonly version: string }): string {
+  return gv.group ? `${gv.group}/${gv.version}` : gv.version;
+}
+
 export interface SubresourceDefinition {
   readonly name: string;
   readonly verbs: readonly string[];

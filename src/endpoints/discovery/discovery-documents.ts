@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import type { ServedResources } from '../served-resources.js';
 
 /** Pure builders of the discovery documents clients read to learn what the server serves. */
@@ -60,7 +60,7 @@ export function apiResourceList(resources: ServedResources, group: string, versi
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
-    groupVersion: group ? `${group}/${version}` : version,
+    groupVersion: apiVersionOf({ group, version }),
     resources: list,
   };
 }

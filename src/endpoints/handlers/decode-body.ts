@@ -1,5 +1,5 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
 import {
   CborDecodeError,
@@ -67,7 +67,7 @@ export async function decodeObjectBody(
     throw e;
   }
   const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
-  const version = def.group ? `${def.group}/${def.version}` : def.version;
+  const version = apiVersionOf(def);
   let value: unknown;
   let duplicates: Parameters<typeof strictDecodingErrors>[0]['duplicates'] = [];
   let yamlDuplicates: readonly string[] = [];

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../apis/meta/field-error.js';
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import {
   createFieldManager,
   type FieldManager,
@@ -14,7 +14,6 @@ import {
 import type { OptionsKind } from '../../encoding/index.js';
 import type { Clock } from '../../util/clock.js';
 import type { ApiRequest } from '../handler.js';
-import { apiVersionOf } from './response-writer.js';
 
 /**
  * Field ownership (`metadata.managedFields`) of one served resource: its field manager and the

@@ -1,7 +1,7 @@
 import { apiVersionField, kindField, objectMetaField } from '../../apis/meta/object-meta-schema.js';
 import { apiErrors, type Status, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { buildTable, toPartialObjectMetadata, toPartialObjectMetadataList } from '../../apis/table/index.js';
 import {
@@ -43,10 +43,6 @@ const PARTIAL_METADATA_SCHEMA: Schema = {
   type: 'object',
   properties: { apiVersion: apiVersionField, kind: kindField, metadata: objectMetaField() },
 };
-
-export function apiVersionOf(def: ResourceDefinition): string {
-  return def.group ? `${def.group}/${def.version}` : def.version;
-}
 
 /** The media a response is written in, per the request's Accept header (406 when none fits). */
 export function negotiate(

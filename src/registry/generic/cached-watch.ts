@@ -1,5 +1,6 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { apiVersionOf } from '../../apis/resource-definition.js';
 import {
   type Cacher,
   type CacheWatchEvent,
@@ -10,7 +11,7 @@ import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../t
 import { cacherErrorToStatus } from './cached-read.js';
 import { selectionPredicate } from './predicate.js';
 import { parseResourceVersion } from './read-semantics.js';
-import { apiVersionOf, collectionPrefix, type RegistryContext } from './registry-context.js';
+import { collectionPrefix, type RegistryContext } from './registry-context.js';
 import { watchStreamOf } from './watch-stream.js';
 
 /** The annotation that marks the bookmark ending a streaming list's initial events. */

@@ -50,7 +50,3 @@ export function collectionPrefix(rc: RegistryContext, namespace: string): string
     ? namespacePrefix(rc.keys, rc.def.group, rc.def.resource, namespace)
     : resourcePrefix(rc.keys, rc.def.group, rc.def.resource);
 }
-
-export function apiVersionOf(def: ResourceDefinition): string {
-  return def.group ? `${def.group}/${def.version}` : def.version;
-}
