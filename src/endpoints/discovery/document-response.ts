@@ -1,4 +1,4 @@
-import { stringify as yamlStringify } from 'yaml';
+import { encodeYaml } from '../../encoding/index.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
 
 type DocumentMediaType = 'application/json' | 'application/yaml';
@@ -25,7 +25,7 @@ export function documentResponse(
   const media = documentMediaType(req);
   const body =
     media === 'application/yaml'
-      ? yamlStringify(doc)
+      ? encodeYaml(doc)
       : isPretty(req)
         ? `${JSON.stringify(doc, null, 2)}\n`
         : JSON.stringify(doc);
