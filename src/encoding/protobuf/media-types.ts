@@ -4,6 +4,8 @@
  * Watch responses add the parameter `stream=watch`.
  */
 
+import { mediaTypeEssence } from '../media-type.js';
+
 export const ORCH_PROTOBUF_MEDIA_TYPE = 'application/vnd.orch.protobuf';
 export const KUBERNETES_PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -15,8 +17,7 @@ export const PROTOBUF_MEDIA_TYPES: readonly string[] = Object.freeze([
 
 /** True when `contentType` (parameters allowed, any case) is one of `PROTOBUF_MEDIA_TYPES`. */
 export function isProtobufMediaType(contentType: string): boolean {
-  const semi = contentType.indexOf(';');
-  const essence = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  const essence = mediaTypeEssence(contentType);
   return essence === ORCH_PROTOBUF_MEDIA_TYPE || essence === KUBERNETES_PROTOBUF_MEDIA_TYPE;
 }
 

@@ -1,19 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApiRequest } from '../handler.js';
+import { apiRequest } from '../testing/api-request.js';
 import { documentResponse } from './document-response.js';
 
-function request(accept: string | undefined): ApiRequest {
-  return {
-    method: 'GET',
-    path: '/api',
-    query: new URLSearchParams(),
-    headers: accept === undefined ? {} : { accept },
-    signal: new AbortController().signal,
-    readBody: async () => Buffer.alloc(0),
-    head: { method: 'GET', url: '/api', headers: {}, headerValues: () => [], peerCertificate: undefined },
-  };
-}
+const request = (accept: string | undefined) => apiRequest({ url: '/api', headers: accept ? { accept } : {} });
 
 const doc = {
   kind: 'APIVersions',
@@ -36,4 +26,20 @@ describe('documentResponse', () => {
     assert.equal(r.headers['content-type'], 'application/json');
     assert.deepEqual(JSON.parse(String(r.body)), doc);
   });
+
+  const media: [accept: string, mediaType: string][] = [
+    ['application/yaml', 'application/yaml'],
+    ['application/json, application/yaml', 'application/json'],
+    ['application/yaml, application/json', 'application/yaml'],
+    ['application/json;q=0.5, application/yaml', 'application/yaml'],
+    ['*/*, application/yaml', 'application/yaml'],
+    ['application/*', 'application/json'],
+    ['text/html', 'application/json'],
+    ['application/vnd.orch.protobuf, application/yaml;q=0.9', 'application/yaml'],
+  ];
+  for (const [accept, mediaType] of media) {
+    it(`answers ${JSON.stringify(accept)} in ${mediaType}`, () => {
+      assert.equal(documentResponse(request(accept), 200, doc).headers['content-type'], mediaType);
+    });
+  }
 });

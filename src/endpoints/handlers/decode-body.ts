@@ -12,6 +12,7 @@ import {
   fieldValidation,
   InvalidFieldValidationError,
   JsonSyntaxError,
+  mediaTypeEssence,
   negotiateRequestMedia,
   type OptionsKind,
   parseFieldValidation,
@@ -29,7 +30,7 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** The request's media type without parameters, lower-cased; JSON when unset. */
 export function mediaTypeOf(req: ApiRequest): string {
-  return (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
+  return mediaTypeEssence(req.headers['content-type'] ?? 'application/json');
 }
 
 /** The `fieldValidation` directive of a write; an invalid value is kube's 422. */
