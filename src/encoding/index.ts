@@ -30,6 +30,7 @@ export {
   summarizeData,
   unrecognizedObjectMessage,
 } from './decode-errors.js';
+export { EncodingCache } from './encoding-cache.js';
 export {
   CborDecodeError,
   CborEncodeError,

@@ -5,6 +5,7 @@ import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-defin
 import type { Schema } from '../../apis/schema/schema.js';
 import { buildTable, toPartialObjectMetadata, toPartialObjectMetadataList } from '../../apis/table/index.js';
 import {
+  type EncodingCache,
   encodeCbor,
   encodeJson,
   encodeJsonCompact,
@@ -19,7 +20,6 @@ import {
 } from '../../encoding/index.js';
 import { encodeList, encodeObject, encodeStatus } from '../../encoding/protobuf/index.js';
 import type { ObjectList } from '../../registry/types.js';
-import type { EncodingCache } from '../../storage/cacher/index.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
 
 /** What response encoding may use, fixed at start-up from the feature gates. */

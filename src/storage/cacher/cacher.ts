@@ -11,7 +11,6 @@ import type {
   CacherStats,
   CacheWatchOptions,
 } from './cacher-requests.js';
-import { EncodingCache } from './encoding-cache.js';
 import { EventBuffer } from './event-buffer.js';
 import { overlayAt, pageRange, readPage } from './page-reader.js';
 import { type ReflectorSink, runReflector } from './reflector.js';
@@ -34,8 +33,8 @@ import { CacheWatcher } from './watcher.js';
  * (which keeps its own history until compaction), or fails with ResourceVersionTooOldError when
  * fallback is off.
  *
- * Every object handed out is shared by all readers and must not be mutated; use
- * {@link Cacher.encode} to serialize each one once per media type.
+ * Every object handed out is shared by all readers and must not be mutated; the response writers
+ * serialize each one once per media type (encoding's `EncodingCache`, keyed by object identity).
  */
 export class Cacher<T extends object> implements ReflectorSink<T> {
   readonly prefix: string;
@@ -46,7 +45,6 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
   private readonly buffer: EventBuffer<T>;
   private readonly waiter = new RevisionWaiter(0n);
   private readonly dispatcher: WatchDispatcher<T>;
-  private readonly encodings = new EncodingCache();
   private isReady = false;
   private started = false;
   private running = false;
@@ -215,11 +213,6 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
     }
   }
 
-  /** The bytes of a cached object (or event object) in `mediaType`, encoded once per object. */
-  encode(obj: T, mediaType: string, encode: (obj: T) => Uint8Array): Uint8Array {
-    return this.encodings.encode(obj, mediaType, encode);
-  }
-
   stats(): CacherStats {
     return {
       ready: this.isReady,
@@ -231,10 +224,6 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
       liveWatchers: this.dispatcher.liveCount,
       lists: this.listCount,
     };
-  }
-
-  encodingStats(): { hits: number; misses: number } {
-    return this.encodings.stats();
   }
 
   // ReflectorSink: called by the reflector only.

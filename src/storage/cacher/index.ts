@@ -16,6 +16,5 @@ export type {
   CacherStats,
   CacheWatchOptions,
 } from './cacher-requests.js';
-export { EncodingCache } from './encoding-cache.js';
 export type { CacheBookmarkEvent, CachedItem, CacheObjectEvent, CacheWatchEvent, Decoder } from './types.js';
 export type { CacheWatcher } from './watcher.js';
