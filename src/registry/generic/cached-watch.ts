@@ -78,7 +78,7 @@ export async function watchFromCache(
       afterRevision: revision === 0n ? undefined : revision,
       sendInitialEvents: initial || undefined,
       consistent: rv === '' || undefined,
-      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj),
+      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj as ApiObject),
       allowBookmarks: o.allowWatchBookmarks === true,
       signal: ac.signal,
     });
@@ -105,7 +105,8 @@ export async function watchFromCache(
     if (ended) return undefined;
     let batch: CacheWatchEvent<ApiObject>[] | undefined;
     try {
-      batch = await watcher.nextBatch();
+      // Shared, read-only events, typed mutable at the registry boundary (see listFromCache).
+      batch = (await watcher.nextBatch()) as CacheWatchEvent<ApiObject>[] | undefined;
     } catch (e) {
       end();
       // A watcher that fell behind is closed; the client re-watches from its last version.
