@@ -26,7 +26,6 @@ export {
 } from './compression.js';
 export {
   cannotBeHandledMessage,
-  jsonKindErrorCause,
   summarizeData,
   unrecognizedObjectMessage,
 } from './decode-errors.js';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { builtinResources } from '../../src/apis/builtin.js';
 import type { ApiObject } from '../../src/apis/object.js';
+import { KUBERNETES_PROTOBUF } from '../../src/encoding/index.js';
 import {
   decodeList,
   decodeObject,
@@ -14,7 +15,6 @@ import {
   decodeWatchEvent,
   decodeWatchEventObject,
   encodeObject,
-  KUBERNETES_PROTOBUF_MEDIA_TYPE,
   WatchFrameReader,
 } from '../../src/encoding/protobuf/index.js';
 import { apiRequest } from '../../src/endpoints/testing/api-request.js';
@@ -29,7 +29,7 @@ import { type InProcessServer, startInProcessServer } from '../../src/server/tes
 const KUBECTL = '/usr/bin/kubectl';
 const core = builtinResources().filter((d) => d.group === '');
 const def = (kind: string) => core.find((d) => d.kind === kind)!;
-const PROTOBUF_WATCH = `${KUBERNETES_PROTOBUF_MEDIA_TYPE};stream=watch`;
+const PROTOBUF_WATCH = `${KUBERNETES_PROTOBUF};stream=watch`;
 
 interface Run {
   code: number;
@@ -91,8 +91,8 @@ describe('kubectl 1.32 speaks protobuf with the server', {
     );
     assert.equal(run.code, 0, run.stderr);
     const req = last('POST', '/api/v1/namespaces/default/configmaps');
-    assert.equal(req.contentType, KUBERNETES_PROTOBUF_MEDIA_TYPE);
-    assert.equal(req.responseContentType, KUBERNETES_PROTOBUF_MEDIA_TYPE);
+    assert.equal(req.contentType, KUBERNETES_PROTOBUF);
+    assert.equal(req.responseContentType, KUBERNETES_PROTOBUF);
     assert.deepEqual(decodedBody(req, 'ConfigMap'), {
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -111,7 +111,7 @@ describe('kubectl 1.32 speaks protobuf with the server', {
     assert.match(run.stderr, /failed to create configmap: configmaps "x" already exists/);
     const req = last('POST', '/api/v1/namespaces/default/configmaps');
     assert.equal(req.status, 409);
-    assert.equal(req.responseContentType, KUBERNETES_PROTOBUF_MEDIA_TYPE);
+    assert.equal(req.responseContentType, KUBERNETES_PROTOBUF);
   });
 
   it('create secret generic: binary file contents travel as protobuf bytes', async () => {
@@ -131,7 +131,7 @@ describe('kubectl 1.32 speaks protobuf with the server', {
     );
     assert.equal(run.code, 0, run.stderr);
     const req = last('POST', '/api/v1/namespaces/default/secrets');
-    assert.equal(req.contentType, KUBERNETES_PROTOBUF_MEDIA_TYPE);
+    assert.equal(req.contentType, KUBERNETES_PROTOBUF);
     const data = { 'blob.bin': blob.toString('base64'), user: Buffer.from('admin').toString('base64') };
     assert.deepEqual(decodedBody(req, 'Secret').data, data);
     const printed = JSON.parse(run.stdout) as ApiObject;
@@ -144,7 +144,7 @@ describe('kubectl 1.32 speaks protobuf with the server', {
     const run = await kubectl('create', 'namespace', 'team-a', '--show-managed-fields', '-o', 'json');
     assert.equal(run.code, 0, run.stderr);
     const req = last('POST', '/api/v1/namespaces');
-    assert.equal(req.contentType, KUBERNETES_PROTOBUF_MEDIA_TYPE);
+    assert.equal(req.contentType, KUBERNETES_PROTOBUF);
     assert.deepEqual(decodedBody(req, 'Namespace'), {
       apiVersion: 'v1',
       kind: 'Namespace',
@@ -194,7 +194,7 @@ describe('kubectl 1.32 speaks protobuf with the server', {
     const run = await kubectl('events', '-n', 'default');
     assert.equal(run.code, 0, run.stderr);
     const req = last('GET', '/api/v1/namespaces/default/events', (q) => !q.has('watch'));
-    assert.equal(req.responseContentType, KUBERNETES_PROTOBUF_MEDIA_TYPE);
+    assert.equal(req.responseContentType, KUBERNETES_PROTOBUF);
     assert.match(run.stdout, /Warning\s+BackOff\s+Pod\/web-0\s+Back-off restarting failed container/);
     assert.match(run.stdout, /Normal\s+Pulled\s+Pod\/web-0\s+Successfully pulled image/);
   });
@@ -241,7 +241,7 @@ describe('kubectl 1.32 speaks protobuf with the server', {
 describe('protobuf requests to the server handler, in process', () => {
   let server: InProcessServer;
   const cm = def('ConfigMap');
-  const pb = { accept: KUBERNETES_PROTOBUF_MEDIA_TYPE, 'content-type': KUBERNETES_PROTOBUF_MEDIA_TYPE };
+  const pb = { accept: KUBERNETES_PROTOBUF, 'content-type': KUBERNETES_PROTOBUF };
   const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'p' }, data: { a: 'b' } };
 
   before(async () => {
@@ -258,7 +258,7 @@ describe('protobuf requests to the server handler, in process', () => {
       body,
     });
     assert.equal(created.status, 201);
-    assert.equal(created.headers['content-type'], KUBERNETES_PROTOBUF_MEDIA_TYPE);
+    assert.equal(created.headers['content-type'], KUBERNETES_PROTOBUF);
     const obj = decodeObject(cm.schema, created.body, { apiVersion: 'v1', kind: 'ConfigMap' });
     assert.deepEqual(obj.data, { a: 'b' });
     const json = await server.request({ url: '/api/v1/namespaces/default/configmaps/p' });
@@ -288,7 +288,7 @@ describe('protobuf requests to the server handler, in process', () => {
     const res = await server.handler(
       apiRequest({
         url: '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=0',
-        headers: { accept: KUBERNETES_PROTOBUF_MEDIA_TYPE },
+        headers: { accept: KUBERNETES_PROTOBUF },
         signal: ac.signal,
       }),
     );

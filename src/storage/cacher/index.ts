@@ -3,7 +3,6 @@ export {
   CacherError,
   type CacherErrorCode,
   CacherNotReadyError,
-  isCacherError,
   ResourceVersionTooOldError,
   TooLargeResourceVersionError,
   WatcherTooSlowError,

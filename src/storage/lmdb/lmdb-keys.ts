@@ -43,14 +43,3 @@ function hasControlCharacter(key: string): boolean {
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) < 0x20) return true;
   return false;
 }
-
-/**
- * The smallest string above every key that starts with `prefix`, or undefined when there is no
- * cheap one (empty prefix, or a last character whose successor would reorder under UTF-8).
- */
-export function prefixUpperBound(prefix: string): string | undefined {
-  if (prefix.length === 0) return undefined;
-  const last = prefix.charCodeAt(prefix.length - 1);
-  if (last >= 0xd7ff) return undefined;
-  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
-}
