@@ -200,6 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           now: () => systemClock.now(),
           encodings: new EncodingCache(),
           minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
+          watchList: gates.enabled(OrchFeatures.WatchList),
         }),
       ),
     );

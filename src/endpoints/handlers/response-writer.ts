@@ -36,6 +36,11 @@ export interface ResponseConfig {
   readonly encodings?: EncodingCache;
   /** `--min-request-timeout`: watches without timeoutSeconds last a random [this, 2×this) seconds. */
   readonly minRequestTimeoutSeconds?: number;
+  /**
+   * Gate `WatchList` (streaming lists; beta and on by default in kube 1.32): when false, a watch
+   * that sets `sendInitialEvents` is rejected as kube rejects it. Default true.
+   */
+  readonly watchList?: boolean;
 }
 
 // PartialObjectMetadata in Protobuf: the object's metadata as field 1.

@@ -116,6 +116,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
         compression: gates.enabled(OrchFeatures.APIResponseCompression),
         now: () => systemClock.now(),
         encodings: new EncodingCache(),
+        watchList: gates.enabled(OrchFeatures.WatchList),
       }),
     ),
   );
