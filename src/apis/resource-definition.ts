@@ -87,6 +87,14 @@ export interface SubresourceKind {
   toParent(parent: ApiObject, sub: ApiObject): ApiObject | FieldError[];
 }
 
+/**
+ * The `apiVersion` of a group version's objects: `<group>/<version>`, or the bare version for the
+ * core group (`v1`). Also the `groupVersion` of discovery documents.
+ */
+export function apiVersionOf(gv: { readonly group: string; readonly version: string }): string {
+  return gv.group ? `${gv.group}/${gv.version}` : gv.version;
+}
+
 export interface SubresourceDefinition {
   readonly name: string;
   readonly verbs: readonly string[];
@@ -134,9 +142,4 @@ export interface ControllerFinalization {
   pending(obj: ApiObject): boolean;
   /** Marks an object whose deletion starts (a namespace's `status.phase: Terminating`). Mutates. */
   markTerminating(obj: ApiObject): void;
-}
-
-/** `<group>/<version>`, or the version alone for the core group. */
-export function apiVersionOf(def: { readonly group: string; readonly version: string }): string {
-  return def.group ? `${def.group}/${def.version}` : def.version;
 }

@@ -1,4 +1,4 @@
-import { compareGoStrings } from './fieldpath/go-text.js';
+import { compareGoStrings } from '../util/go-strings.js';
 import { type Managed, managerIdentifier } from './managed-fields.js';
 
 /** kube's default cap on managed-fields entries of operation `Update`. */

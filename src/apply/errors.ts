@@ -1,6 +1,6 @@
 import { type StatusCause, StatusError } from '../apis/meta/status.js';
 import { goQuote } from '../util/go-strconv.js';
-import { compareGoStrings } from './fieldpath/go-text.js';
+import { compareGoStrings } from '../util/go-strings.js';
 import { type Path, pathString } from './fieldpath/path-element.js';
 import { type ManagerInfo, parseManagerIdentifier } from './managed-fields.js';
 

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../apis/object.js';
+import { compareGoStrings } from '../util/go-strings.js';
 import { FieldsV1Error, fromFieldsV1, type PathElementCache, toFieldsV1 } from './fieldpath/fields-v1.js';
-import { compareGoStrings, goJsonString } from './fieldpath/go-text.js';
+import { goJsonString } from './fieldpath/go-text.js';
 import type { VersionedSet } from './merge/updater.js';
 
 /**

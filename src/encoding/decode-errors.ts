@@ -33,8 +33,3 @@ export function cannotBeHandledMessage(args: {
 export function unrecognizedObjectMessage(args: { targetKind: string; cause: string; body: Uint8Array }): string {
   return `the object provided is unrecognized (must be of type ${args.targetKind}): ${args.cause} (${summarizeData(args.body)})`;
 }
-
-/** The cause kube's JSON serializer gives when it cannot find apiVersion/kind in malformed JSON. */
-export function jsonKindErrorCause(syntaxMessage: string): string {
-  return `couldn't get version/kind; json parse error: ${syntaxMessage}`;
-}

@@ -8,6 +8,7 @@
 import { type FieldError, fieldErrors } from '../apis/meta/field-error.js';
 import { apiErrors, type StatusError } from '../apis/meta/status.js';
 import { goQuote } from '../util/go-strconv.js';
+import { compareGoStrings } from '../util/go-strings.js';
 import { StrictDecodingError } from './errors.js';
 import { type DuplicateField, locateJsonPaths, MAX_STRICT_ERRORS } from './json-strict.js';
 import { yamlStrictErrorText } from './yaml-decode.js';
@@ -71,11 +72,6 @@ const unknownText = (path: string): string => `unknown field "${path}"`;
 const duplicateText = (path: string): string => `duplicate field ${goQuote(path)}`;
 const pathOf = (d: DuplicateField | string): string => (typeof d === 'string' ? d : d.path);
 
-/** Go's `sort.Strings` order (UTF-8 bytes; UTF-16 code units differ only past the BMP). */
-function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
 /** Splits `a.b[0].c` into `['a', 'b', 0, 'c']` (keys holding dots are split too). */
 function segments(path: string): (string | number)[] {
   const out: (string | number)[] = [];
@@ -100,7 +96,7 @@ function sortedKeyOrder(a: string, b: string): number {
     const y = sb[i];
     if (x === y) continue;
     if (typeof x === 'number' && typeof y === 'number') return x - y;
-    return byteOrder(String(x), String(y));
+    return compareGoStrings(String(x), String(y));
   }
   return sa.length - sb.length;
 }
@@ -116,7 +112,7 @@ export function strictDecodingErrors(report: StrictFieldReport): string[] {
   if (report.yamlDuplicates && report.yamlDuplicates.length > 0) out.push(yamlStrictErrorText(report.yamlDuplicates));
   if (report.kind === 'unstructured') {
     out.push(...duplicates.slice(0, MAX_STRICT_ERRORS).map((d) => duplicateText(pathOf(d))));
-    out.push(...[...unknown].sort(byteOrder).map(unknownText));
+    out.push(...[...unknown].sort(compareGoStrings).map(unknownText));
     return out;
   }
   if (report.jsonText !== undefined && unknown.length > 0) {

@@ -26,10 +26,10 @@ export {
 } from './compression.js';
 export {
   cannotBeHandledMessage,
-  jsonKindErrorCause,
   summarizeData,
   unrecognizedObjectMessage,
 } from './decode-errors.js';
+export { EncodingCache } from './encoding-cache.js';
 export {
   CborDecodeError,
   CborEncodeError,
@@ -60,7 +60,15 @@ export {
   MAX_STRICT_ERRORS,
 } from './json-strict.js';
 export { findJsonSyntaxError } from './json-syntax.js';
-export { type AcceptClause, type ParsedMediaType, parseAccept, parseContentType } from './media-type.js';
+export {
+  type AcceptClause,
+  acceptClauseMatches,
+  mediaTypeEssence,
+  type ParsedMediaType,
+  parseAccept,
+  parseContentType,
+  preferredMediaType,
+} from './media-type.js';
 export {
   type ConversionKind,
   type ConversionTarget,

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MediaTypeParseError, UnsupportedMediaTypeError } from './errors.js';
-import { parseAccept, parseContentType } from './media-type.js';
+import {
+  type AcceptClause,
+  acceptClauseMatches,
+  mediaTypeEssence,
+  parseAccept,
+  parseContentType,
+  preferredMediaType,
+} from './media-type.js';
 import { negotiatePatchType, negotiateRequestMedia } from './request-media.js';
 
 describe('parseContentType (Go mime.ParseMediaType)', () => {
@@ -65,6 +72,116 @@ describe('parseAccept (goautoneg)', () => {
     assert.equal(parseAccept('text/plain;q= 0.5')[0].q, 0);
     assert.equal(parseAccept('text/plain;q=abc')[0].q, 0);
   });
+});
+
+describe('parseAccept table (goautoneg, clause by clause)', () => {
+  const clause = (type: string, subType: string, q = 1, params: Record<string, string> = {}): AcceptClause => ({
+    type,
+    subType,
+    q,
+    params,
+  });
+  const cases: [name: string, header: string, expected: AcceptClause[]][] = [
+    ['a plain media type', 'application/json', [clause('application', 'json')]],
+    ['the empty header', '', []],
+    ['spaces around the clause', '   application/json  ', [clause('application', 'json')]],
+    ['spaces around type and subtype', 'application / json', [clause('application', 'json')]],
+    ['tabs, which are kept', '\tapplication/json', [clause('\tapplication', 'json')]],
+    ['case, which is kept', 'Application/JSON', [clause('Application', 'JSON')]],
+    ['empty clauses', ',, application/json ,', [clause('application', 'json')]],
+    ['a parameter', 'application/json;charset=utf-8', [clause('application', 'json', 1, { charset: 'utf-8' })]],
+    [
+      'spaces around parameter names and values',
+      'application/json ; as = Table ;g=meta.orch.io',
+      [clause('application', 'json', 1, { as: 'Table', g: 'meta.orch.io' })],
+    ],
+    [
+      'a quoted value, quotes kept',
+      'application/json;as="Table"',
+      [clause('application', 'json', 1, { as: '"Table"' })],
+    ],
+    [
+      'a quoted value holding ";" (split anyway)',
+      'application/json;x="a;b"',
+      [clause('application', 'json', 1, { x: '"a' })],
+    ],
+    [
+      'a quoted value holding "," (split anyway)',
+      'application/json;x="a,b"',
+      [clause('application', 'json', 1, { x: '"a' })],
+    ],
+    ['a parameter without value', 'text/plain;flag', [clause('text', 'plain')]],
+    ['a parameter with two "="', 'text/plain;x=1=2', [clause('text', 'plain')]],
+    ['a later duplicate parameter', 'text/plain;x=1;x=2', [clause('text', 'plain', 1, { x: '2' })]],
+    ['q', 'text/plain;q=0.5', [clause('text', 'plain', 0.5)]],
+    ['q as float32', 'text/plain;q=0.3', [clause('text', 'plain', Math.fround(0.3))]],
+    ['q without leading digit', 'text/plain;q=.25', [clause('text', 'plain', 0.25)]],
+    ['q with exponent', 'text/plain;q=5e-1', [clause('text', 'plain', 0.5)]],
+    ['q=0, kept', 'text/plain;q=0', [clause('text', 'plain', 0)]],
+    ['q above 1, kept', 'text/plain;q=2', [clause('text', 'plain', 2)]],
+    ['q with a space before the value', 'text/plain;q= 0.5', [clause('text', 'plain', 0)]],
+    ['q unparsable', 'text/plain;q=high', [clause('text', 'plain', 0)]],
+    ['q empty, ignored', 'text/plain;q=', [clause('text', 'plain')]],
+    ['Q, an ordinary parameter', 'text/plain;Q=0.5', [clause('text', 'plain', 1, { Q: '0.5' })]],
+    ['q next to parameters', 'text/plain;a=1;q=0.5;b=2', [clause('text', 'plain', 0.5, { a: '1', b: '2' })]],
+    ['the full wildcard', '*/*', [clause('*', '*')]],
+    ['a bare "*"', '*', [clause('*', '*')]],
+    ['"*/" read as the full wildcard', '*/', [clause('*', '*')]],
+    ['a subtype wildcard', 'text/*', [clause('text', '*')]],
+    ['a type without subtype, dropped', 'text', []],
+    ['an empty subtype, dropped', 'text/', []],
+    ['two slashes, dropped', 'a/b/c', []],
+  ];
+  for (const [name, header, expected] of cases) {
+    it(name, () => assert.deepEqual(parseAccept(header), expected));
+  }
+});
+
+describe('acceptClauseMatches', () => {
+  const cases: [header: string, type: string, subType: string, matches: boolean][] = [
+    ['application/json', 'application', 'json', true],
+    ['application/*', 'application', 'json', true],
+    ['*/*', 'application', 'yaml', true],
+    ['*/json', 'application', 'json', false],
+    ['application/yaml', 'application', 'json', false],
+    ['Application/json', 'application', 'json', false],
+  ];
+  for (const [header, type, subType, matches] of cases) {
+    it(`${header} ${matches ? 'admits' : 'does not admit'} ${type}/${subType}`, () => {
+      assert.equal(acceptClauseMatches(parseAccept(header)[0], type, subType), matches);
+    });
+  }
+});
+
+describe('preferredMediaType', () => {
+  const offered = ['application/json', 'application/yaml'];
+  const cases: [accept: string | undefined, expected: string | undefined][] = [
+    [undefined, 'application/json'],
+    ['', 'application/json'],
+    ['application/yaml', 'application/yaml'],
+    ['application/yaml, application/json', 'application/yaml'],
+    ['application/yaml;q=0.5, application/json', 'application/json'],
+    ['*/*;q=0.1, application/yaml;q=0.2', 'application/yaml'],
+    ['application/*', 'application/json'],
+    ['text/html, */*', 'application/json'],
+    ['text/html', undefined],
+    ['application/vnd.orch.protobuf', undefined],
+  ];
+  for (const [accept, expected] of cases) {
+    it(`${JSON.stringify(accept)} → ${expected}`, () => assert.equal(preferredMediaType(accept, offered), expected));
+  }
+});
+
+describe('mediaTypeEssence', () => {
+  const cases: [string, string][] = [
+    ['application/json', 'application/json'],
+    [' Application/YAML ; charset=utf-8', 'application/yaml'],
+    ['application/vnd.kubernetes.protobuf;stream=watch', 'application/vnd.kubernetes.protobuf'],
+    ['', ''],
+  ];
+  for (const [header, essence] of cases) {
+    it(`${JSON.stringify(header)} → ${JSON.stringify(essence)}`, () => assert.equal(mediaTypeEssence(header), essence));
+  }
 });
 
 describe('negotiateRequestMedia', () => {

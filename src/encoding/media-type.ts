@@ -1,7 +1,8 @@
 /**
- * Parsers for `Content-Type` and `Accept` with the exact leniency of the Go code kube-apiserver
- * runs: `mime.ParseMediaType` for request bodies and `github.com/munnerz/goautoneg` for
- * `Accept`. Pure and synchronous.
+ * The server's one parser of `Content-Type` and `Accept` headers, with the exact leniency of the
+ * Go code kube-apiserver runs: `mime.ParseMediaType` for request bodies and
+ * `github.com/munnerz/goautoneg` for `Accept`. Every handler that reads these headers goes
+ * through here. Pure and synchronous.
  */
 import { MediaTypeParseError } from './errors.js';
 
@@ -66,6 +67,15 @@ function checkMediaType(s: string): void {
   const [subtype, tail] = consumeToken(rest.slice(1));
   if (subtype === '') throw new MediaTypeParseError('mime: expected token after slash');
   if (tail !== '') throw new MediaTypeParseError('mime: unexpected content after media subtype');
+}
+
+/**
+ * The `type/subtype` of a `Content-Type`, trimmed and lower-cased, parameters dropped, without
+ * validating it (for callers that only dispatch on a few known types).
+ */
+export function mediaTypeEssence(header: string): string {
+  const semi = header.indexOf(';');
+  return (semi < 0 ? header : header.slice(0, semi)).trim().toLowerCase();
 }
 
 /**
@@ -186,4 +196,33 @@ export function parseAccept(header: string): AcceptClause[] {
     }
   }
   return clauses;
+}
+
+/**
+ * Whether an Accept clause admits `type/subType`, as apimachinery's negotiation matches them:
+ * the full wildcard, `type/` with a wildcard subtype, or the exact type (compared as sent:
+ * goautoneg keeps case).
+ */
+export function acceptClauseMatches(clause: AcceptClause, type: string, subType: string): boolean {
+  if (clause.type === '*' && clause.subType === '*') return true;
+  return clause.type === type && (clause.subType === subType || clause.subType === '*');
+}
+
+/**
+ * The media type to answer in, among `offered` (`type/subtype`, in the server's order of
+ * preference): Accept clauses in goautoneg order, the first offered type a clause admits wins.
+ * An absent or empty header accepts anything (the first offered type); undefined when no clause
+ * admits any offered type.
+ */
+export function preferredMediaType(accept: string | undefined, offered: readonly string[]): string | undefined {
+  if (!accept) return offered[0];
+  const split = offered.map((m) => {
+    const slash = m.indexOf('/');
+    return { mediaType: m, type: m.slice(0, slash), subType: m.slice(slash + 1) };
+  });
+  for (const clause of parseAccept(accept)) {
+    const hit = split.find((o) => acceptClauseMatches(clause, o.type, o.subType));
+    if (hit) return hit.mediaType;
+  }
+  return undefined;
 }

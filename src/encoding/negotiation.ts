@@ -9,7 +9,7 @@
 import { goParseBool } from '../util/go-strconv.js';
 import { CBOR_MEDIA_TYPE, CBOR_SEQUENCE_MEDIA_TYPE } from './cbor.js';
 import { NotAcceptableError } from './errors.js';
-import { type AcceptClause, parseAccept } from './media-type.js';
+import { type AcceptClause, acceptClauseMatches, parseAccept } from './media-type.js';
 
 export type Encoding = 'json' | 'yaml' | 'protobuf' | 'cbor';
 export type ConversionKind = 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
@@ -177,16 +177,11 @@ function acceptOptions(clause: AcceptClause, s: Serializer, r: Restrictions): Ma
   return { serializer: s, convert, pretty };
 }
 
-function matches(clause: AcceptClause, s: Serializer): boolean {
-  if (clause.type === '*' && clause.subType === '*') return true;
-  return clause.type === s.type && (clause.subType === s.subType || clause.subType === '*');
-}
-
 function negotiate(accept: string | undefined, list: readonly Serializer[], r: Restrictions): Match | undefined {
   if (!accept) return { serializer: list[0], pretty: false };
   for (const clause of parseAccept(accept)) {
     for (const s of list) {
-      if (!matches(clause, s)) continue;
+      if (!acceptClauseMatches(clause, s.type, s.subType)) continue;
       const m = acceptOptions(clause, s, r);
       if (m) return m;
     }

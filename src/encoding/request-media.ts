@@ -2,7 +2,7 @@
  * Request-side media types: which decoder a request body's `Content-Type` selects, and which
  * patch type a PATCH names, with kube-apiserver's 415 answers. Pure.
  */
-import { CBOR_MEDIA_TYPE } from './cbor.js';
+import { APPLY_PATCH_CBOR_MEDIA_TYPE, CBOR_MEDIA_TYPE } from './cbor.js';
 import { MediaTypeParseError, UnsupportedMediaTypeError } from './errors.js';
 import { parseContentType } from './media-type.js';
 import {
@@ -69,7 +69,7 @@ const PATCH_TYPES: readonly (readonly [string, PatchType])[] = [
   ['application/merge-patch+json', 'merge-patch'],
   ['application/strategic-merge-patch+json', 'strategic-merge-patch'],
   ['application/apply-patch+yaml', 'apply-yaml'],
-  ['application/apply-patch+cbor', 'apply-cbor'],
+  [APPLY_PATCH_CBOR_MEDIA_TYPE, 'apply-cbor'],
 ];
 
 /**

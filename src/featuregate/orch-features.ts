@@ -8,7 +8,7 @@ export const OrchFeatures = {
   APIResponseCompression: 'APIResponseCompression',
   /** Allow `ignoreStoreReadErrorWithClusterBreakingPotential` deletes of undecodable objects. */
   AllowUnsafeMalformedObjectDeletion: 'AllowUnsafeMalformedObjectDeletion',
-  /** Streaming lists through watch with `sendInitialEvents`. */
+  /** Streaming lists through watch with `sendInitialEvents`; off, such watches are a 422. */
   WatchList: 'WatchList',
 } as const;
 

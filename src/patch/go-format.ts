@@ -43,11 +43,6 @@ export function goKey(value: unknown): string {
   return `${kind}:${String(value)}`;
 }
 
-/** Go's `==` on two `interface{}` values (see `goKey`). */
-export function goEqual(a: unknown, b: unknown): boolean {
-  return goKey(a) === goKey(b);
-}
-
 /** `fmt.Sprintf("%v", value)`: maps as `map[k:v ...]` with sorted keys, slices as `[a b]`. */
 export function goValue(value: unknown): string {
   return format(value, 'v');

@@ -6,18 +6,13 @@ import {
   type OpenApiV3Document,
 } from '../apis/openapi/documents.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
+import { preferredMediaType } from '../encoding/index.js';
 import type { ApiRequest, ApiResponse } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-function acceptsJson(accept: string | undefined): boolean {
-  if (!accept) return true;
-  return accept.split(',').some((r) => {
-    const t = r.split(';')[0].trim();
-    return t === 'application/json' || t === '*/*' || t === 'application/*';
-  });
-}
+const OFFERED = ['application/json'];
 
 /** The served definitions as they are now; `generation` changes whenever they do. */
 export interface DefinitionSource {
@@ -50,7 +45,8 @@ export function openApiHandler(source: DefinitionSource): (req: ApiRequest) => A
     if (!req.path.startsWith('/openapi/')) return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return errorResponse(req, apiErrors.methodNotAllowed(req.method));
-    if (!acceptsJson(req.headers.accept)) return errorResponse(req, apiErrors.notAcceptable(['application/json']));
+    if (!preferredMediaType(req.headers.accept, OFFERED))
+      return errorResponse(req, apiErrors.notAcceptable(['application/json']));
     if (req.path === '/openapi/v2') {
       v2 ??= JSON.stringify(buildOpenApiV2(defs));
       return { kind: 'body', status: 200, headers: { 'content-type': 'application/json' }, body: v2 };

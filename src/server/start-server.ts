@@ -1,38 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AdmissionChain, type AdmissionPlugin, BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../admission/index.js';
+import type { AdmissionPlugin } from '../admission/index.js';
 import { builtinResources } from '../apis/builtin.js';
-import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
-import { X509Authenticator } from '../authn/x509-authenticator.js';
-import { buildAuthorizer } from '../authz/index.js';
 import { startControllers } from '../controllers/index.js';
-import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
-import { auditId } from '../endpoints/filters/audit-id.js';
-import { authentication } from '../endpoints/filters/authentication.js';
-import { authorization } from '../endpoints/filters/authorization.js';
-import { requestInfo } from '../endpoints/filters/request-info.js';
-import { chain } from '../endpoints/handler.js';
-import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
-import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
+import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
-import { ResourceSet, resourceFactory } from '../registry/resource-set/index.js';
-import { EncodingCache } from '../storage/cacher/index.js';
+import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
-import { systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
-import { ensureSystemNamespaces, IMMORTAL_NAMESPACES, lookupNamespace } from './bootstrap-namespaces.js';
+import { buildApiServer } from './api-server.js';
 import { exchangeHandler } from './exchange-adapter.js';
-import { panicRecovery } from './filters/panic-recovery.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
-import { openApiHandler } from './openapi-handler.js';
-import { rootHandler } from './root-handler.js';
 import { startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
-import { versionInfo } from './version.js';
 
 /** Options of {@link startServer}; they mirror the `orch-apiserver` flags. */
 export interface ServerOptions {
@@ -99,8 +82,6 @@ export interface RunningServer {
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
-// Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
-const BOOKMARK_INTERVAL_MS = 5000;
 
 /**
  * Starts Orch in this process: opens the store, ensures certificates, builds the registries,
@@ -144,32 +125,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
     const defs = builtinResources().filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
-    const authorizer = buildAuthorizer(options.authorizationModes ?? ['AlwaysAllow']);
-    let resources: ResourceSet | undefined;
-    const builtinAdmission = buildAdmission(
-      BUILTIN_ADMISSION_PLUGINS,
-      { enable: options.enableAdmissionPlugins, disable: options.disableAdmissionPlugins },
-      {
-        namespaceLookup: (name, signal) => lookupNamespace(resources, name, signal),
-        immortalNamespaces: IMMORTAL_NAMESPACES,
-      },
-    );
-    const admission = new AdmissionChain([...builtinAdmission.plugins, ...(options.admissionPlugins ?? [])]);
-    resources = new ResourceSet(
-      resourceFactory({
-        store,
-        keys,
-        clock: systemClock,
-        uid: randomUUID,
-        admission,
-        logger,
-        bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
-        allowUnsafeMalformedObjectDeletion: gates.enabled(OrchFeatures.AllowUnsafeMalformedObjectDeletion),
-      }),
-      lifetime.signal,
-    );
-    const served = resources;
-
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
       await store.currentRevision(signal);
@@ -178,33 +133,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     health.registerPostStartHook('start-compactor');
 
     let serverAddress = '';
-    const handler = chain(
-      [
-        panicRecovery(logger),
-        auditId(),
-        requestInfo(),
-        authentication(buildRequestAuthenticator({ authenticators: [new X509Authenticator()] })),
-        authorization(authorizer),
-      ],
-      rootHandler(
-        {
-          health,
-          openapi: openApiHandler(served),
-          discovery: discoveryHandler({
-            resources: served,
-            version: versionInfo(),
-            serverAddress: () => serverAddress,
-          }),
-        },
-        resourceHandler(served, {
-          cborEnabled: gates.enabled(OrchFeatures.CBORServingAndStorage),
-          compression: gates.enabled(OrchFeatures.APIResponseCompression),
-          now: () => systemClock.now(),
-          encodings: new EncodingCache(),
-          minRequestTimeoutSeconds: options.minRequestTimeoutSeconds ?? 1800,
-        }),
-      ),
-    );
+    const api = buildApiServer({
+      store,
+      keys,
+      gates,
+      logger,
+      health,
+      lifetime: lifetime.signal,
+      serverAddress: () => serverAddress,
+      authorizationModes: options.authorizationModes,
+      enableAdmissionPlugins: options.enableAdmissionPlugins,
+      disableAdmissionPlugins: options.disableAdmissionPlugins,
+      admissionPlugins: options.admissionPlugins,
+      minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+    });
+    const served = api.resources;
+    const handler = api.handler;
     const server = await startSecureServer({
       host: options.bindAddress ?? '127.0.0.1',
       port: options.securePort ?? 6443,
@@ -214,8 +158,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     serverAddress = new URL(server.url).host;
 
-    await Promise.all(defs.map((def) => served.add(def)));
-    await ensureSystemNamespaces(served, lifetime.signal);
+    await api.serve(defs, lifetime.signal);
     // --- controllers (src/controllers): garbage collector and namespace controller ---
     const controllers =
       options.runControllers === false

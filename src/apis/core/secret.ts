@@ -30,8 +30,6 @@ export const SecretType = {
 
 /** Annotation naming the ServiceAccount a token Secret belongs to (required for that type). */
 export const SERVICE_ACCOUNT_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
-/** Annotation carrying that ServiceAccount's uid. */
-export const SERVICE_ACCOUNT_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
 
 export interface Secret extends ApiObject {
   immutable?: boolean;

@@ -29,10 +29,6 @@ const DNS1123_SUBDOMAIN_ERR =
 /** Longest DNS-1123 subdomain, in bytes. */
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
-const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
-const DNS1035_LABEL_ERR =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-
 const CONFIG_MAP_KEY_FMT = '[-._a-zA-Z0-9]+';
 const CONFIG_MAP_KEY_ERR = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
 
@@ -44,7 +40,6 @@ const qualifiedNameRe = anchored(QUALIFIED_NAME_FMT);
 const labelValueRe = anchored(LABEL_VALUE_FMT);
 const dns1123LabelRe = anchored(DNS1123_LABEL_FMT);
 const dns1123SubdomainRe = anchored(DNS1123_SUBDOMAIN_FMT);
-const dns1035LabelRe = anchored(DNS1035_LABEL_FMT);
 const configMapKeyRe = anchored(CONFIG_MAP_KEY_FMT);
 
 function byteLength(value: string): number {
@@ -126,14 +121,6 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
-/** A DNS-1035 label: starts with a letter, at most 63 characters. */
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
-  if (!dns1035LabelRe.test(value)) errs.push(regexError(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
-  return errs;
-}
-
 /** A ConfigMap or Secret data key: `[-._a-zA-Z0-9]+`, at most 253 characters, not `.`/`..`/`..x`. */
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
@@ -182,10 +169,6 @@ export const nameIsDNSSubdomain: NameValidator = (name, prefix) =>
 
 /** Names that must be DNS-1123 labels (Namespace). */
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
-
-/** Names that must be DNS-1035 labels (Service). */
-export const nameIsDNS1035Label: NameValidator = (name, prefix) =>
-  isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 
 /** Names that only need to be safe as a path segment (the generic check every kind gets). */
 export const nameIsPathSegment: NameValidator = (name, prefix) =>

@@ -1,5 +1,5 @@
+import { compareGoStrings } from '../../util/go-strings.js';
 import { SelectorParseError } from './errors.js';
-import { compareGoStrings } from './go-format.js';
 
 /** One term of a field selector; `==` parses as `=`. */
 export interface FieldRequirement {

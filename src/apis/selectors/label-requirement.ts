@@ -1,7 +1,8 @@
 import { goQuote } from '../../util/go-strconv.js';
+import { compareGoStrings } from '../../util/go-strings.js';
 import { isQualifiedName, isValidLabelValue } from '../meta/name-validation.js';
 import { SelectorParseError } from './errors.js';
-import { compareGoStrings, goStringSlice } from './go-format.js';
+import { goStringSlice } from './go-format.js';
 
 /** kube's `selection.Operator` values a label requirement may carry. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';

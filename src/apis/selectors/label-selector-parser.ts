@@ -1,5 +1,5 @@
+import { compareGoStrings } from '../../util/go-strings.js';
 import { SelectorParseError } from './errors.js';
-import { compareGoStrings } from './go-format.js';
 import { type LabelToken, type ScannedItem, scanLabelSelector } from './label-lexer.js';
 import {
   BINARY_LABEL_OPERATORS,

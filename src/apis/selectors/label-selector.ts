@@ -1,4 +1,4 @@
-import { compareGoStrings } from './go-format.js';
+import { compareGoStrings } from '../../util/go-strings.js';
 import { type LabelRequirement, requirementMatches, requirementString } from './label-requirement.js';
 import { parseLabelRequirements } from './label-selector-parser.js';
 

@@ -64,9 +64,6 @@ export interface Table {
   rows: TableRow[] | null;
 }
 
-/** `includeObject` values of `TableOptions`; empty means `Metadata`. */
-export type IncludeObjectPolicy = 'None' | 'Metadata' | 'Object';
-
 /**
  * A kind's table layout (kube's per-type printer): its columns, all of them including the wide
  * ones, and how one object fills them.

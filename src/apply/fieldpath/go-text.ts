@@ -1,9 +1,10 @@
 import { goQuote } from '../../util/go-strconv.js';
+import { compareGoStrings } from '../../util/go-strings.js';
 
 /**
  * The Go text forms that leak into field paths: JSON as structured-merge-diff's jsoniter stream
  * (standard-library-compatible config) and Go's `encoding/json` write it, `%v` of a decoded value
- * (how a path element prints in conflict messages) and Go's byte-wise string order.
+ * (how a path element prints in conflict messages).
  */
 
 const HEX = '0123456789abcdef';
@@ -115,24 +116,4 @@ export function goValueString(v: unknown): string {
     .sort(compareGoStrings)
     .map((k) => `${k}=${goValueString(obj[k])}`)
     .join('');
-}
-
-/**
- * Go's `strings.Compare`: byte order of the UTF-8 encodings, i.e. code-point order. UTF-16 code
- * units agree except between surrogates and U+E000..U+FFFF, which the remap below fixes.
- */
-export function compareGoStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x < y ? -1 : 1;
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareGoStrings, goJsonString, goValueString } from './go-text.js';
+import { goJsonString, goValueString } from './go-text.js';
 import {
   comparePathElements,
   fieldElement,
@@ -103,12 +103,6 @@ describe('path element order', () => {
         'i:2',
       ],
     );
-  });
-
-  it('compares strings by UTF-8 bytes like Go', () => {
-    assert.ok(compareGoStrings('\uffff', '\u{1F600}') < 0, 'BMP private-use sorts before astral');
-    assert.ok(compareGoStrings('B', 'a') < 0);
-    assert.ok(compareGoStrings('ab', 'abc') < 0);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../apis/object.js';
-import { compareGoStrings, goJsonString, goJsonValue, goValueString } from './go-text.js';
+import { compareGoStrings } from '../../util/go-strings.js';
+import { goJsonString, goJsonValue, goValueString } from './go-text.js';
 
 /**
  * One step of a field path, as structured-merge-diff defines it:

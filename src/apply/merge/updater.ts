@@ -1,5 +1,5 @@
+import { compareGoStrings } from '../../util/go-strings.js';
 import { FieldSet } from '../fieldpath/field-set.js';
-import { compareGoStrings } from '../fieldpath/go-text.js';
 import type { Path } from '../fieldpath/path-element.js';
 import { type Comparison, compareTyped, valueEquals } from '../typed/compare.js';
 import { ItemKeys } from '../typed/list-items.js';

@@ -1,5 +1,5 @@
 import { goQuote } from '../../util/go-strconv.js';
-import { compareGoStrings } from '../fieldpath/go-text.js';
+import { compareGoStrings } from '../../util/go-strings.js';
 import { type PathElement, pathElementString } from '../fieldpath/path-element.js';
 import { isObject, ListItemError, listItemElement } from './list-items.js';
 import { fieldType, type ListType, type MapType, resolveType, type ScalarType, type TypeNode } from './type-node.js';

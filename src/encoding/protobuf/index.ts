@@ -10,13 +10,6 @@ export {
   ProtobufSchemaError,
 } from './errors.js';
 export { decodeList, encodeList, type ObjectList } from './list-codec.js';
-export {
-  isProtobufMediaType,
-  KUBERNETES_PROTOBUF_MEDIA_TYPE,
-  ORCH_PROTOBUF_MEDIA_TYPE,
-  PROTOBUF_MEDIA_TYPES,
-  protobufWatchContentType,
-} from './media-types.js';
 export { decodeObject, type ExpectedType, encodeObject, peekTypeMeta } from './object-codec.js';
 export { decodeStatus, encodeStatus } from './status-codec.js';
 export {

@@ -6,7 +6,6 @@ import { type FieldError, fieldErrors } from '../../apis/meta/field-error.js';
 import { apiErrors, successStatus } from '../../apis/meta/status.js';
 import { ProtobufDecodeError } from './errors.js';
 import { decodeList, encodeList } from './list-codec.js';
-import { isProtobufMediaType, PROTOBUF_MEDIA_TYPES } from './media-types.js';
 import { encodeObject } from './object-codec.js';
 import { decodeStatus, encodeStatus } from './status-codec.js';
 import { richObjects } from './testing/fixtures.js';
@@ -164,15 +163,5 @@ describe('watch events', () => {
       () => decodeWatchEvent(Uint8Array.of(0x08, 0x01)),
       (e: unknown) => e instanceof ProtobufDecodeError && e.reason === 'wire-type',
     );
-  });
-});
-
-describe('media types', () => {
-  it('lists Orch’s type first and accepts kube’s alias with parameters, in any case', () => {
-    assert.deepEqual(PROTOBUF_MEDIA_TYPES, ['application/vnd.orch.protobuf', 'application/vnd.kubernetes.protobuf']);
-    assert.ok(isProtobufMediaType('application/vnd.kubernetes.protobuf;stream=watch'));
-    assert.ok(isProtobufMediaType(' Application/VND.orch.protobuf '));
-    assert.ok(!isProtobufMediaType('application/json'));
-    assert.ok(!isProtobufMediaType('application/vnd.kubernetes.protobuf+json'));
   });
 });

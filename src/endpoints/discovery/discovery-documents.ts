@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 
 /** Pure builders of the discovery documents clients read to learn what the server serves. */
@@ -60,7 +60,7 @@ export function apiResourceList(resources: ResourceSet, group: string, version: 
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
-    groupVersion: group ? `${group}/${version}` : version,
+    groupVersion: apiVersionOf({ group, version }),
     resources: list,
   };
 }

@@ -1,5 +1,6 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import { openApiHash } from '../../apis/openapi/documents.js';
+import { acceptClauseMatches, parseAccept } from '../../encoding/index.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import type { ApiRequest, ApiResponse } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
@@ -22,27 +23,17 @@ export interface VersionInfo {
 }
 
 /**
- * The aggregated-discovery version the client asked for in `Accept`, if any: a media range
- * `application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList`, in order.
+ * The aggregated-discovery version the client asked for in `Accept`, if any: the first clause,
+ * in goautoneg order, admitting JSON with `as=APIGroupDiscoveryList;g=apidiscovery.orch.io` and
+ * a served `v`. As kube's discovery endpoint restrictions do, clauses without that conversion
+ * are skipped rather than deciding for the legacy documents.
  */
-function wantedAggregatedVersion(accept: string | undefined): string | undefined {
+export function wantedAggregatedVersion(accept: string | undefined): string | undefined {
   if (!accept) return undefined;
-  for (const range of accept.split(',')) {
-    const params = new Map<string, string>();
-    const [type, ...rest] = range.split(';').map((s) => s.trim());
-    for (const p of rest) {
-      const [k, v] = p.split('=');
-      if (k && v !== undefined) params.set(k.trim(), v.trim());
-    }
-    if (
-      type === 'application/json' &&
-      params.get('as') === 'APIGroupDiscoveryList' &&
-      params.get('g') === AGGREGATED_GROUP
-    ) {
-      const v = params.get('v') ?? '';
-      if (AGGREGATED_VERSIONS.includes(v)) return v;
-    }
-    if (type === 'application/json' && !params.has('as')) return undefined;
+  for (const clause of parseAccept(accept)) {
+    if (!acceptClauseMatches(clause, 'application', 'json')) continue;
+    const { as, g, v } = clause.params;
+    if (as === 'APIGroupDiscoveryList' && g === AGGREGATED_GROUP && AGGREGATED_VERSIONS.includes(v)) return v;
   }
   return undefined;
 }

@@ -1,18 +1,14 @@
-import { stringify as yamlStringify } from 'yaml';
+import { encodeYaml, preferredMediaType } from '../../encoding/index.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
 
-type DocumentMediaType = 'application/json' | 'application/yaml';
+const OFFERED = ['application/json', 'application/yaml'];
 
 /**
- * The media type of a discovery document or `/version`: JSON unless YAML is preferred. These
- * documents are served in JSON whatever else Accept lists: no 406 here.
+ * The media type of a discovery document or `/version`: the first of JSON and YAML the Accept
+ * clauses admit. These documents are served in JSON whatever else Accept lists: no 406 here.
  */
-function documentMediaType(req: ApiRequest): DocumentMediaType {
-  const accept = req.headers.accept ?? '';
-  const yaml = accept.indexOf('application/yaml');
-  if (yaml < 0) return 'application/json';
-  const json = accept.indexOf('application/json');
-  return json < 0 || yaml < json ? 'application/yaml' : 'application/json';
+function documentMediaType(req: ApiRequest): string {
+  return preferredMediaType(req.headers.accept, OFFERED) ?? 'application/json';
 }
 
 /** A discovery document (or `/version`) in JSON or YAML, indented for `?pretty` and curl. */
@@ -25,7 +21,7 @@ export function documentResponse(
   const media = documentMediaType(req);
   const body =
     media === 'application/yaml'
-      ? yamlStringify(doc)
+      ? encodeYaml(doc)
       : isPretty(req)
         ? `${JSON.stringify(doc, null, 2)}\n`
         : JSON.stringify(doc);

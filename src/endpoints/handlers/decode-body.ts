@@ -1,5 +1,5 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
 import {
   CborDecodeError,
@@ -12,6 +12,7 @@ import {
   fieldValidation,
   InvalidFieldValidationError,
   JsonSyntaxError,
+  mediaTypeEssence,
   negotiateRequestMedia,
   type OptionsKind,
   parseFieldValidation,
@@ -29,7 +30,7 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** The request's media type without parameters, lower-cased; JSON when unset. */
 export function mediaTypeOf(req: ApiRequest): string {
-  return (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
+  return mediaTypeEssence(req.headers['content-type'] ?? 'application/json');
 }
 
 /** The `fieldValidation` directive of a write; an invalid value is kube's 422. */
@@ -72,7 +73,7 @@ export async function decodeObjectBody(
     throw apiErrors.unsupportedMediaType(req.headers['content-type'] ?? '', offered);
   }
   const raw = await req.readBody(MAX_REQUEST_BODY_BYTES);
-  const version = def.group ? `${def.group}/${def.version}` : def.version;
+  const version = apiVersionOf(def);
   let value: unknown;
   let duplicates: Parameters<typeof strictDecodingErrors>[0]['duplicates'] = [];
   let yamlDuplicates: readonly string[] = [];

@@ -1,4 +1,5 @@
-import { apiErrors } from '../../apis/meta/status.js';
+import { type FieldError, fieldErrors } from '../../apis/meta/field-error.js';
+import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ListOptions, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest } from '../handler.js';
 
@@ -43,4 +44,34 @@ export function watchOptionsOf(req: ApiRequest): Omit<WatchOptions, keyof ListOp
     sendInitialEvents: booleanParam(q, 'sendInitialEvents'),
     timeoutSeconds: timeout !== undefined && /^[0-9]+$/.test(timeout) ? Number(timeout) : undefined,
   };
+}
+
+/**
+ * kube's ListOptions validation of a watch while the `WatchList` gate is off: `sendInitialEvents`
+ * (either value) is forbidden, a 422 listing that error after the resourceVersionMatch one kube
+ * reports first. Nothing to check while the gate is on, or without `sendInitialEvents`.
+ */
+export function checkWatchListGate(
+  o: Pick<WatchOptions, 'sendInitialEvents' | 'resourceVersionMatch'>,
+  enabled: boolean,
+): void {
+  if (enabled || o.sendInitialEvents === undefined) return;
+  const errs: FieldError[] = [];
+  if (o.resourceVersionMatch !== 'NotOlderThan') {
+    errs.push(
+      fieldErrors.forbidden(
+        'resourceVersionMatch',
+        'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      ),
+    );
+  }
+  errs.push(
+    fieldErrors.forbidden(
+      'sendInitialEvents',
+      'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+    ),
+  );
+  const e = apiErrors.invalid({ group: 'meta.orch.io', kind: 'ListOptions' }, '', errs);
+  // kube leaves the empty name out of the details.
+  throw new StatusError(e.code, e.reason, e.message, { ...e.details, name: undefined });
 }

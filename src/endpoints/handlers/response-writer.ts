@@ -1,10 +1,11 @@
 import { apiVersionField, kindField, objectMetaField } from '../../apis/meta/object-meta-schema.js';
 import { apiErrors, type Status, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { buildTable, toPartialObjectMetadata, toPartialObjectMetadataList } from '../../apis/table/index.js';
 import {
+  type EncodingCache,
   encodeCbor,
   encodeJson,
   encodeJsonCompact,
@@ -19,7 +20,6 @@ import {
 } from '../../encoding/index.js';
 import { encodeList, encodeObject, encodeStatus } from '../../encoding/protobuf/index.js';
 import type { ObjectList } from '../../registry/types.js';
-import type { EncodingCache } from '../../storage/cacher/index.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
 
 /** What response encoding may use, fixed at start-up from the feature gates. */
@@ -36,6 +36,11 @@ export interface ResponseConfig {
   readonly encodings?: EncodingCache;
   /** `--min-request-timeout`: watches without timeoutSeconds last a random [this, 2×this) seconds. */
   readonly minRequestTimeoutSeconds?: number;
+  /**
+   * Gate `WatchList` (streaming lists; beta and on by default in kube 1.32): when false, a watch
+   * that sets `sendInitialEvents` is rejected as kube rejects it. Default true.
+   */
+  readonly watchList?: boolean;
 }
 
 // PartialObjectMetadata in Protobuf: the object's metadata as field 1.
@@ -43,10 +48,6 @@ const PARTIAL_METADATA_SCHEMA: Schema = {
   type: 'object',
   properties: { apiVersion: apiVersionField, kind: kindField, metadata: objectMetaField() },
 };
-
-export function apiVersionOf(def: ResourceDefinition): string {
-  return def.group ? `${def.group}/${def.version}` : def.version;
-}
 
 /** The media a response is written in, per the request's Accept header (406 when none fits). */
 export function negotiate(

@@ -13,6 +13,7 @@ import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/pro
 import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext, WatchEvent, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest, StreamResponse } from '../handler.js';
+import { checkWatchListGate } from './list-options.js';
 import { asBuffer, type ResponseConfig } from './response-writer.js';
 
 // kube-apiserver's default: watches end after --min-request-timeout (1800 s) times a random
@@ -106,6 +107,7 @@ export async function handleWatch(
     if (e instanceof NotAcceptableError) throw e.toStatusError();
     throw e;
   }
+  checkWatchListGate(o, cfg.watchList ?? true);
   const timeoutS = o.timeoutSeconds ?? watchTimeoutSeconds(req.query, cfg.minRequestTimeoutSeconds);
   const stream = await served.store.watch(ctx, o);
   const encode = eventEncoder(served.def, media, cfg, req);

@@ -2,6 +2,7 @@ import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type Cacher, ResourceVersionTooOldError, TooLargeResourceVersionError } from '../../storage/cacher/index.js';
 import { CorruptValueError } from '../../storage/errors.js';
+import type { DeepReadonly } from '../../util/deep-readonly.js';
 import type { ListOptions, ObjectList, RequestContext } from '../types.js';
 import { selectionPredicate } from './predicate.js';
 import {
@@ -49,11 +50,13 @@ export async function listFromCache(
       consistent: sem.kind === 'latest' || undefined,
       minRevision: sem.kind === 'notOlderThan' ? sem.revision : undefined,
       limit: o.limit,
-      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj),
+      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj as ApiObject),
       signal: ctx.signal,
     });
     const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-      items: r.items,
+      // The cache's shared objects leave the registry typed mutable (ObjectList); nothing above
+      // the registry writes to a read's result: response writers only encode it.
+      items: r.items as ApiObject[],
       resourceVersion: r.revision.toString(),
     };
     if (r.more && r.lastKey) {
@@ -76,7 +79,7 @@ export async function getFromCache(
   resourceVersion: string,
 ): Promise<ApiObject> {
   const revision = parseResourceVersion(resourceVersion);
-  let object: ApiObject | undefined;
+  let object: DeepReadonly<ApiObject> | undefined;
   try {
     ({ object } = await cacher.get(keyFor(rc, ctx.namespace, name), {
       minRevision: revision === 0n ? undefined : revision,
@@ -87,5 +90,6 @@ export async function getFromCache(
     throw cacherErrorToStatus(rc, e);
   }
   if (!object) throw apiErrors.notFound(rc.gr, name);
-  return object;
+  // Shared with every reader, typed mutable at the registry boundary: see listFromCache.
+  return object as ApiObject;
 }

@@ -1,5 +1,6 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { apiVersionOf } from '../../apis/resource-definition.js';
 import {
   type Cacher,
   type CacheWatchEvent,
@@ -10,7 +11,7 @@ import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../t
 import { cacherErrorToStatus } from './cached-read.js';
 import { selectionPredicate } from './predicate.js';
 import { parseResourceVersion } from './read-semantics.js';
-import { apiVersionOf, collectionPrefix, type RegistryContext } from './registry-context.js';
+import { collectionPrefix, type RegistryContext } from './registry-context.js';
 import { watchStreamOf } from './watch-stream.js';
 
 /** The annotation that marks the bookmark ending a streaming list's initial events. */
@@ -77,7 +78,7 @@ export async function watchFromCache(
       afterRevision: revision === 0n ? undefined : revision,
       sendInitialEvents: initial || undefined,
       consistent: rv === '' || undefined,
-      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj),
+      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj as ApiObject),
       allowBookmarks: o.allowWatchBookmarks === true,
       signal: ac.signal,
     });
@@ -104,7 +105,8 @@ export async function watchFromCache(
     if (ended) return undefined;
     let batch: CacheWatchEvent<ApiObject>[] | undefined;
     try {
-      batch = await watcher.nextBatch();
+      // Shared, read-only events, typed mutable at the registry boundary (see listFromCache).
+      batch = (await watcher.nextBatch()) as CacheWatchEvent<ApiObject>[] | undefined;
     } catch (e) {
       end();
       // A watcher that fell behind is closed; the client re-watches from its last version.

@@ -1,13 +1,14 @@
 import { fieldErrors } from '../../apis/meta/field-error.js';
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { apiVersionOf } from '../../apis/resource-definition.js';
 import { KeyExistsError } from '../../storage/errors.js';
 import { formatTime } from '../../util/clock.js';
 import type { CreateOptions, RequestContext } from '../types.js';
 import { admitWrite, validateWrite } from './admission-calls.js';
 import { generateName } from './names.js';
 import { checkObjectIdentity } from './object-checks.js';
-import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
+import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { encodeStored } from './stored-object.js';
 

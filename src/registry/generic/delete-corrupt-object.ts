@@ -1,10 +1,11 @@
 import { fieldErrors } from '../../apis/meta/field-error.js';
 import { apiErrors, StatusError, type StatusReason } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { apiVersionOf } from '../../apis/resource-definition.js';
 import { CorruptValueError, NotFoundError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
-import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
+import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { decodeStored } from './stored-object.js';
 

@@ -1,7 +1,8 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { apiVersionOf } from '../../apis/resource-definition.js';
 import type { RequestContext } from '../types.js';
-import { apiVersionOf, type RegistryContext } from './registry-context.js';
+import type { RegistryContext } from './registry-context.js';
 
 /**
  * The body must be of the endpoint's kind, and its namespace must agree with the path (an

@@ -46,5 +46,3 @@ export function collectionPrefix(rc: RegistryContext, namespace: string): string
     ? namespacePrefix(rc.keys, rc.def.group, rc.def.resource, namespace)
     : resourcePrefix(rc.keys, rc.def.group, rc.def.resource);
 }
-
-export { apiVersionOf } from '../../apis/resource-definition.js';

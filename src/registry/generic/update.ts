@@ -1,6 +1,7 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceStrategy } from '../../apis/resource-definition.js';
+import { apiVersionOf } from '../../apis/resource-definition.js';
 import { ConflictError, KeyExistsError, NotFoundError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import { deepEqual } from '../../util/deep-equal.js';
@@ -9,7 +10,7 @@ import { admitWrite, validateWrite } from './admission-calls.js';
 import { fillCreateSystemFields } from './create.js';
 import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizers.js';
 import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
-import { apiVersionOf, keyFor, type RegistryContext } from './registry-context.js';
+import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { decodeStored, encodeStored, sameBytes } from './stored-object.js';
 

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { stringify } from 'yaml';
+import { encodeYaml } from '../../encoding/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from './pem-files.js';
 
 export interface AdminKubeconfigOptions {
@@ -46,5 +46,5 @@ export function buildAdminKubeconfig(options: Omit<AdminKubeconfigOptions, 'path
 /** Writes an admin kubeconfig that `kubectl --kubeconfig <path>` uses as is (current context set). */
 export async function writeAdminKubeconfig(options: AdminKubeconfigOptions): Promise<void> {
   await mkdir(dirname(options.path), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(options.path, stringify(buildAdminKubeconfig(options)), PRIVATE_FILE_MODE);
+  await writeFileAtomic(options.path, encodeYaml(buildAdminKubeconfig(options)), PRIVATE_FILE_MODE);
 }

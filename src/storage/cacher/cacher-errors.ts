@@ -69,7 +69,3 @@ export class CacherNotReadyError extends CacherError {
     this.name = 'CacherNotReadyError';
   }
 }
-
-export function isCacherError(e: unknown): e is CacherError {
-  return e instanceof CacherError;
-}

@@ -5,7 +5,7 @@ import { MemoryStore } from '../memory/memory-store.js';
 import { ResourceVersionTooOldError, TooLargeResourceVersionError } from './cacher-errors.js';
 import { decodeObject, keyOf, PREFIX, put, remove, startCacher, type TestObject } from './testing/cacher-fixtures.js';
 
-const names = (items: TestObject[]) => items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+const names = (items: readonly TestObject[]) => items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
 
 /** A deterministic pseudo-random sequence (xorshift32). */
 function random(seed: number): () => number {
@@ -240,6 +240,37 @@ describe('Cacher lists', { timeout: 120_000 }, () => {
       store.corruptRecord(keyOf('a', 'y'));
       await cacher.get(keyOf('a', 'x'), { minRevision: await store.currentRevision() });
       await assert.rejects(cacher.get(keyOf('a', 'y')), CorruptValueError);
+    } finally {
+      stop();
+    }
+  });
+
+  it('hands every reader the same object instance, typed read-only', async () => {
+    const store = new MemoryStore();
+    await put(store, 'a', 'x', '1', { app: 'web' });
+    const { cacher, stop, signal } = await startCacher(store);
+    try {
+      const listedItems = (await cacher.list({ prefix: PREFIX })).items;
+      const [listed] = listedItems;
+      const { object: got } = await cacher.get(keyOf('a', 'x'));
+      const watcher = await cacher.watch({ prefix: PREFIX, signal });
+      const [initial] = (await watcher.nextBatch()) ?? [];
+      watcher.stop();
+      assert.ok(listed !== undefined && got === listed);
+      assert.equal(initial?.type === 'ADDED' && initial.object, listed);
+      // Shared by every reader: the compiler rejects writes at any depth (checked by typecheck,
+      // never run).
+      const writes = (items: typeof listedItems) => {
+        // @ts-expect-error read-only
+        listed.data = 'changed';
+        // @ts-expect-error read-only
+        listed.metadata.name = 'changed';
+        // @ts-expect-error read-only
+        if (listed.metadata.labels) listed.metadata.labels.app = 'changed';
+        // @ts-expect-error a read-only list
+        items.push(listed);
+      };
+      assert.equal(typeof writes, 'function');
     } finally {
       stop();
     }

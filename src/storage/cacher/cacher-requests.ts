@@ -1,3 +1,5 @@
+import type { DeepReadonly } from '../../util/deep-readonly.js';
+
 /** How a read picks its revision; at most one of these may be set. Neither: the cache as it is (RV=0, "Any"). */
 export interface CacheReadOptions {
   /** At least this revision (resourceVersion=N, "NotOlderThan"). */
@@ -19,13 +21,13 @@ export interface CacheListOptions<T> extends CacheReadOptions {
   readonly limit?: number;
   /** Only keys strictly after this one (the position of a continue token). */
   readonly startAfter?: string;
-  /** Only objects it accepts (label and field selectors). */
-  readonly filter?: (obj: T) => boolean;
+  /** Only objects it accepts (label and field selectors); it sees the shared objects. */
+  readonly filter?: (obj: DeepReadonly<T>) => boolean;
 }
 
 export interface CacheListResult<T> {
-  /** In key order; shared with the cache: never mutate. */
-  readonly items: T[];
+  /** In key order; the cache's own objects (the cacher returns them as `DeepReadonly`). */
+  readonly items: readonly T[];
   /** The revision the list reflects (the list's resourceVersion). */
   readonly revision: bigint;
   /** Items remain after `lastKey` (a continue token is due). */
@@ -51,7 +53,8 @@ export interface CacheWatchOptions<T> {
   readonly sendInitialEvents?: boolean;
   /** With `afterRevision` unset: the initial state is at least the store's current revision. */
   readonly consistent?: boolean;
-  readonly filter?: (obj: T) => boolean;
+  /** Only objects it accepts; it sees the shared objects. */
+  readonly filter?: (obj: DeepReadonly<T>) => boolean;
   readonly allowBookmarks?: boolean;
   /** Ends the watch (iteration finishes) when aborted. */
   readonly signal: AbortSignal;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { EncodingCache } from '../../encoding/encoding-cache.js';
 import { MemoryStore } from '../memory/memory-store.js';
 import { ResourceVersionTooOldError, TooLargeResourceVersionError, WatcherTooSlowError } from './cacher-errors.js';
 import {
@@ -294,6 +295,7 @@ describe('Cacher watches', { timeout: 120_000 }, () => {
         Array.from({ length: 50 }, async () => new EventReader(await cacher.watch({ prefix: PREFIX, signal }))),
       );
       await put(store, 'a', 'x', '1');
+      const cache = new EncodingCache();
       let encodings = 0;
       const json = (o: TestObject) => {
         encodings++;
@@ -303,16 +305,16 @@ describe('Cacher watches', { timeout: 120_000 }, () => {
       for (const reader of readers) {
         for (const e of await reader.take(2)) {
           if (e.type === 'BOOKMARK') continue;
-          outputs.add(new TextDecoder().decode(cacher.encode(e.object, 'application/json', json)));
-          cacher.encode(e.object, 'application/yaml', (o) => new TextEncoder().encode(`name: ${o.metadata.name}`));
+          outputs.add(new TextDecoder().decode(cache.encode(e.object, 'application/json', json)));
+          cache.encode(e.object, 'application/yaml', (o) => new TextEncoder().encode(`name: ${o.metadata.name}`));
         }
       }
       // The initial ADDED object is the one a list returns, too.
       const [listed] = (await cacher.list({ prefix: PREFIX })).items;
-      cacher.encode(listed, 'application/json', json);
+      cache.encode(listed, 'application/json', json);
       assert.equal(encodings, 1 + 1);
       assert.equal(outputs.size, 2);
-      assert.deepEqual(cacher.encodingStats(), { hits: 50 * 2 * 2 - 4 + 1, misses: 4 });
+      assert.deepEqual(cache.stats(), { hits: 50 * 2 * 2 - 4 + 1, misses: 4 });
     } finally {
       stop();
     }

@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../../util/clock.js';
+import type { DeepReadonly } from '../../util/deep-readonly.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import type { StoreEvent } from '../store.js';
 import { toCachedItem } from './cached-item.js';
@@ -11,14 +12,13 @@ import type {
   CacherStats,
   CacheWatchOptions,
 } from './cacher-requests.js';
-import { EncodingCache } from './encoding-cache.js';
 import { EventBuffer } from './event-buffer.js';
 import { overlayAt, pageRange, readPage } from './page-reader.js';
 import { type ReflectorSink, runReflector } from './reflector.js';
 import { RevisionWaiter } from './revision-waiter.js';
 import { StateIndex } from './state-index.js';
 import { getFromStore, listFromStore } from './store-reader.js';
-import type { BufferedEvent, CachedItem, CacheObjectEvent } from './types.js';
+import type { BufferedEvent, CachedItem, CacheObjectEvent, Decoder } from './types.js';
 import { WatchDispatcher } from './watch-dispatcher.js';
 import { CacheWatcher } from './watcher.js';
 
@@ -34,19 +34,21 @@ import { CacheWatcher } from './watcher.js';
  * (which keeps its own history until compaction), or fails with ResourceVersionTooOldError when
  * fallback is off.
  *
- * Every object handed out is shared by all readers and must not be mutated; use
- * {@link Cacher.encode} to serialize each one once per media type.
+ * Every object handed out is shared by all readers, hence typed {@link DeepReadonly}: the decoder's
+ * fresh object becomes the cache's, and every list, get, watch event and filter sees that one
+ * instance. The response writers serialize each one once per media type (encoding's
+ * `EncodingCache`, keyed by object identity).
  */
-export class Cacher<T extends object> implements ReflectorSink<T> {
+export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> {
   readonly prefix: string;
   private readonly o: ResolvedCacherOptions<T>;
   private readonly clock: Clock;
   private readonly logger: Logger;
-  private state = StateIndex.empty<T>();
-  private readonly buffer: EventBuffer<T>;
+  private readonly decode: Decoder<DeepReadonly<T>>;
+  private state = StateIndex.empty<DeepReadonly<T>>();
+  private readonly buffer: EventBuffer<DeepReadonly<T>>;
   private readonly waiter = new RevisionWaiter(0n);
-  private readonly dispatcher: WatchDispatcher<T>;
-  private readonly encodings = new EncodingCache();
+  private readonly dispatcher: WatchDispatcher<DeepReadonly<T>>;
   private isReady = false;
   private started = false;
   private running = false;
@@ -58,7 +60,9 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
     this.prefix = options.prefix;
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
-    this.buffer = new EventBuffer<T>(
+    // Nothing else holds a decoded object: from here on it is the shared, read-only copy.
+    this.decode = options.decode as Decoder<DeepReadonly<T>>;
+    this.buffer = new EventBuffer<DeepReadonly<T>>(
       {
         historyWindowMs: this.o.historyWindowMs,
         minEvents: this.o.minHistoryEvents,
@@ -66,7 +70,7 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
       },
       0n,
     );
-    this.dispatcher = new WatchDispatcher<T>(() => this.buffer);
+    this.dispatcher = new WatchDispatcher<DeepReadonly<T>>(() => this.buffer);
   }
 
   /**
@@ -102,7 +106,7 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
       {
         store: this.o.store,
         prefix: this.prefix,
-        decode: this.o.decode,
+        decode: this.decode,
         logger: this.logger,
         listPageSize: this.o.listPageSize,
         progressIntervalMs: this.o.progressIntervalMs,
@@ -130,13 +134,13 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
    * page comes from the store (with fallback on). Throws the decode error of an unreadable item
    * the page would contain.
    */
-  async list(options: CacheListOptions<T>): Promise<CacheListResult<T>> {
+  async list(options: CacheListOptions<T>): Promise<CacheListResult<DeepReadonly<T>>> {
     const { prefix, exactRevision, signal } = options;
     this.checkKey(prefix);
     const limit = options.limit ?? 0;
     const request = { prefix, limit, startAfter: options.startAfter, filter: options.filter };
-    const fromStore = async (revision?: bigint, minRevision?: bigint): Promise<CacheListResult<T>> => {
-      const r = await listFromStore(this.o.store, this.o.decode, { ...request, revision, minRevision, signal });
+    const fromStore = async (revision?: bigint, minRevision?: bigint): Promise<CacheListResult<DeepReadonly<T>>> => {
+      const r = await listFromStore(this.o.store, this.decode, { ...request, revision, minRevision, signal });
       return { ...r, servedFrom: 'store' };
     };
     const read = await this.readRevision(options, exactRevision);
@@ -161,11 +165,14 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
    * One object (undefined when absent) and the revision the answer reflects. With neither
    * `minRevision` nor `consistent`, whatever the cache holds (resourceVersion=0).
    */
-  async get(key: string, options: CacheReadOptions = {}): Promise<{ object: T | undefined; revision: bigint }> {
+  async get(
+    key: string,
+    options: CacheReadOptions = {},
+  ): Promise<{ object: DeepReadonly<T> | undefined; revision: bigint }> {
     this.checkKey(key);
     const read = await this.readRevision(options, undefined);
     if (read.status === 'unavailable' || (read.status === 'timeout' && options.consistent && this.o.fallbackToStore)) {
-      const r = await getFromStore(this.o.store, this.o.decode, key, options.signal);
+      const r = await getFromStore(this.o.store, this.decode, key, options.signal);
       if (options.minRevision !== undefined && r.revision < options.minRevision) {
         throw new TooLargeResourceVersionError(options.minRevision, r.revision);
       }
@@ -183,7 +190,7 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
    * cannot reach the requested revision in time, CacherNotReadyError when the cache stays
    * unready. A start revision newer than the cache is accepted: the watch waits for it.
    */
-  async watch(options: CacheWatchOptions<T>): Promise<CacheWatcher<T>> {
+  async watch(options: CacheWatchOptions<T>): Promise<CacheWatcher<DeepReadonly<T>>> {
     const { prefix, afterRevision, signal } = options;
     this.checkKey(prefix);
     const withState = options.sendInitialEvents === true || afterRevision === undefined;
@@ -206,9 +213,9 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
         allowBookmarks: options.allowBookmarks === true,
         bufferSize: options.bufferSize ?? this.o.watcherBufferSize,
       };
-      let watcher: CacheWatcher<T>;
+      let watcher: CacheWatcher<DeepReadonly<T>>;
       if (withState) {
-        watcher = new CacheWatcher<T>({
+        watcher = new CacheWatcher<DeepReadonly<T>>({
           ...common,
           position: this.revision,
           initial: this.snapshot(prefix, options.filter),
@@ -217,16 +224,11 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
       } else {
         const after = afterRevision as bigint;
         if (after < this.buffer.oldestRevision) throw new ResourceVersionTooOldError(after, this.buffer.oldestRevision);
-        watcher = new CacheWatcher<T>({ ...common, position: after });
+        watcher = new CacheWatcher<DeepReadonly<T>>({ ...common, position: after });
       }
       this.dispatcher.add(watcher);
       return watcher;
     }
-  }
-
-  /** The bytes of a cached object (or event object) in `mediaType`, encoded once per object. */
-  encode(obj: T, mediaType: string, encode: (obj: T) => Uint8Array): Uint8Array {
-    return this.encodings.encode(obj, mediaType, encode);
   }
 
   stats(): CacherStats {
@@ -242,10 +244,6 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
     };
   }
 
-  encodingStats(): { hits: number; misses: number } {
-    return this.encodings.stats();
-  }
-
   // ReflectorSink: called by the reflector only.
 
   relisting(): void {
@@ -253,7 +251,7 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
     this.isReady = false;
   }
 
-  replace(items: CachedItem<T>[], revision: bigint): void {
+  replace(items: CachedItem<DeepReadonly<T>>[], revision: bigint): void {
     const previous = this.revision;
     const first = this.listCount === 0;
     this.state = StateIndex.fromSorted(items);
@@ -273,20 +271,27 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
     const { key, revision } = event;
     if (revision <= this.revision) throw new Error(`watch cache got revision ${revision} at ${this.revision}`);
     if (!key.startsWith(this.prefix)) throw new Error(`watch cache for ${this.prefix} got key ${key}`);
-    let item: CachedItem<T> | undefined;
-    let prev: CachedItem<T> | undefined;
-    let plain: CacheObjectEvent<T> | undefined;
+    let item: CachedItem<DeepReadonly<T>> | undefined;
+    let prev: CachedItem<DeepReadonly<T>> | undefined;
+    let plain: CacheObjectEvent<DeepReadonly<T>> | undefined;
     if (event.type === 'put') {
       if (event.kv === undefined) throw new Error(`put event without a value at revision ${revision}`);
-      item = toCachedItem(event.kv, this.o.decode);
+      item = toCachedItem(event.kv, this.decode);
       prev = this.state.put(item);
       if (item.object !== undefined) plain = { type: prev ? 'MODIFIED' : 'ADDED', object: item.object, revision };
     } else {
       prev = this.state.remove(key);
-      const last = event.prev ? toCachedItem({ ...event.prev, modRevision: revision }, this.o.decode) : prev;
+      const last = event.prev ? toCachedItem({ ...event.prev, modRevision: revision }, this.decode) : prev;
       if (last?.object !== undefined) plain = { type: 'DELETED', object: last.object, revision };
     }
-    const buffered: BufferedEvent<T> = { revision, key, receivedAt: this.clock.now().getTime(), item, prev, plain };
+    const buffered: BufferedEvent<DeepReadonly<T>> = {
+      revision,
+      key,
+      receivedAt: this.clock.now().getTime(),
+      item,
+      prev,
+      plain,
+    };
     this.buffer.append(buffered, buffered.receivedAt);
     this.waiter.advance(revision);
     this.dispatcher.dispatch(buffered);
@@ -324,8 +329,8 @@ export class Cacher<T extends object> implements ReflectorSink<T> {
     return { status: 'ok', target };
   }
 
-  private snapshot(prefix: string, filter: ((obj: T) => boolean) | undefined): T[] {
-    const out: T[] = [];
+  private snapshot(prefix: string, filter: ((obj: DeepReadonly<T>) => boolean) | undefined): DeepReadonly<T>[] {
+    const out: DeepReadonly<T>[] = [];
     const { from, to } = pageRange({ prefix });
     this.state.scan(from, to, (item) => {
       // An unreadable value has no object to send; it reaches watchers once rewritten.

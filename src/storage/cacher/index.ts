@@ -3,7 +3,6 @@ export {
   CacherError,
   type CacherErrorCode,
   CacherNotReadyError,
-  isCacherError,
   ResourceVersionTooOldError,
   TooLargeResourceVersionError,
   WatcherTooSlowError,
@@ -16,6 +15,5 @@ export type {
   CacherStats,
   CacheWatchOptions,
 } from './cacher-requests.js';
-export { EncodingCache } from './encoding-cache.js';
 export type { CacheBookmarkEvent, CachedItem, CacheObjectEvent, CacheWatchEvent, Decoder } from './types.js';
 export type { CacheWatcher } from './watcher.js';

@@ -1,6 +1,7 @@
+import { compareGoStrings } from '../../util/go-strings.js';
 import type { LmdbDatabases } from './lmdb-env.js';
 import { readRevision } from './lmdb-env.js';
-import { assertValidKey, compareKeys } from './lmdb-keys.js';
+import { assertValidKey } from './lmdb-keys.js';
 import { decodeLogRecord, RECORD_PUT, recoverKeyOfDamagedRecord } from './record-codec.js';
 
 /** What the store knows about a key's latest committed record. */
@@ -127,12 +128,12 @@ export class KeyIndex {
   seek(prefix: string, after?: string): OrderedRange {
     const entries = this.sortedEntries();
     const start =
-      after !== undefined && compareKeys(after, prefix) >= 0
-        ? firstIndex(entries, (e) => compareKeys(e.key, after) > 0)
-        : firstIndex(entries, (e) => compareKeys(e.key, prefix) >= 0);
+      after !== undefined && compareGoStrings(after, prefix) >= 0
+        ? firstIndex(entries, (e) => compareGoStrings(e.key, after) > 0)
+        : firstIndex(entries, (e) => compareGoStrings(e.key, prefix) >= 0);
     // Keys under a prefix are one run in byte order: the run ends at the first key above
     // `prefix` that does not start with it.
-    const end = firstIndex(entries, (e) => compareKeys(e.key, prefix) > 0 && !e.key.startsWith(prefix));
+    const end = firstIndex(entries, (e) => compareGoStrings(e.key, prefix) > 0 && !e.key.startsWith(prefix));
     return { entries, start: Math.min(start, end), end };
   }
 
@@ -202,7 +203,7 @@ export class KeyIndex {
     let j = 0;
     let n = 0;
     while (i < base.length || j < added.length) {
-      if (j >= added.length || (i < base.length && compareKeys(base[i].key, added[j].key) <= 0))
+      if (j >= added.length || (i < base.length && compareGoStrings(base[i].key, added[j].key) <= 0))
         merged[n++] = base[i++];
       else merged[n++] = added[j++];
     }
@@ -255,7 +256,7 @@ function isStorableKey(key: string): boolean {
 }
 
 function byKey(a: Entry, b: Entry): number {
-  return compareKeys(a.key, b.key);
+  return compareGoStrings(a.key, b.key);
 }
 
 /** The first index of sorted `items` for which `isAtOrAfter` holds (it must be monotonic). */

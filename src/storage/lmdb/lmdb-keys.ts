@@ -43,35 +43,3 @@ function hasControlCharacter(key: string): boolean {
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) < 0x20) return true;
   return false;
 }
-
-/**
- * The smallest string above every key that starts with `prefix`, or undefined when there is no
- * cheap one (empty prefix, or a last character whose successor would reorder under UTF-8).
- */
-export function prefixUpperBound(prefix: string): string | undefined {
-  if (prefix.length === 0) return undefined;
-  const last = prefix.charCodeAt(prefix.length - 1);
-  if (last >= 0xd7ff) return undefined;
-  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
-}
-
-/**
- * Compares keys in UTF-8 byte order (the order lmdb keeps them in). UTF-16 code-unit order
- * agrees except when a surrogate pair meets a character in U+E000..U+FFFF.
- */
-export function compareKeys(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) return rank(x) - rank(y);
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
-/** Orders code units ≥ U+D800 as their UTF-8 encodings order: U+E000..U+FFFF below surrogates. */
-function rank(unit: number): number {
-  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
-}

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { compareGoStrings } from '../../util/go-strings.js';
 import { ConflictError, KeyExistsError, NotFoundError, RevisionTooNewError } from '../errors.js';
 import type { ConformanceSuite } from './conformance-context.js';
 import { bytes, expectError, text } from './conformance-helpers.js';
-import { compareKeys, summarizeKv } from './store-model.js';
+import { summarizeKv } from './store-model.js';
 
 /** Revisions, point reads, ranges (latest and past), write errors, prefixes and count. */
 export function registerKeyValueTests(suite: ConformanceSuite): void {
@@ -115,7 +116,7 @@ export function registerKeyValueTests(suite: ConformanceSuite): void {
   suite.test('range returns keys in ascending byte order', async ({ store }) => {
     const names = ['a', 'B', '-x', 'a.b', 'a/b', 'a0', 'Z9', '~', '0', 'a-', 'ab', 'A'];
     for (const name of names) await store.create(`/ord/${name}`, bytes(name));
-    const expected = names.map((n) => `/ord/${n}`).sort(compareKeys);
+    const expected = names.map((n) => `/ord/${n}`).sort(compareGoStrings);
     const got = await store.range('/ord/');
     assert.deepEqual(
       got.kvs.map((kv) => kv.key),
@@ -203,7 +204,7 @@ export function registerKeyValueTests(suite: ConformanceSuite): void {
     const all = await store.range('/a/');
     assert.deepEqual(
       all.kvs.map((kv) => kv.key),
-      [...keys].sort(compareKeys),
+      [...keys].sort(compareGoStrings),
     );
   });
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { compareGoStrings } from '../../util/go-strings.js';
 import type { KeyValue, Store, StoreEvent } from '../store.js';
 import { bytes, text } from './conformance-helpers.js';
 
@@ -110,7 +111,7 @@ export class StoreModel {
       if (w.revision > revision) break;
       if (w.key.startsWith(prefix)) live.set(w.key, w.kv);
     }
-    return [...live.values()].filter((kv) => kv !== undefined).sort((a, b) => compareKeys(a.key, b.key));
+    return [...live.values()].filter((kv) => kv !== undefined).sort((a, b) => compareGoStrings(a.key, b.key));
   }
 
   /** The events a watch on `prefix` from `afterRevision` must deliver, in order. */
@@ -125,9 +126,4 @@ export class StoreModel {
     );
     this.writes.push(event);
   }
-}
-
-/** Byte order of the UTF-8 encodings (what etcd and LMDB sort by). */
-export function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

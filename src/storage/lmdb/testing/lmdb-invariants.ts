@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { compareGoStrings } from '../../../util/go-strings.js';
 import { type LmdbDatabases, readCompaction, readRevision } from '../lmdb-env.js';
-import { compareKeys } from '../lmdb-keys.js';
 import type { LmdbStore } from '../lmdb-store.js';
 import { decodeLogRecord, type LogRecord, RECORD_PUT } from '../record-codec.js';
 
@@ -62,7 +62,7 @@ export function assertLmdbInvariants(store: LmdbStore): InvariantReport {
     for (const entry of entries) {
       if (entry.gone) continue;
       const key = entry.key;
-      if (previousKey !== undefined) assert.ok(compareKeys(previousKey, key) < 0, `index order: ${key}`);
+      if (previousKey !== undefined) assert.ok(compareGoStrings(previousKey, key) < 0, `index order: ${key}`);
       previousKey = key;
       indexed++;
       assert.ok(!entry.damaged, `index entry of ${key} is intact`);

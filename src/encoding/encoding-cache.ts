@@ -1,8 +1,8 @@
 /**
  * Serialize once per media type: remembers the bytes an object was encoded to, per media type, for
- * as long as the object lives. The cacher hands the same object instance to every list, get and
- * watch that includes it (and the same event object to every watcher), so the API layer encodes
- * each object once for all readers asking for the same media type.
+ * as long as the object lives. The watch cache hands the same object instance to every list, get
+ * and watch that includes it (and the same event object to every watcher), so the response
+ * writers encode each object once for all readers asking for the same media type.
  *
  * Keyed by object identity in a WeakMap: entries vanish with the object (evicted from the event
  * buffer and replaced in the state), so the cache never outlives the data. `encode` must be pure:

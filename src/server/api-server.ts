@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { AdmissionChain, type AdmissionPlugin, BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../admission/index.js';
+import type { ResourceDefinition } from '../apis/resource-definition.js';
+import type { Authenticator } from '../authn/authenticator.js';
+import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
+import { X509Authenticator } from '../authn/x509-authenticator.js';
+import { buildAuthorizer } from '../authz/index.js';
+import { EncodingCache } from '../encoding/index.js';
+import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
+import { auditId } from '../endpoints/filters/audit-id.js';
+import { authentication } from '../endpoints/filters/authentication.js';
+import { authorization } from '../endpoints/filters/authorization.js';
+import { requestInfo } from '../endpoints/filters/request-info.js';
+import { chain, type Handler } from '../endpoints/handler.js';
+import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
+import type { FeatureGates } from '../featuregate/feature-gates.js';
+import { OrchFeatures } from '../featuregate/orch-features.js';
+import { ResourceSet, resourceFactory } from '../registry/resource-set/index.js';
+import type { KeyScheme } from '../storage/keys.js';
+import type { Store } from '../storage/store.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+import { ensureSystemNamespaces, IMMORTAL_NAMESPACES, lookupNamespace } from './bootstrap-namespaces.js';
+import { panicRecovery } from './filters/panic-recovery.js';
+import type { HealthRegistry } from './health/health-registry.js';
+import { openApiHandler } from './openapi-handler.js';
+import { rootHandler } from './root-handler.js';
+import { versionInfo } from './version.js';
+
+// Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
+const BOOKMARK_INTERVAL_MS = 5000;
+
+/** What the API server's request pipeline is built from. */
+export interface ApiServerDeps {
+  readonly store: Store;
+  readonly keys: KeyScheme;
+  readonly gates: FeatureGates;
+  readonly logger: Logger;
+  readonly health: HealthRegistry;
+  /** Stops every watch cache when it aborts. */
+  readonly lifetime: AbortSignal;
+  /** `host:port` clients reach the server at (legacy discovery's serverAddressByClientCIDRs). */
+  readonly serverAddress: () => string;
+  readonly clock?: Clock;
+  /** Default: client certificates, then anonymous. */
+  readonly authenticator?: Authenticator;
+  /** `--authorization-mode`; default `['AlwaysAllow']`. */
+  readonly authorizationModes?: readonly string[];
+  readonly enableAdmissionPlugins?: readonly string[];
+  readonly disableAdmissionPlugins?: readonly string[];
+  /** Plugins of an embedding program, run after the built-in ones. */
+  readonly admissionPlugins?: readonly AdmissionPlugin[];
+  readonly minRequestTimeoutSeconds?: number;
+}
+
+/** The request pipeline and the resource set it serves. */
+export interface ApiServer {
+  /** Filters, then health, discovery, OpenAPI or resources. */
+  readonly handler: Handler;
+  readonly resources: ResourceSet;
+  /** Serves `defs` (each behind its started watch cache) and creates the system namespaces. */
+  serve(defs: readonly ResourceDefinition[], signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * Composes the request pipeline: panic recovery → audit ID → request info → authentication →
+ * authorization → health | discovery | OpenAPI | resources, over a resource set whose registries
+ * share the admission chain. Validates the authorization modes and admission plugins first.
+ * @throws AuthorizationModeError, AdmissionConfigError listing every problem.
+ */
+export function buildApiServer(d: ApiServerDeps): ApiServer {
+  const clock = d.clock ?? systemClock;
+  const authorizer = buildAuthorizer(d.authorizationModes ?? ['AlwaysAllow']);
+  let resources: ResourceSet | undefined;
+  const builtin = buildAdmission(
+    BUILTIN_ADMISSION_PLUGINS,
+    { enable: d.enableAdmissionPlugins, disable: d.disableAdmissionPlugins },
+    {
+      namespaceLookup: (name, signal) => lookupNamespace(resources, name, signal),
+      immortalNamespaces: IMMORTAL_NAMESPACES,
+    },
+  );
+  const admission = new AdmissionChain([...builtin.plugins, ...(d.admissionPlugins ?? [])]);
+  const set = new ResourceSet(
+    resourceFactory({
+      store: d.store,
+      keys: d.keys,
+      clock,
+      uid: randomUUID,
+      admission,
+      logger: d.logger,
+      bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
+      allowUnsafeMalformedObjectDeletion: d.gates.enabled(OrchFeatures.AllowUnsafeMalformedObjectDeletion),
+    }),
+    d.lifetime,
+  );
+  resources = set;
+  const authenticator = d.authenticator ?? buildRequestAuthenticator({ authenticators: [new X509Authenticator()] });
+  const handler = chain(
+    [panicRecovery(d.logger), auditId(), requestInfo(), authentication(authenticator), authorization(authorizer)],
+    rootHandler(
+      {
+        health: d.health,
+        openapi: openApiHandler(set),
+        discovery: discoveryHandler({ resources: set, version: versionInfo(), serverAddress: d.serverAddress }),
+      },
+      resourceHandler(set, {
+        cborEnabled: d.gates.enabled(OrchFeatures.CBORServingAndStorage),
+        compression: d.gates.enabled(OrchFeatures.APIResponseCompression),
+        now: () => clock.now(),
+        encodings: new EncodingCache(),
+        minRequestTimeoutSeconds: d.minRequestTimeoutSeconds ?? 1800,
+        watchList: d.gates.enabled(OrchFeatures.WatchList),
+      }),
+    ),
+  );
+  return {
+    handler,
+    resources: set,
+    async serve(defs, signal) {
+      await Promise.all(defs.map((def) => set.add(def)));
+      await ensureSystemNamespaces(set, signal);
+    },
+  };
+}
