@@ -137,7 +137,20 @@ describe('watch', () => {
     assert.equal(end.object.metadata.annotations['orch.io/initial-events-end'], 'true');
     watch.close();
     const invalid = await api('GET', `${base}?watch=1&sendInitialEvents=true`);
-    assert.equal(invalid.status, 400);
+    assert.equal(invalid.status, 422);
+    assert.equal(
+      invalid.json().message,
+      'ListOptions.meta.orch.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
+    const match = await api('GET', `${base}?watch=1&resourceVersionMatch=Exact`);
+    assert.equal(match.status, 422);
+    assert.deepEqual(
+      match.json().details.causes.map((c: { message: string }) => c.message),
+      [
+        'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        'Unsupported value: "Exact": supported values: "NotOlderThan"',
+      ],
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { apiErrors } from '../../apis/meta/status.js';
+import { checkListOptions } from '../../registry/generic/list-options-validation.js';
 import type { ListOptions, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest } from '../handler.js';
 
@@ -15,8 +16,19 @@ function booleanParam(q: URLSearchParams, name: string): boolean | undefined {
   throw apiErrors.badRequest(`invalid value for ${name}: "${v}": must be a boolean`);
 }
 
-/** List options from the query; number formats are checked here, semantics in the registry. */
+/**
+ * List options from the query of a list, watch or deletecollection. Number formats are checked
+ * here, and the combination of options as kube's handlers do before anything else (422 listing
+ * every error); resourceVersion and continue semantics are the registry's.
+ */
 export function listOptionsOf(req: ApiRequest): ListOptions {
+  const opts = parseListOptions(req);
+  const watch = req.info?.verb === 'watch';
+  checkListOptions({ ...opts, sendInitialEvents: booleanParam(req.query, 'sendInitialEvents') }, { watch });
+  return opts;
+}
+
+function parseListOptions(req: ApiRequest): ListOptions {
   const q = req.query;
   const limitText = optional(q, 'limit');
   let limit: number | undefined;
