@@ -21,6 +21,11 @@ export interface RequestInfoLike {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  /**
+   * Path segments from the resource on (`[resource, name, subresource, ...]`): a `name` with no
+   * segment of its own came from a list or watch's `metadata.name` field selector.
+   */
+  readonly parts?: readonly string[];
 }
 
 /** A request as handlers and filters see it, independent of HTTP/1.1 or HTTP/2. */

@@ -50,7 +50,11 @@ export function resourceHandler(resources: ServedResources, cfg: ResponseConfig)
 function checkScope(served: ServedResource, req: ApiRequest): void {
   const info = req.info!;
   if (!served.def.namespaced && info.namespace && info.resource !== 'namespaces') throw apiErrors.pathNotFound();
-  if (served.def.namespaced && !info.namespace && info.name) throw apiErrors.pathNotFound();
+  // A named object of a namespaced resource needs a namespace path; a list or watch across
+  // namespaces may still select one name with a field selector.
+  if (served.def.namespaced && !info.namespace && info.name && (info.parts?.length ?? 2) > 1) {
+    throw apiErrors.pathNotFound();
+  }
 }
 
 function contextOf(req: ApiRequest, served: ServedResource): RequestContext {
