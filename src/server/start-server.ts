@@ -25,11 +25,13 @@ import { systemClock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
 import { ensureSystemNamespaces } from './bootstrap-namespaces.js';
 import { exchangeHandler } from './exchange-adapter.js';
+import { cacheControl } from './filters/cache-control.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { openApiHandler } from './openapi-handler.js';
 import { rootHandler } from './root-handler.js';
+import { rootPathsHandler } from './root-paths.js';
 import { startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
@@ -179,6 +181,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     let serverAddress = '';
     const handler = chain(
       [
+        cacheControl(),
         panicRecovery(logger),
         requestInfo(),
         authentication(buildRequestAuthenticator({ authenticators: [new X509Authenticator()] }), lifetime.signal),
@@ -187,6 +190,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         {
           health,
           openapi: openApiHandler(defs),
+          index: rootPathsHandler(served, health),
           discovery: discoveryHandler({
             resources: served,
             version: versionInfo(),
