@@ -243,6 +243,11 @@ describe('lists after compaction', () => {
       }
       assert.equal(exact.status, 410);
       assert.equal(exact.json().reason, 'Expired');
+      // Lists have their own wording; `too old resource version: X (Y)` is the watch's.
+      assert.equal(exact.json().message, 'The resourceVersion for the provided list is too old.');
+      const legacyExact = await api('GET', `/api/v1/namespaces/default/configmaps?resourceVersion=${oldRv}&limit=1`);
+      assert.equal(legacyExact.status, 410);
+      assert.equal(legacyExact.json().message, 'The resourceVersion for the provided list is too old.');
       const cont = await api(
         'GET',
         `/api/v1/namespaces/default/configmaps?limit=1&continue=${encodeURIComponent(first.metadata.continue)}`,

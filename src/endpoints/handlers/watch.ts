@@ -14,6 +14,7 @@ import type { RequestContext, WatchEvent, WatchOptions } from '../../registry/ty
 import type { ApiRequest, StreamResponse } from '../handler.js';
 import type { ServedResource } from '../served-resources.js';
 import { asBuffer, type ResponseConfig } from './response-writer.js';
+import { tableIncludeObject } from './table-options.js';
 
 // kube-apiserver's default: watches end after --min-request-timeout (1800 s) times a random
 // factor in [1, 2), so reconnects of many clients spread out.
@@ -41,7 +42,7 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
     if (media.target.as === 'Table') {
       const t = buildTable(def, ev.object, {
         now: cfg.now(),
-        includeObject: (req.query.get('includeObject') ?? undefined) as never,
+        includeObject: tableIncludeObject(req.query),
         noHeaders: headersSent,
         apiVersion,
       });
@@ -107,6 +108,8 @@ export async function handleWatch(
     throw e;
   }
   const timeoutS = o.timeoutSeconds ?? watchTimeoutSeconds(req.query, cfg.minRequestTimeoutSeconds);
+  // A bad Table option is the request's 400, not an ERROR event inside the stream.
+  if (media.target?.as === 'Table') tableIncludeObject(req.query);
   const stream = await served.store.watch(ctx, o);
   const encode = eventEncoder(served.def, media, cfg, req);
   return {

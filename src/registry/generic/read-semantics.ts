@@ -105,6 +105,9 @@ export function listSemantics(o: ListOptions): ListSemantics {
   return o.limit ? { kind: 'exact', revision } : { kind: 'notOlderThan', revision };
 }
 
+/** The 410 Expired message for a list at a compacted resourceVersion (kube's storage wording). */
+export const EXPIRED_LIST = 'The resourceVersion for the provided list is too old.';
+
 /** The 410 Expired message for a continue token whose snapshot was compacted (kube's wording). */
 export const EXPIRED_CONTINUE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
