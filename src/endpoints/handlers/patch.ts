@@ -22,6 +22,7 @@ import type { ServedResource } from '../served-resources.js';
 import { handleApply, type WriteResult } from './apply.js';
 import { fieldValidationOf, MAX_REQUEST_BODY_BYTES } from './decode-body.js';
 import { patchManager, type ResourceFieldTracking } from './field-managers.js';
+import { dedupOwnerReferences } from './owner-references.js';
 import { parseDryRun } from './request-options.js';
 import type { ResponseConfig } from './response-writer.js';
 
@@ -135,7 +136,11 @@ export async function handlePatch(
             if (err instanceof StrictDecodingError) throw apiErrors.badRequest(err.message);
             throw err;
           }
-          return o.tracking.fieldManager.update(live, patched, manager, writeOptions);
+          const updated = o.tracking.fieldManager.update(live, patched, manager, writeOptions);
+          // kube dedups a patched object's owner references once the patch is applied.
+          const dedup = dedupOwnerReferences(updated, { afterAdmission: true });
+          if (dedup !== undefined) warnings = [...warnings, dedup];
+          return updated;
         } catch (e) {
           if (e instanceof JsonPatchError || e instanceof StrategicMergePatchError) throw patchErrorToStatusError(e);
           throw e;

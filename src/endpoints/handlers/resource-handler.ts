@@ -13,6 +13,7 @@ import {
 } from './decode-body.js';
 import { FieldManagers, writeManager } from './field-managers.js';
 import { listOptionsOf, watchOptionsOf } from './list-options.js';
+import { withDedupedOwnerReferences } from './owner-references.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
 import { type ResponseConfig, writeError, writeList, writeObject, writeSuccessStatus } from './response-writer.js';
@@ -105,10 +106,11 @@ async function dispatch(
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'CreateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
+      const warnings = withDedupedOwnerReferences(body.obj as ApiObject, body.warnings);
       const tracking = managers.of(def);
       const obj = tracking.fieldManager.update(undefined, body.obj as ApiObject, manager, tracking.writeOptions(''));
       const created = await store.create(ctx, obj, { dryRun });
-      return withWarnings(writeObject(req, cfg, def, 201, created), body.warnings);
+      return withWarnings(writeObject(req, cfg, def, 201, created), warnings);
     }
     case 'update': {
       const manager = writeManager(req, 'UpdateOptions');
@@ -116,6 +118,7 @@ async function dispatch(
       const directive = fieldValidationOf(req, 'UpdateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
       const obj = body.obj as ApiObject;
+      const warnings = withDedupedOwnerReferences(obj, body.warnings);
       const subresource = info.subresource || undefined;
       const tracking = managers.of(def);
       const writeOptions = tracking.writeOptions(subresource);
@@ -125,7 +128,7 @@ async function dispatch(
         retryOnConflict: !obj.metadata?.resourceVersion,
       };
       const r = await store.update(ctx, info.name, next, { dryRun, subresource });
-      return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), body.warnings);
+      return withWarnings(writeObject(req, cfg, def, r.created ? 201 : 200, r.obj), warnings);
     }
     case 'patch': {
       const r = await handlePatch(served, req, ctx, { cfg, tracking: managers.of(def) });
