@@ -14,6 +14,7 @@
  * the parser's own message after `yaml: line N: `. Pure and synchronous.
  */
 import {
+  Composer,
   type Document,
   isAlias,
   isMap,
@@ -21,12 +22,13 @@ import {
   isSeq,
   LineCounter,
   type Node,
-  parseAllDocuments,
+  Parser,
   type Scalar,
   type YAMLMap,
 } from 'yaml';
 import { goFormatFloat32G, goFormatFloatG, goQuote } from '../util/go-strconv.js';
 import { UnsupportedValueError, YamlSyntaxError } from './errors.js';
+import { MAX_YAML_DEPTH, tooDeepOffset, yamlTooDeepMessage } from './yaml-depth.js';
 import { yamlErrorMessage } from './yaml-errors.js';
 import { isMergeKey, type ResolvedScalar, resolvePlainScalar } from './yaml-resolve.js';
 
@@ -60,6 +62,8 @@ class Decoder {
   private decodeCount = 0;
   private aliasCount = 0;
   private aliasDepth = 0;
+  /** Collections being decoded: aliases may nest deeper than the text does. */
+  private depth = 0;
   private readonly expanding = new Set<Node>();
 
   constructor(
@@ -85,13 +89,16 @@ class Decoder {
     if (node === null) return null;
     if (isAlias(node)) return this.alias(node.source, node.resolve(this.doc) ?? null);
     if (isScalar(node)) return this.scalarValue(node);
-    if (isSeq(node)) return node.items.map((item) => this.decode(item as Node | null));
-    if (isMap(node)) {
+    if (!isSeq(node) && !isMap(node)) return null;
+    if (++this.depth > MAX_YAML_DEPTH) throw new YamlSyntaxError(yamlTooDeepMessage(this.lineOf(node, 0)));
+    try {
+      if (isSeq(node)) return node.items.map((item) => this.decode(item as Node | null));
       const out = new Map<string, { key: Key; value: unknown }>();
       this.mapping(node, out);
       return toJsonObject(out);
+    } finally {
+      this.depth--;
     }
-    return null;
   }
 
   private alias(name: string, target: Node | null): unknown {
@@ -244,13 +251,7 @@ function toJsonObject(map: Map<string, { key: Key; value: unknown }>): Record<st
 /** Decodes the first document of `text` and lists go-yaml's strict-mode duplicate reports. */
 export function decodeYamlStrict(text: string): YamlStrictResult {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, {
-    schema: 'failsafe',
-    uniqueKeys: false,
-    lineCounter: lines,
-    prettyErrors: false,
-  });
-  const list = Array.isArray(docs) ? docs : [];
+  const list = parseDocuments(text, lines);
   if (list.length === 0) return { value: null, duplicates: [] };
   const doc = list[0];
   // go-yaml stops reading once the root node is complete: problems after it go unnoticed.
@@ -260,4 +261,27 @@ export function decodeYamlStrict(text: string): YamlStrictResult {
   const decoder = new Decoder(doc, lines);
   const value = decoder.decode(doc.contents as Node | null);
   return { value, duplicates: decoder.duplicates };
+}
+
+/**
+ * The documents of `text` (what `parseAllDocuments` returns), composed only after the parse tree
+ * has been checked for depth: a first document nested deeper than the limit is an error, a
+ * later one (which go-yaml never reads) is dropped with everything after it.
+ */
+function parseDocuments(text: string, lines: LineCounter): Document.Parsed[] {
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  let documents = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.type !== 'document') continue;
+    const deep = tooDeepOffset(token);
+    if (deep !== undefined) {
+      if (documents === 0) throw new YamlSyntaxError(yamlTooDeepMessage(lines.linePos(deep).line));
+      tokens.length = i;
+      break;
+    }
+    documents++;
+  }
+  const composer = new Composer({ schema: 'failsafe', uniqueKeys: false });
+  return Array.from(composer.compose(tokens));
 }

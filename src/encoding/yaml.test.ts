@@ -269,4 +269,27 @@ describe('decodeYamlStrict', () => {
       (e) => e instanceof YamlSyntaxError && e.message === 'yaml: document contains excessive aliasing',
     );
   });
+
+  it('holds nesting to its maximum depth with a message of ours, however deep the text goes', () => {
+    const flow = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}\n`;
+    const block = (n: number) => Array.from({ length: n }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+    assert.equal(JSON.stringify(decodeYamlStrict(flow(500)).value), flow(500).trim());
+    assert.equal(decodeYamlStrict(`${block(500)} 1\n`).duplicates.length, 0);
+    const deep: Array<[string, string]> = [
+      [`a: 1\nb: ${flow(10_000)}`, 'yaml: line 2: exceeded max depth of 500'],
+      [`${block(1_000)} 1\n`, 'yaml: line 501: exceeded max depth of 500'],
+      [`${'- '.repeat(10_000)}x\n`, 'yaml: line 1: exceeded max depth of 500'],
+      // Aliases nest what they refer to: the decoded depth counts.
+      [`a: &x ${flow(400)}b: ${'['.repeat(200)}*x${']'.repeat(200)}\n`, 'yaml: line 1: exceeded max depth of 500'],
+    ];
+    for (const [text, message] of deep) {
+      assert.throws(
+        () => decodeYamlStrict(text),
+        (e) => e instanceof YamlSyntaxError && e.message === message,
+        message,
+      );
+    }
+    // Only the first document is read, as go-yaml does: a deep one after it does not matter.
+    assert.deepEqual(decodeYamlStrict(`a: 1\n---\n${flow(10_000)}`).value, { a: 1 });
+  });
 });

@@ -21,10 +21,12 @@ import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { ensureSystemNamespaces, IMMORTAL_NAMESPACES, lookupNamespace } from './bootstrap-namespaces.js';
+import { cacheControl } from './filters/cache-control.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
 import { rootHandler } from './root-handler.js';
+import { rootPathsHandler } from './root-paths.js';
 import { versionInfo } from './version.js';
 
 // Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
@@ -63,7 +65,7 @@ export interface ApiServer {
 }
 
 /**
- * Composes the request pipeline: panic recovery → audit ID → request info → authentication →
+ * Composes the request pipeline: Cache-Control → panic recovery → audit ID → request info → authentication →
  * authorization → health | discovery | OpenAPI | resources, over a resource set whose registries
  * share the admission chain. Validates the authorization modes and admission plugins first.
  * @throws AuthorizationModeError, AdmissionConfigError listing every problem.
@@ -97,12 +99,20 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
   resources = set;
   const authenticator = d.authenticator ?? buildRequestAuthenticator({ authenticators: [new X509Authenticator()] });
   const handler = chain(
-    [panicRecovery(d.logger), auditId(), requestInfo(), authentication(authenticator), authorization(authorizer)],
+    [
+      cacheControl(),
+      panicRecovery(d.logger),
+      auditId(),
+      requestInfo(),
+      authentication(authenticator),
+      authorization(authorizer),
+    ],
     rootHandler(
       {
         health: d.health,
         openapi: openApiHandler(set),
         discovery: discoveryHandler({ resources: set, version: versionInfo(), serverAddress: d.serverAddress }),
+        index: rootPathsHandler(set, d.health),
       },
       resourceHandler(set, {
         cborEnabled: d.gates.enabled(OrchFeatures.CBORServingAndStorage),

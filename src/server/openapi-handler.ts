@@ -9,6 +9,7 @@ import type { ResourceDefinition } from '../apis/resource-definition.js';
 import { preferredMediaType } from '../encoding/index.js';
 import type { ApiRequest, ApiResponse } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
+import { openApiV2Responder } from './openapi-v2-response.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
@@ -21,36 +22,35 @@ export interface DefinitionSource {
 }
 
 /**
- * `/openapi/v2` and `/openapi/v3[/<group-version>]`, built from the served definitions and
- * rebuilt when the resource set changes. Group-version documents are immutable per hash: a
- * request with the current hash is cacheable for a year; a stale hash redirects to the current
- * URL, as kube-apiserver does.
+ * `/openapi/v2` (JSON or protobuf, see {@link openApiV2Responder}) and
+ * `/openapi/v3[/<group-version>]`, built from the served definitions and rebuilt when the
+ * resource set changes. Group-version documents are immutable per hash: a request with the
+ * current hash is cacheable for a year; a stale hash redirects to the current URL, as
+ * kube-apiserver does.
  */
 export function openApiHandler(source: DefinitionSource): (req: ApiRequest) => ApiResponse | undefined {
   let builtAt = -1;
   let defs: readonly ResourceDefinition[] = [];
-  let v2: string | undefined;
+  let v2 = openApiV2Responder(() => buildOpenApiV2(defs));
   let v3Docs = new Map<string, OpenApiV3Document>();
   let v3Root = '';
   const refresh = () => {
     if (builtAt === source.generation) return;
     builtAt = source.generation;
-    defs = source.all().map((r) => r.def);
-    v2 = undefined;
-    v3Docs = buildOpenApiV3Documents(defs);
-    v3Root = JSON.stringify(buildOpenApiV3Root(defs));
+    const current = source.all().map((r) => r.def);
+    defs = current;
+    v2 = openApiV2Responder(() => buildOpenApiV2(current));
+    v3Docs = buildOpenApiV3Documents(current);
+    v3Root = JSON.stringify(buildOpenApiV3Root(current));
   };
   return (req) => {
     if (req.path.startsWith('/openapi/')) refresh();
     if (!req.path.startsWith('/openapi/')) return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return errorResponse(req, apiErrors.methodNotAllowed(req.method));
+    if (req.path === '/openapi/v2') return v2(req);
     if (!preferredMediaType(req.headers.accept, OFFERED))
       return errorResponse(req, apiErrors.notAcceptable(['application/json']));
-    if (req.path === '/openapi/v2') {
-      v2 ??= JSON.stringify(buildOpenApiV2(defs));
-      return { kind: 'body', status: 200, headers: { 'content-type': 'application/json' }, body: v2 };
-    }
     if (req.path === '/openapi/v3' || req.path === '/openapi/v3/') {
       return { kind: 'body', status: 200, headers: { 'content-type': 'application/json' }, body: v3Root };
     }

@@ -3,11 +3,13 @@ import type { ApiRequest, ApiResponse, Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import type { HealthGroup, HealthRegistry } from './health/health-registry.js';
 
-/** Serves everything that is not a resource request or discovery: health and OpenAPI. */
+/** Serves everything that is not a resource request: health, discovery, OpenAPI and the index. */
 export interface NonResourceRoutes {
   readonly health: HealthRegistry;
   readonly openapi: (req: ApiRequest) => ApiResponse | undefined;
   readonly discovery: (req: ApiRequest) => ApiResponse | undefined;
+  /** `/` and `/index.html`: the listed paths. */
+  readonly index?: (req: ApiRequest) => ApiResponse | undefined;
 }
 
 const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/.+)?$/;
@@ -31,7 +33,7 @@ export function rootHandler(routes: NonResourceRoutes, resources: Handler): Hand
       return { kind: 'body', status: r.status, headers: { ...r.headers }, body: r.body };
     }
     if (req.info?.isResourceRequest) return resources(req);
-    const doc = routes.discovery(req) ?? routes.openapi(req);
+    const doc = routes.discovery(req) ?? routes.openapi(req) ?? routes.index?.(req);
     if (doc) return doc;
     return errorResponse(req, apiErrors.pathNotFound());
   };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { decodeOpenApiV2, hasProtobufPrefix } from '../../src/encoding/protobuf/index.js';
 import { apiOf } from '../support/api.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 
@@ -101,5 +102,99 @@ describe('discovery and schema documents', () => {
     assert.ok(lease, 'Lease schema with its group-version-kind');
     const stale = await api('GET', '/openapi/v3/apis/coordination.orch.io/v1?hash=STALE');
     assert.equal(stale.status, 301);
+  });
+
+  it('serves OpenAPI v2 as gnostic protobuf for the Accept kubectl sends', async () => {
+    const json = (await api('GET', '/openapi/v2', { headers: { accept: 'application/json' } })).json();
+    for (const accept of [
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+      'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+      'application/com.github.proto-openapi.spec.v2@v1.0+protobuf, application/json',
+    ]) {
+      const r = await api('GET', '/openapi/v2', { headers: { accept } });
+      assert.equal(r.status, 200, accept);
+      assert.equal(r.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+      assert.equal(r.headers.vary, 'Accept');
+      assert.ok(!hasProtobufPrefix(r.body), 'a plain message, not the k8s envelope');
+      const doc = decodeOpenApiV2(r.body) as typeof json;
+      assert.equal(doc.swagger, '2.0');
+      assert.deepEqual(Object.keys(doc.definitions), Object.keys(json.definitions));
+      assert.deepEqual(Object.keys(doc.paths), Object.keys(json.paths));
+      const cm = Object.entries(doc.definitions).find(([k]) => k.endsWith('core.v1.ConfigMap'))?.[1] as {
+        'x-kubernetes-group-version-kind': unknown;
+      };
+      assert.deepEqual(cm['x-kubernetes-group-version-kind'], [{ group: '', kind: 'ConfigMap', version: 'v1' }]);
+    }
+    // JSON first in Accept (or no Accept) is JSON; nothing acceptable is kube-openapi's empty 406.
+    const plain = await api('GET', '/openapi/v2');
+    assert.equal(plain.headers['content-type'], 'application/json');
+    const none = await api('GET', '/openapi/v2', { headers: { accept: 'text/html' } });
+    assert.equal(none.status, 406);
+    assert.equal(none.body.length, 0);
+  });
+
+  it('lists the served paths at /, sorted, as kube-apiserver does', async () => {
+    const r = await api('GET', '/');
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['content-type'], 'application/json');
+    const { paths } = r.json();
+    assert.equal(r.text, JSON.stringify({ paths }, null, 2));
+    assert.deepEqual(paths, [...paths].sort());
+    for (const p of [
+      '/api',
+      '/api/v1',
+      '/apis',
+      '/apis/',
+      '/apis/coordination.orch.io',
+      '/apis/coordination.orch.io/v1',
+      '/healthz',
+      '/healthz/etcd',
+      '/healthz/ping',
+      '/healthz/poststarthook/bootstrap-namespaces',
+      '/livez',
+      '/livez/ping',
+      '/readyz',
+      '/readyz/shutdown',
+      '/openapi/v2',
+      '/openapi/v3',
+      '/openapi/v3/',
+      '/version',
+    ]) {
+      assert.ok(paths.includes(p), p);
+    }
+    // Every listed path is served.
+    for (const p of paths) assert.equal((await api('GET', p)).status, 200, p);
+    assert.deepEqual((await api('GET', '/index.html')).json(), { paths });
+  });
+
+  it('sends Cache-Control: no-cache, private on every response, errors included', async () => {
+    const anonymous = apiOf(server).anonymous;
+    const cases: Array<[string, Promise<{ status: number; headers: Record<string, unknown> }>]> = [
+      ['/', api('GET', '/')],
+      ['/api', api('GET', '/api')],
+      ['/apis/coordination.orch.io/v1', api('GET', '/apis/coordination.orch.io/v1')],
+      ['/version', api('GET', '/version')],
+      ['/openapi/v2', api('GET', '/openapi/v2')],
+      ['/openapi/v3', api('GET', '/openapi/v3')],
+      ['/healthz', api('GET', '/healthz')],
+      ['/readyz?verbose', api('GET', '/readyz?verbose')],
+      ['/livez/nope (404)', api('GET', '/livez/nope')],
+      ['/nope (404)', api('GET', '/nope')],
+      ['list', api('GET', '/api/v1/namespaces/default/configmaps')],
+      ['get (404)', api('GET', '/api/v1/namespaces/default/configmaps/missing')],
+      ['list (422)', api('GET', '/api/v1/configmaps?resourceVersionMatch=Exact')],
+      [
+        'create (201)',
+        api('POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { generateName: 'cc-' } } }),
+      ],
+      ['anonymous', anonymous('GET', '/api/v1/namespaces')],
+    ];
+    for (const [name, pending] of cases) {
+      const r = await pending;
+      assert.equal(r.headers['cache-control'], 'no-cache, private', `${name}: ${r.status}`);
+    }
+    // A document that is immutable for its hash keeps its own caching.
+    const url = (await api('GET', '/openapi/v3')).json().paths['api/v1'].serverRelativeURL;
+    assert.equal((await api('GET', url)).headers['cache-control'], 'public, immutable');
   });
 });

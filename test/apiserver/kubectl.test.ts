@@ -90,4 +90,14 @@ describe('kubectl session against orch-apiserver', () => {
       assert.match(r.stdout, new RegExp(`^\\s+${f}\\s`, 'm'));
     }
   });
+
+  it('kubectl apply of an unknown kind reports the missing mapping, not an OpenAPI download failure', async () => {
+    const manifest = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\n';
+    const r = await kubectl(server.kubeconfig, ['apply', '-f', '-'], manifest);
+    assert.notEqual(r.code, 0);
+    // Client-side validation reads /openapi/v2 as protobuf, finds no schema for the kind and lets
+    // the REST mapping report it.
+    assert.match(r.stderr, /no matches for kind "Widget" in version "example\.com\/v1"/);
+    assert.doesNotMatch(r.stderr, /failed to download openapi|content type that the client supports/);
+  });
 });

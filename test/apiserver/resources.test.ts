@@ -157,6 +157,51 @@ describe('generic create/get/update/delete', () => {
     assert.match(s.message, /^ConfigMap "Bad_Name" is invalid: \[/);
   });
 
+  it("removes identical duplicate ownerReferences with kube's warning; same UID with other content stays", async () => {
+    const owner = (await api('POST', '/api/v1/namespaces/default/configmaps', { body: cm('dedup-owner') })).json();
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'dedup-owner', uid: owner.metadata.uid, controller: true };
+    const uid = owner.metadata.uid;
+    const warning = (uids: string, after = '') =>
+      `299 - ".metadata.ownerReferences contains duplicate entries${after}; API server dedups owner references in 1.20+, and may reject such requests as early as 1.24; please fix your requests; duplicate UID(s) observed: ${uids}"`;
+    const path = '/api/v1/namespaces/default/configmaps/dedup-child';
+    // Two identical controller references would fail validation: the duplicate goes first.
+    const created = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: cm('dedup-child', { a: '1' }, { ownerReferences: [ref, ref] }),
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.json().metadata.ownerReferences, [ref]);
+    assert.equal(created.headers.warning, warning(uid));
+    const put = await api('PUT', path, {
+      body: { ...created.json(), metadata: { ...created.json().metadata, ownerReferences: [ref, ref, ref] } },
+    });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(put.json().metadata.ownerReferences, [ref]);
+    assert.equal(put.headers.warning, warning(`${uid}, ${uid}`));
+    // A patch is checked once it is applied, and kube words that warning for after admission.
+    const patched = await api('PATCH', path, {
+      body: { metadata: { ownerReferences: [ref, ref] } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(patched.json().metadata.ownerReferences, [ref]);
+    assert.equal(patched.headers.warning, warning(uid, ' after mutating admission happens'));
+    assert.deepEqual((await api('GET', path)).json().metadata.ownerReferences, [ref]);
+    // Entries that share a UID but differ are not duplicates, and kube's validation accepts them.
+    const other = { ...ref, name: 'same-uid-other-name', controller: false };
+    const mixed = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: cm('dedup-mixed', { a: '1' }, { ownerReferences: [ref, other] }),
+    });
+    assert.equal(mixed.status, 201, mixed.text);
+    assert.deepEqual(mixed.json().metadata.ownerReferences, [ref, other]);
+    assert.equal(mixed.headers.warning, undefined);
+    // Two controllers remain an error.
+    const twoControllers = await api('POST', '/api/v1/namespaces/default/configmaps', {
+      body: cm('dedup-two', { a: '1' }, { ownerReferences: [ref, { ...other, controller: true }] }),
+    });
+    assert.equal(twoControllers.status, 422);
+    assert.match(twoControllers.json().message, /Only one reference can have Controller set to true/);
+  });
+
   it('enforces ConfigMap immutability', async () => {
     const c = (
       await api('POST', '/api/v1/namespaces/default/configmaps', { body: { ...cm('frozen'), immutable: true } })

@@ -34,16 +34,19 @@ describe('server-side apply requests', () => {
     assert.deepEqual(r.json().metadata.managedFields, before.metadata.managedFields);
   });
 
-  it('validates the options: fieldManager required and force only on apply (400), manager names (422)', async () => {
+  it('validates the options as kube does (422): fieldManager required and force only on apply, manager names', async () => {
     let r = await c.apply(cm('opts'), undefined, configMap('opts', { a: '1' }));
-    assert.equal(r.status, 400);
+    assert.equal(r.status, 422);
+    assert.equal(r.json().reason, 'Invalid');
     assert.equal(
       r.json().message,
       'PatchOptions.meta.orch.io "" is invalid: fieldManager: Required value: is required for apply patch',
     );
     await c.apply(cm('opts'), 'm', configMap('opts', { a: '1' }));
     r = await c.patch(cm('opts'), 'm', MERGE_PATCH, { data: { b: '2' } }, 'force=false');
-    assert.equal(r.status, 400);
+    assert.equal(r.status, 422);
+    assert.equal(r.json().reason, 'Invalid');
+    assert.equal(r.json().details.kind, 'PatchOptions');
     assert.equal(
       r.json().message,
       'PatchOptions.meta.orch.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',

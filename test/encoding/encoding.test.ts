@@ -209,6 +209,61 @@ describe('encodings and content negotiation', () => {
     assert.equal(upstream.kind, 'ConfigMapList');
   });
 
+  it("answers 400 with kube's message for an invalid includeObject, for gets, lists and watches", async () => {
+    const accept = 'application/json;as=Table;g=meta.orch.io;v=v1';
+    const message =
+      "Unable to convert to Table as requested: includeObject: Invalid value: \"Foo\": must be 'Metadata', 'Object', 'None', or empty";
+    for (const path of [
+      '/api/v1/namespaces/enc/configmaps?includeObject=Foo',
+      '/api/v1/namespaces/enc/configmaps/cm?includeObject=Foo',
+      // A watch answers before streaming, not with an ERROR event inside a 200.
+      '/api/v1/namespaces/enc/configmaps?includeObject=Foo&watch=true',
+    ]) {
+      const r = await api('GET', path, { headers: { accept } });
+      assert.equal(r.status, 400, `${path}: ${r.text}`);
+      assert.equal(r.json().reason, 'BadRequest');
+      assert.equal(r.json().message, message);
+    }
+    // Only a Table request reads the option.
+    assert.equal((await api('GET', '/api/v1/namespaces/enc/configmaps?includeObject=Foo')).status, 200);
+  });
+
+  it('answers 400 with a decoder message for bodies nested too deep', async () => {
+    const deepYaml = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\nx: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`;
+    const yaml = await api('POST', '/api/v1/namespaces/enc/configmaps', {
+      body: deepYaml,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    assert.equal(yaml.status, 400, yaml.text);
+    assert.match(yaml.json().message, /yaml: line 5: exceeded max depth of 500/);
+    const apply = await api('PATCH', '/api/v1/namespaces/enc/configmaps/deep?fieldManager=m', {
+      body: deepYaml,
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    assert.equal(apply.status, 400, apply.text);
+    assert.equal(
+      apply.json().message,
+      'error decoding YAML: error converting YAML to JSON: yaml: line 5: exceeded max depth of 500',
+    );
+    let blockYaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\nx:\n';
+    for (let i = 1; i < 1_000; i++) blockYaml += `${' '.repeat(i)}k:\n`;
+    const block = await api('POST', '/api/v1/namespaces/enc/configmaps', {
+      body: blockYaml,
+      headers: { 'content-type': 'application/yaml' },
+    });
+    assert.equal(block.status, 400, block.text);
+    assert.match(block.json().message, /exceeded max depth of 500/);
+    // JSON is read to kube's depth of 10000.
+    const json = (depth: number) =>
+      `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"deep-json"},"x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const tooDeep = await api('POST', '/api/v1/namespaces/enc/configmaps', { body: json(10_000) });
+    assert.equal(tooDeep.status, 400, tooDeep.text);
+    assert.match(tooDeep.json().message, /exceeded max depth/);
+    const deepButFine = await api('POST', '/api/v1/namespaces/enc/configmaps', { body: json(9_000) });
+    assert.equal(deepButFine.status, 201, deepButFine.text);
+    for (const r of [yaml, apply, block, tooDeep]) assert.doesNotMatch(r.text, /call stack/);
+  });
+
   it('applies fieldValidation Ignore, Warn and Strict to unknown and duplicate fields', async () => {
     const body =
       '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"fv-NAME"},"data":{"a":"1"},"spec":{"x":1},"data":{"b":"2"}}';

@@ -82,6 +82,30 @@ describe('watch', () => {
     watch.close();
   });
 
+  it('lists and watches one name in every namespace through fieldSelector=metadata.name', async () => {
+    const all = '/api/v1/configmaps';
+    await api('POST', base, { body: cm('everywhere') });
+    await api('POST', '/api/v1/namespaces/default/configmaps', { body: cm('everywhere') });
+    await api('POST', '/api/v1/namespaces/default/configmaps', { body: cm('not-selected') });
+    const list = await api('GET', `${all}?fieldSelector=metadata.name%3Deverywhere`);
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(
+      list.json().items.map((i: { metadata: { namespace: string } }) => i.metadata.namespace),
+      ['default', ns],
+    );
+    const watch = await w(`${all}?watch=true&fieldSelector=metadata.name%3Deverywhere`);
+    assert.equal(watch.status, 200);
+    const events = await watch.waitFor(2);
+    assert.deepEqual(events.map((e) => `${e.type} ${e.object.metadata.namespace}/${e.object.metadata.name}`).sort(), [
+      'ADDED default/everywhere',
+      `ADDED ${ns}/everywhere`,
+    ]);
+    watch.close();
+    // A name in the path still needs the namespace.
+    assert.equal((await api('GET', `${all}/everywhere`)).status, 404);
+    assert.equal((await api('GET', '/api/v1/watch/configmaps/everywhere')).status, 404);
+  });
+
   it('turns selector transitions into ADDED and DELETED', async () => {
     await api('POST', base, { body: cm('flip', { color: 'red' }) });
     const rv = (await api('GET', base)).json().metadata.resourceVersion;
@@ -137,7 +161,20 @@ describe('watch', () => {
     assert.equal(end.object.metadata.annotations['orch.io/initial-events-end'], 'true');
     watch.close();
     const invalid = await api('GET', `${base}?watch=1&sendInitialEvents=true`);
-    assert.equal(invalid.status, 400);
+    assert.equal(invalid.status, 422);
+    assert.equal(
+      invalid.json().message,
+      'ListOptions.meta.orch.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
+    const match = await api('GET', `${base}?watch=1&resourceVersionMatch=Exact`);
+    assert.equal(match.status, 422);
+    assert.deepEqual(
+      match.json().details.causes.map((c: { message: string }) => c.message),
+      [
+        'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        'Unsupported value: "Exact": supported values: "NotOlderThan"',
+      ],
+    );
   });
 });
 

@@ -170,6 +170,8 @@ export const objectMetaSchema: Schema = namedType(
           'List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected. If this object is managed by a controller, then an entry in this list will point to this controller, with the controller field set to true. There cannot be more than one managing controller.',
         'x-orch-list-type': 'map',
         'x-orch-list-map-keys': ['uid'],
+        // kube validates owner references one by one; entries sharing a UID are not an error.
+        'x-orch-list-duplicates': 'allowed',
         'x-orch-patch-strategy': 'merge',
         'x-orch-patch-merge-key': 'uid',
         ...pb(13),

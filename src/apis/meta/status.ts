@@ -140,7 +140,7 @@ export const apiErrors = {
     const joined = errs.map(formatFieldError);
     const msg = joined.length === 1 ? joined[0] : `[${joined.join(', ')}]`;
     return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${msg}`, {
-      name,
+      name: name || undefined,
       group: kindGroup.group || undefined,
       kind: kindGroup.kind,
       causes: errs.map((e) => ({ reason: e.type, message: e.message, field: e.field })),

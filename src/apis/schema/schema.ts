@@ -24,6 +24,12 @@ export interface Schema {
   pattern?: string;
   'x-orch-list-type'?: 'atomic' | 'set' | 'map';
   'x-orch-list-map-keys'?: string[];
+  /**
+   * `allowed`: items of this `set`/`map` list may repeat their keys without a validation error,
+   * where kube's native validation does not look for duplicates (owner references, which the
+   * write handlers deduplicate only when entries are identical). Merges still key the list.
+   */
+  'x-orch-list-duplicates'?: 'allowed';
   'x-orch-map-type'?: 'atomic' | 'granular';
   'x-orch-preserve-unknown-fields'?: boolean;
   'x-orch-int-or-string'?: boolean;

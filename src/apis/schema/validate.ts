@@ -16,7 +16,8 @@ import type { Schema } from './schema.js';
  *   `FieldValueInvalid` with the OpenAPI message (`spec.x in body should match '^a$'`)
  * - formats `byte`, `date-time`: `FieldValueTypeInvalid` (`must be of type byte: "…"`);
  *   `int32`/`int64` out of range: `FieldValueInvalid` as if `minimum`/`maximum` were set
- * - duplicates in `x-orch-list-type` `set` / `map` lists: `FieldValueDuplicate`
+ * - duplicates in `x-orch-list-type` `set` / `map` lists: `FieldValueDuplicate` (unless
+ *   `x-orch-list-duplicates: allowed`)
  *
  * Paths are dotted (`spec.x`), list items indexed (`spec.items[0]`), map entries dotted
  * (`data.key`), prefixed by `path`. Unknown fields are not errors here (see
@@ -141,6 +142,7 @@ function validateArray(schema: Schema, value: unknown[], path: string, errs: Fie
 function validateListType(schema: Schema, value: unknown[], path: string, errs: FieldError[]): void {
   const listType = schema['x-orch-list-type'];
   if (listType !== 'set' && listType !== 'map') return;
+  if (schema['x-orch-list-duplicates'] === 'allowed') return;
   const keys = schema['x-orch-list-map-keys'] ?? [];
   const seen = new Set<string>();
   value.forEach((item, i) => {

@@ -11,6 +11,12 @@ export {
 } from './errors.js';
 export { decodeList, encodeList, type ObjectList } from './list-codec.js';
 export { decodeObject, type ExpectedType, encodeObject, peekTypeMeta } from './object-codec.js';
+export {
+  decodeOpenApiV2,
+  encodeOpenApiV2,
+  OPENAPI_V2_PROTOBUF_MEDIA_TYPE,
+  OPENAPI_V2_PROTOBUF_MEDIA_TYPE_DEPRECATED,
+} from './openapi-v2.js';
 export { decodeStatus, encodeStatus } from './status-codec.js';
 export {
   DEFAULT_MAX_FRAME_BYTES,

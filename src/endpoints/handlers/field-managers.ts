@@ -1,5 +1,5 @@
 import type { FieldError } from '../../apis/meta/field-error.js';
-import { apiErrors, StatusError } from '../../apis/meta/status.js';
+import { apiErrors, type StatusError } from '../../apis/meta/status.js';
 import { managerOrUserAgent, validateFieldManager, validatePatchFieldManager } from '../../apply/index.js';
 import type { OptionsKind } from '../../encoding/index.js';
 import type { ApiRequest } from '../handler.js';
@@ -39,12 +39,7 @@ export function patchManager(req: ApiRequest, isApply: boolean): { manager: stri
   const fieldManager = req.query.get('fieldManager') ?? undefined;
   const force = forceParam(req.query);
   const errs = validatePatchFieldManager({ isApply, fieldManager, force });
-  if (errs.length > 0) {
-    // kube answers these 422; Orch's contract asks 400 for apply without fieldManager and for
-    // force on other patches. The message and causes stay kube's.
-    const e = invalidOptions('PatchOptions', errs);
-    throw new StatusError(400, 'BadRequest', e.message, e.details);
-  }
+  if (errs.length > 0) throw invalidOptions('PatchOptions', errs);
   return {
     manager: isApply ? (fieldManager ?? '') : managerOrUserAgent(fieldManager, req.headers['user-agent']),
     force: force === true,

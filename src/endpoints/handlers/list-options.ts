@@ -1,5 +1,5 @@
-import { type FieldError, fieldErrors } from '../../apis/meta/field-error.js';
-import { apiErrors, StatusError } from '../../apis/meta/status.js';
+import { apiErrors } from '../../apis/meta/status.js';
+import { checkListOptions } from '../../registry/generic/list-options-validation.js';
 import type { ListOptions, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest } from '../handler.js';
 
@@ -16,8 +16,22 @@ function booleanParam(q: URLSearchParams, name: string): boolean | undefined {
   throw apiErrors.badRequest(`invalid value for ${name}: "${v}": must be a boolean`);
 }
 
-/** List options from the query; number formats are checked here, semantics in the registry. */
-export function listOptionsOf(req: ApiRequest): ListOptions {
+/**
+ * List options from the query of a list, watch or deletecollection. Number formats are checked
+ * here, and the combination of options as kube's handlers do before anything else (422 listing
+ * every error); resourceVersion and continue semantics are the registry's.
+ */
+export function listOptionsOf(req: ApiRequest, watchListEnabled: boolean): ListOptions {
+  const opts = parseListOptions(req);
+  const watch = req.info?.verb === 'watch';
+  checkListOptions(
+    { ...opts, sendInitialEvents: booleanParam(req.query, 'sendInitialEvents') },
+    { watch, watchListEnabled },
+  );
+  return opts;
+}
+
+function parseListOptions(req: ApiRequest): ListOptions {
   const q = req.query;
   const limitText = optional(q, 'limit');
   let limit: number | undefined;
@@ -44,34 +58,4 @@ export function watchOptionsOf(req: ApiRequest): Omit<WatchOptions, keyof ListOp
     sendInitialEvents: booleanParam(q, 'sendInitialEvents'),
     timeoutSeconds: timeout !== undefined && /^[0-9]+$/.test(timeout) ? Number(timeout) : undefined,
   };
-}
-
-/**
- * kube's ListOptions validation of a watch while the `WatchList` gate is off: `sendInitialEvents`
- * (either value) is forbidden, a 422 listing that error after the resourceVersionMatch one kube
- * reports first. Nothing to check while the gate is on, or without `sendInitialEvents`.
- */
-export function checkWatchListGate(
-  o: Pick<WatchOptions, 'sendInitialEvents' | 'resourceVersionMatch'>,
-  enabled: boolean,
-): void {
-  if (enabled || o.sendInitialEvents === undefined) return;
-  const errs: FieldError[] = [];
-  if (o.resourceVersionMatch !== 'NotOlderThan') {
-    errs.push(
-      fieldErrors.forbidden(
-        'resourceVersionMatch',
-        'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
-      ),
-    );
-  }
-  errs.push(
-    fieldErrors.forbidden(
-      'sendInitialEvents',
-      'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-    ),
-  );
-  const e = apiErrors.invalid({ group: 'meta.orch.io', kind: 'ListOptions' }, '', errs);
-  // kube leaves the empty name out of the details.
-  throw new StatusError(e.code, e.reason, e.message, { ...e.details, name: undefined });
 }

@@ -22,6 +22,7 @@ import type { ApiRequest } from '../handler.js';
 import { handleApply, type WriteResult } from './apply.js';
 import { fieldValidationOf, MAX_REQUEST_BODY_BYTES } from './decode-body.js';
 import { patchManager } from './field-managers.js';
+import { dedupOwnerReferences } from './owner-references.js';
 import { parseDryRun } from './request-options.js';
 import type { ResponseConfig } from './response-writer.js';
 
@@ -134,6 +135,9 @@ export async function handlePatch(
             if (err instanceof StrictDecodingError) throw apiErrors.badRequest(err.message);
             throw err;
           }
+          // kube dedups a patched object's owner references once the patch is applied.
+          const dedup = dedupOwnerReferences(patched, { afterAdmission: true });
+          if (dedup !== undefined) warnings = [...warnings, dedup];
           return patched;
         } catch (e) {
           if (e instanceof JsonPatchError || e instanceof StrategicMergePatchError) throw patchErrorToStatusError(e);

@@ -12,6 +12,7 @@ import {
 } from './decode-body.js';
 import { writeManager } from './field-managers.js';
 import { listOptionsOf, watchOptionsOf } from './list-options.js';
+import { withDedupedOwnerReferences } from './owner-references.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
 import { type ResponseConfig, writeError, writeList, writeObject, writeSuccessStatus } from './response-writer.js';
@@ -53,7 +54,9 @@ function checkScope(served: ServedResource, req: ApiRequest): void {
   const info = req.info!;
   const def = served.def;
   if (!def.namespaced && info.namespace && !def.namespaceIsName) throw apiErrors.pathNotFound();
-  if (def.namespaced && !info.namespace && info.name) throw apiErrors.pathNotFound();
+  // A named object of a namespaced resource needs a namespace path; a list or watch across
+  // namespaces may still select one name with a field selector.
+  if (def.namespaced && !info.namespace && info.name && info.parts.length > 1) throw apiErrors.pathNotFound();
 }
 
 function addWarnings(ctx: RequestContext, warnings: readonly string[]): void {
@@ -78,16 +81,22 @@ async function dispatch(
       return writeObject(req, cfg, def, 200, obj);
     }
     case 'list':
-      return writeList(req, cfg, def, await store.list(ctx, listOptionsOf(req)));
+      return writeList(req, cfg, def, await store.list(ctx, listOptionsOf(req, cfg.watchList ?? true)));
     case 'watch':
-      return handleWatch(served, req, ctx, { ...listOptionsOf(req), ...watchOptionsOf(req) }, cfg);
+      return handleWatch(
+        served,
+        req,
+        ctx,
+        { ...listOptionsOf(req, cfg.watchList ?? true), ...watchOptionsOf(req) },
+        cfg,
+      );
     case 'create': {
       if (info.subresource) throw apiErrors.methodNotAllowed('POST');
       const manager = writeManager(req, 'CreateOptions');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'CreateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
-      addWarnings(ctx, body.warnings);
+      addWarnings(ctx, withDedupedOwnerReferences(body.obj as ApiObject, body.warnings));
       const created = await store.create(ctx, body.obj as ApiObject, { dryRun, fieldManager: manager });
       return writeObject(req, cfg, def, 201, created);
     }
@@ -96,8 +105,8 @@ async function dispatch(
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'UpdateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
-      addWarnings(ctx, body.warnings);
       const obj = body.obj as ApiObject;
+      addWarnings(ctx, withDedupedOwnerReferences(obj, body.warnings));
       const subresource = info.subresource || undefined;
       const next = { compute: () => obj, retryOnConflict: !obj.metadata?.resourceVersion };
       const r = await store.update(ctx, info.name, next, { dryRun, subresource, fieldManager: manager });
@@ -123,7 +132,12 @@ async function dispatch(
     }
     case 'deletecollection': {
       const opts = parseDeleteOptions(req.query, await readOptionsBody(req));
-      return writeList(req, cfg, def, await store.deleteCollection(ctx, opts, listOptionsOf(req)));
+      return writeList(
+        req,
+        cfg,
+        def,
+        await store.deleteCollection(ctx, opts, listOptionsOf(req, cfg.watchList ?? true)),
+      );
     }
     default:
       throw new StatusError(

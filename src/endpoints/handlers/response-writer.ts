@@ -21,6 +21,7 @@ import {
 import { encodeList, encodeObject, encodeStatus } from '../../encoding/protobuf/index.js';
 import type { ObjectList } from '../../registry/types.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
+import { type IncludeObject, tableIncludeObject } from './table-options.js';
 
 /** What response encoding may use, fixed at start-up from the feature gates. */
 export interface ResponseConfig {
@@ -131,8 +132,8 @@ function finish(
   return { kind: 'body', status, headers: out, body };
 }
 
-function includeObject(req: ApiRequest): 'None' | 'Metadata' | 'Object' | undefined {
-  return (req.query.get('includeObject') ?? undefined) as 'None' | 'Metadata' | 'Object' | undefined;
+function includeObject(req: ApiRequest): IncludeObject | undefined {
+  return tableIncludeObject(req.query);
 }
 
 /** One object, converted to a Table or PartialObjectMetadata when the client asked for it. */

@@ -13,8 +13,8 @@ import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/pro
 import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext, WatchEvent, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest, StreamResponse } from '../handler.js';
-import { checkWatchListGate } from './list-options.js';
 import { asBuffer, type ResponseConfig } from './response-writer.js';
+import { tableIncludeObject } from './table-options.js';
 
 // kube-apiserver's default: watches end after --min-request-timeout (1800 s) times a random
 // factor in [1, 2), so reconnects of many clients spread out.
@@ -42,7 +42,7 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
     if (media.target.as === 'Table') {
       const t = buildTable(def, ev.object, {
         now: cfg.now(),
-        includeObject: (req.query.get('includeObject') ?? undefined) as never,
+        includeObject: tableIncludeObject(req.query),
         noHeaders: headersSent,
         apiVersion,
       });
@@ -107,8 +107,9 @@ export async function handleWatch(
     if (e instanceof NotAcceptableError) throw e.toStatusError();
     throw e;
   }
-  checkWatchListGate(o, cfg.watchList ?? true);
   const timeoutS = o.timeoutSeconds ?? watchTimeoutSeconds(req.query, cfg.minRequestTimeoutSeconds);
+  // A bad Table option is the request's 400, not an ERROR event inside the stream.
+  if (media.target?.as === 'Table') tableIncludeObject(req.query);
   const stream = await served.store.watch(ctx, o);
   const encode = eventEncoder(served.def, media, cfg, req);
   return {

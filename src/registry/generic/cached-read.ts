@@ -7,6 +7,7 @@ import type { ListOptions, ObjectList, RequestContext } from '../types.js';
 import { selectionPredicate } from './predicate.js';
 import {
   EXPIRED_CONTINUE,
+  EXPIRED_LIST,
   encodeContinue,
   type ListSemantics,
   listSemantics,
@@ -19,6 +20,7 @@ import { toStatusError } from './storage-errors.js';
 export function cacherErrorToStatus(rc: RegistryContext, e: unknown, sem?: ListSemantics): StatusError {
   if (e instanceof ResourceVersionTooOldError) {
     if (sem?.kind === 'continue') return new StatusError(410, 'Expired', EXPIRED_CONTINUE);
+    if (sem) return new StatusError(410, 'Expired', EXPIRED_LIST, undefined, { cause: e });
     return new StatusError(410, 'Expired', e.message);
   }
   if (e instanceof TooLargeResourceVersionError) return apiErrors.tooLargeResourceVersion(rc.gr);

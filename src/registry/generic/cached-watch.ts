@@ -9,6 +9,7 @@ import {
 } from '../../storage/cacher/index.js';
 import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../types.js';
 import { cacherErrorToStatus } from './cached-read.js';
+import { checkListOptions } from './list-options-validation.js';
 import { selectionPredicate } from './predicate.js';
 import { parseResourceVersion } from './read-semantics.js';
 import { collectionPrefix, type RegistryContext } from './registry-context.js';
@@ -16,10 +17,6 @@ import { watchStreamOf } from './watch-stream.js';
 
 /** The annotation that marks the bookmark ending a streaming list's initial events. */
 export const INITIAL_EVENTS_END_ANNOTATION = 'orch.io/initial-events-end';
-
-function invalidWatch(detail: string): StatusError {
-  return new StatusError(400, 'BadRequest', `ListOptions.meta.orch.io "" is invalid: ${detail}`);
-}
 
 /** A watch stream that reports one ERROR event (a `Status`) and ends, as kube does for 410. */
 function errorStream(status: StatusError): WatchStream {
@@ -42,22 +39,7 @@ export async function watchFromCache(
   o: WatchOptions,
 ): Promise<WatchStream> {
   const rv = o.resourceVersion ?? '';
-  if (o.sendInitialEvents !== undefined) {
-    if (o.resourceVersionMatch !== 'NotOlderThan') {
-      throw invalidWatch(
-        'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
-      );
-    }
-    if (o.sendInitialEvents && !o.allowWatchBookmarks) {
-      throw invalidWatch(
-        'allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true',
-      );
-    }
-  } else if (o.resourceVersionMatch !== undefined) {
-    throw invalidWatch(
-      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-    );
-  }
+  checkListOptions(o, { watch: true });
   const revision = rv === '' ? undefined : parseResourceVersion(rv);
   const predicate = selectionPredicate(rc.def, o);
   if (revision !== undefined && revision > 0n) {

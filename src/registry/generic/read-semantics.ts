@@ -1,5 +1,6 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ListOptions } from '../types.js';
+import { checkListOptions } from './list-options-validation.js';
 
 /**
  * How a list must be served, from the spec's resourceVersion table:
@@ -23,34 +24,47 @@ export interface ContinueToken {
   readonly start: string;
 }
 
-const TOKEN_VERSION = 'orch.io/v1';
+// kube's tokens say `meta.k8s.io/v1`; ours carry our group suffix.
+const TOKEN_VERSION = 'meta.orch.io/v1';
 
 export function encodeContinue(t: ContinueToken): string {
   return Buffer.from(JSON.stringify({ v: TOKEN_VERSION, rv: t.rv, start: t.start })).toString('base64url');
 }
 
-export function decodeContinue(token: string): ContinueToken {
+const NOT_VALID = 'continue key is not valid';
+
+/** Why a continue token does not decode, in the words of kube's `DecodeContinue`. */
+function continueTokenProblem(token: string): string | ContinueToken {
+  // Unpadded URL-safe base64, as kube encodes it: any other character is rejected.
+  const bad = /[^A-Za-z0-9_-]/.exec(token);
+  if (bad) return `${NOT_VALID}: illegal base64 data at input byte ${bad.index}`;
+  if (token.length % 4 === 1) return `${NOT_VALID}: illegal base64 data at input byte ${token.length - 1}`;
+  let t: { v?: unknown; rv?: unknown; start?: unknown };
   try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
-      v?: string;
-      rv?: string;
-      start?: string;
-    };
-    if (
-      t.v !== TOKEN_VERSION ||
-      typeof t.rv !== 'string' ||
-      !/^[1-9][0-9]*$/.test(t.rv) ||
-      typeof t.start !== 'string'
-    ) {
-      throw new Error('bad token');
-    }
-    if (t.start.includes('..') || t.start.startsWith('/')) throw new Error('bad start key');
-    return { rv: t.rv, start: t.start };
-  } catch {
-    throw apiErrors.badRequest(
-      `continue key is not valid: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`,
-    );
+    t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch (e) {
+    return `${NOT_VALID}: ${(e as Error).message}`;
   }
+  if (t === null || typeof t !== 'object') return `${NOT_VALID}: not a continue token object`;
+  if (t.v !== TOKEN_VERSION) return `${NOT_VALID}: server does not recognize this encoded version ${String(t.v ?? '')}`;
+  if (typeof t.rv !== 'string' || !/^[1-9][0-9]{0,18}$/.test(t.rv)) {
+    return `${NOT_VALID}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`;
+  }
+  if (typeof t.start !== 'string' || t.start === '') {
+    return `${NOT_VALID}: encoded start key empty (version ${TOKEN_VERSION})`;
+  }
+  // A start key that would leave the collection (`..`, absolute, doubled slashes) is refused.
+  if (t.start.startsWith('/') || t.start.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
+    return `${NOT_VALID}: ${t.start}`;
+  }
+  return { rv: t.rv, start: t.start };
+}
+
+/** Decodes a continue token; a malformed one is kube's 400 `invalid continue token: …`. */
+export function decodeContinue(token: string): ContinueToken {
+  const r = continueTokenProblem(token);
+  if (typeof r === 'string') throw apiErrors.badRequest(`invalid continue token: ${r}`);
+  return r;
 }
 
 /** Parses a resourceVersion parameter: a decimal revision; anything else is a 400. */
@@ -65,53 +79,34 @@ export function parseResourceVersion(rv: string): bigint {
   return BigInt(rv);
 }
 
-// kube reports these as ListOptions validation errors; Orch answers them 400 (as its API
-// contract states for every invalid resourceVersion combination) with kube's wording.
-function invalid(detail: string): StatusError {
-  return new StatusError(400, 'BadRequest', `ListOptions.meta.orch.io "" is invalid: ${detail}`, {
-    kind: 'ListOptions',
-    group: 'meta.orch.io',
-    causes: [{ reason: 'FieldValueForbidden', message: detail.replace(/^[^:]+: /, ''), field: detail.split(':')[0] }],
-  });
-}
-
-/** Classifies list options per the spec's table; invalid combinations are rejected. */
+/**
+ * Classifies list options per the spec's table, checking in kube's order: the combination of
+ * options (422 listing every error), then the continue token (400), then a resourceVersion
+ * given with it (400), then the resourceVersion itself (400).
+ */
 export function listSemantics(o: ListOptions): ListSemantics {
+  checkListOptions(o, { watch: false });
   const rv = o.resourceVersion;
   const match = o.resourceVersionMatch;
   const hasRv = rv !== undefined && rv !== '';
-  if (match !== undefined && match !== 'Exact' && match !== 'NotOlderThan') {
-    throw invalid(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
-  }
   if (o.continue) {
-    if (match) throw invalid('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for continue');
+    const t = decodeContinue(o.continue);
     if (hasRv && rv !== '0') {
       throw apiErrors.badRequest('specifying resource version is not allowed when using continue');
     }
-    const t = decodeContinue(o.continue);
     return { kind: 'continue', revision: BigInt(t.rv), startAfter: t.start };
-  }
-  if (match !== undefined) {
-    if (!hasRv)
-      throw invalid(
-        'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
-      );
-    const revision = parseResourceVersion(rv);
-    if (match === 'Exact') {
-      if (revision === 0n)
-        throw invalid(
-          'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
-        );
-      return { kind: 'exact', revision };
-    }
-    return revision === 0n ? { kind: 'any' } : { kind: 'notOlderThan', revision };
   }
   if (!hasRv) return { kind: 'latest' };
   const revision = parseResourceVersion(rv);
+  if (match === 'Exact') return { kind: 'exact', revision };
   if (revision === 0n) return { kind: 'any' };
+  if (match === 'NotOlderThan') return { kind: 'notOlderThan', revision };
   // A limit turns a plain resourceVersion into an exact read (the first page of a snapshot).
   return o.limit ? { kind: 'exact', revision } : { kind: 'notOlderThan', revision };
 }
+
+/** The 410 Expired message for a list at a compacted resourceVersion (kube's storage wording). */
+export const EXPIRED_LIST = 'The resourceVersion for the provided list is too old.';
 
 /** The 410 Expired message for a continue token whose snapshot was compacted (kube's wording). */
 export const EXPIRED_CONTINUE =

@@ -4,7 +4,13 @@ import { CompactedError } from '../../storage/errors.js';
 import type { GetOptions, ListOptions, ObjectList, RequestContext } from '../types.js';
 import { decodeListItems, decodeOrThrow, readErrorToStatus } from './delete-corrupt-object.js';
 import { type SelectionPredicate, selectionPredicate } from './predicate.js';
-import { EXPIRED_CONTINUE, encodeContinue, listSemantics, parseResourceVersion } from './read-semantics.js';
+import {
+  EXPIRED_CONTINUE,
+  EXPIRED_LIST,
+  encodeContinue,
+  listSemantics,
+  parseResourceVersion,
+} from './read-semantics.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 
@@ -72,13 +78,8 @@ export async function listObjects(rc: RegistryContext, ctx: RequestContext, o: L
     if (e instanceof CompactedError && sem.kind === 'continue') {
       throw new StatusError(410, 'Expired', EXPIRED_CONTINUE);
     }
-    if (e instanceof CompactedError) {
-      throw new StatusError(
-        410,
-        'Expired',
-        `too old resource version: ${e.requestedRevision} (${e.compactedRevision + 1n})`,
-      );
-    }
+    // Watches say `too old resource version: X (Y)`; lists have their own wording.
+    if (e instanceof CompactedError) throw new StatusError(410, 'Expired', EXPIRED_LIST, undefined, { cause: e });
     throw toStatusError(e, rc.gr, '');
   }
 }
