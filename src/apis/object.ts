@@ -1,5 +1,6 @@
 /** Objects as the server handles them: plain JSON values shaped by their type schema. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/** A decoded JSON value; integers beyond 2^53 are `bigint`s, which keep them exact. */
+export type JsonValue = string | number | bigint | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
 export interface OwnerReference {

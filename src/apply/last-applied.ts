@@ -1,4 +1,5 @@
 import type { ApiObject } from '../apis/object.js';
+import { parseJson } from '../util/json-text.js';
 import type { FieldSet } from './fieldpath/field-set.js';
 import { goJsonValue } from './fieldpath/go-text.js';
 import { compareTyped } from './typed/compare.js';
@@ -74,7 +75,7 @@ export function allowedConflictsFromLastApplied(
   if (typeof text !== 'string' || text === '') return undefined;
   let lastApplied: unknown;
   try {
-    lastApplied = JSON.parse(text);
+    lastApplied = parseJson(text);
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../apis/object.js';
 import { compareGoStrings } from '../util/go-strings.js';
+import { stringifyJson } from '../util/json-text.js';
 import { FieldsV1Error, fromFieldsV1, type PathElementCache, toFieldsV1 } from './fieldpath/fields-v1.js';
 import { goJsonString } from './fieldpath/go-text.js';
 import type { VersionedSet } from './merge/updater.js';
@@ -111,7 +112,7 @@ export function decodeManagedFields(entries: unknown, cache?: PathElementCache):
     } catch (err) {
       if (!(err instanceof FieldsV1Error)) throw err;
       throw new ManagedFieldsDecodeError(
-        `error decoding versioned set from ${JSON.stringify(raw)}: error decoding set: ${err.message}`,
+        `error decoding versioned set from ${stringifyJson(raw)}: error decoding set: ${err.message}`,
       );
     }
     managed.sets.set(id, { set, apiVersion, applied: operation === 'Apply' });

@@ -3,7 +3,7 @@
  * CBOR decoder uses (fxamacker/cbor `Decode` mode in k8s.io/apimachinery): duplicate map keys,
  * invalid UTF-8, NaN, infinities, bignums and simple values other than false/true/null are
  * rejected; map keys must be strings (text or byte; null reads as ""); byte strings become
- * strings; integers must fit int64 (and lose precision past 2^53, as JSON numbers do here);
+ * strings; integers must fit int64 (past 2^53 they are exact `bigint`s, as JSON numbers are);
  * unrecognized tags (55799 included) give their content; at most 64 levels of nesting and 1024
  * elements per array or map. As in fxamacker, the whole input is first checked for
  * well-formedness, then decoded; messages are fxamacker's. Pure.
@@ -66,8 +66,10 @@ function integer(h: Head): Decoded {
       e: fail(`cbor: cannot unmarshal ${type} into Go value of type int64 (${shown} overflows Go's int64)`),
     };
   }
-  if (typeof h.arg === 'number') return { v: h.major === 0 ? h.arg : -1 - h.arg };
-  return { v: Number(h.major === 0 ? big : -1n - big) };
+  if (typeof h.arg === 'number' && h.arg < Number.MAX_SAFE_INTEGER) return { v: h.major === 0 ? h.arg : -1 - h.arg };
+  const v = h.major === 0 ? big : -1n - big;
+  // Past 2^53 the int64 stays exact, as a bigint.
+  return { v: Number.isSafeInteger(Number(v)) ? Number(v) : v };
 }
 
 function primitive(r: Reader, h: Head): Decoded {
@@ -128,8 +130,8 @@ function item(r: Reader, later: LaterEncoding): Decoded {
         return { v: null, e: tagError };
       }
       const content = item(r, nested);
-      if (tag === 1 && typeof content.v === 'number') {
-        const time = epochToRfc3339(content.v);
+      if (tag === 1 && (typeof content.v === 'number' || typeof content.v === 'bigint')) {
+        const time = epochToRfc3339(Number(content.v));
         return typeof time === 'string' ? { v: time, e: content.e } : { v: null, e: content.e ?? time };
       }
       return content;

@@ -8,8 +8,9 @@
  *   with `StringToByteString`;
  * - map keys are sorted bytewise on their encoding (RFC 8949 §4.2.1 core deterministic order:
  *   shorter keys first, then by bytes); lengths and integers in their shortest form;
- * - integers (whole numbers up to int64) as major types 0/1, other numbers as the shortest of
- *   float16/float32/float64 that keeps the value; NaN and infinities are rejected.
+ * - integers (whole numbers and `bigint`s within int64) as major types 0/1, other numbers as the
+ *   shortest of float16/float32/float64 that keeps the value (a `bigint` beyond int64, which
+ *   kube could only hold as a float64, as a float); NaN and infinities are rejected.
  *
  * Object members whose value is `undefined` are left out and `undefined` array items become
  * null, as `JSON.stringify` does; `toJSON()` is honoured. Pure and synchronous.
@@ -132,6 +133,12 @@ function writeNumber(w: ByteWriter, n: number): void {
   w.len += 9;
 }
 
+function writeBigInt(w: ByteWriter, n: bigint): void {
+  if (n < -(2n ** 63n) || n >= 2n ** 63n || Number.isSafeInteger(Number(n))) writeNumber(w, Number(n));
+  else if (n >= 0n) w.head(0, n);
+  else w.head(1, -1n - n);
+}
+
 function writeString(w: ByteWriter, s: string): void {
   const len = Buffer.byteLength(s, 'utf8');
   w.head(2, len);
@@ -156,6 +163,9 @@ function writeValue(w: ByteWriter, value: unknown, keys: Map<string, Buffer>, de
       return;
     case 'number':
       writeNumber(w, value);
+      return;
+    case 'bigint':
+      writeBigInt(w, value);
       return;
     case 'string':
       writeString(w, value);

@@ -3,8 +3,11 @@
  * U+2029 escaped as `\u003c`-style sequences, lone surrogates as `\ufffd`; the compact form
  * ends with a newline (`json.Encoder.Encode`), the pretty form is indented by two spaces and
  * has none (`json.MarshalIndent`). Numbers print as Go prints float64 (the same digits as
- * JavaScript). Object members keep their insertion order. Pure.
+ * JavaScript), `bigint`s (integers beyond 2^53) as their digits. Object members keep their
+ * insertion order. Pure.
  */
+
+import { stringifyJson } from '../util/json-text.js';
 
 const GO_ESCAPED = /[<>&\u2028\u2029]/g;
 const GO_ESCAPES: Readonly<Record<string, string>> = {
@@ -32,13 +35,13 @@ export function goJsonEscape(json: string): string {
  * (`pretty`) without one. Like `JSON.stringify`, `undefined` members are skipped.
  */
 export function encodeJson(value: unknown, options: { pretty?: boolean } = {}): string {
-  if (options.pretty) return goJsonEscape(JSON.stringify(value, null, 2) ?? 'null');
+  if (options.pretty) return goJsonEscape(stringifyJson(value, 2) ?? 'null');
   return `${encodeJsonCompact(value)}\n`;
 }
 
 /** `value` in compact JSON without the trailing newline (a list item, say). */
 export function encodeJsonCompact(value: unknown): string {
-  return goJsonEscape(JSON.stringify(value) ?? 'null');
+  return goJsonEscape(stringifyJson(value) ?? 'null');
 }
 
 /**
@@ -52,7 +55,7 @@ export function encodeJsonList(
   items: readonly unknown[],
   encodeItem: (item: unknown) => string | Uint8Array = encodeJsonCompact,
 ): Buffer {
-  const headJson = goJsonEscape(JSON.stringify(head));
+  const headJson = goJsonEscape(stringifyJson(head) ?? '{}');
   const open = `${headJson.length > 2 ? `${headJson.slice(0, -1)},` : '{'}"items":[`;
   const parts: (string | Uint8Array)[] = new Array(items.length);
   let length = Buffer.byteLength(open) + LIST_CLOSE.length + Math.max(0, items.length - 1);

@@ -1,10 +1,12 @@
 /**
  * JSON decoding for `fieldValidation`: the value as `JSON.parse` gives it (a duplicated key
- * keeps its last value, as kube's decoder does for unstructured objects), plus the duplicated
+ * keeps its last value, as kube's decoder does for unstructured objects; integers beyond 2^53
+ * are exact `bigint`s, as they are exact int64s in kube), plus the duplicated
  * keys with their paths as `sigs.k8s.io/json` prints them (`metadata.labels.a`,
  * `spec.items[0].name`, `[0].a` under a top-level array). Malformed input throws a
  * `JsonSyntaxError` worded like Go's. Pure and synchronous.
  */
+import { parseJsonExact } from '../util/json-text.js';
 import { JsonSyntaxError } from './errors.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 
@@ -38,22 +40,27 @@ export function decodeJsonStrict(text: string, options: { detectDuplicates?: boo
   }
   if (options.detectDuplicates === false) {
     // Go cannot hold a number beyond float64 range (JSON.parse makes it Infinity), nor nest
-    // deeper than 10000; the walk below checks both, here only when the text could need it.
-    if (text.length > 2 * MAX_DEPTH || MAYBE_OVERFLOW.test(text)) walkKeys(text, {});
+    // deeper than 10000; the walk below checks both, and finds long integers, here only when
+    // the text could need it.
+    if ((text.length > 2 * MAX_DEPTH || MAYBE_LONG_NUMBER.test(text)) && walkKeys(text, {}).longIntegers) {
+      value = parseJsonExact(text);
+    }
     return { value, duplicates: [] };
   }
   const duplicates: DuplicateField[] = [];
-  walkKeys(text, {
+  const walked = walkKeys(text, {
     onDuplicate(path, offset) {
       if (duplicates.length < MAX_STRICT_ERRORS && !duplicates.some((d) => d.path === path)) {
         duplicates.push({ path, offset });
       }
     },
   });
+  // The walk saw every number literal: only one of 16 digits or more can be beyond 2^53.
+  if (walked.longIntegers) value = parseJsonExact(text);
   return { value, duplicates };
 }
 
-const MAYBE_OVERFLOW = /[eE]\+?\d{3}|\d{309}/;
+const MAYBE_LONG_NUMBER = /[eE]\+?\d{3}|\d{16}/;
 /**
  * The offset of the first occurrence of each of `paths` in a valid JSON `text`, for ordering
  * unknown-field reports as kube does (document order). Paths not found are absent.
@@ -118,9 +125,13 @@ function tooDeep(text: string, i: number): JsonSyntaxError {
   return new JsonSyntaxError(`invalid character '${text[i]}' exceeded max depth`, i);
 }
 
-/** Walks the keys of a text already known to be valid JSON; enforces Go's nesting limit. */
-function walkKeys(text: string, visitor: KeyVisitor): void {
+/**
+ * Walks the keys of a text already known to be valid JSON; enforces Go's nesting limit. Tells
+ * whether the text has an integer literal of 16 digits or more (which may be beyond 2^53).
+ */
+function walkKeys(text: string, visitor: KeyVisitor): { longIntegers: boolean } {
   const frames: Frame[] = [];
+  let longIntegers = false;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -155,9 +166,22 @@ function walkKeys(text: string, visitor: KeyVisitor): void {
         i = stringEnd(text, i);
         break;
       default:
-        i = c === 0x2d || (c >= 0x30 && c <= 0x39) ? numberEnd(text, i) : i + 1;
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          const end = numberEnd(text, i);
+          if (end - i >= 16 && !longIntegers) longIntegers = isIntegerLiteral(text, i, end);
+          i = end;
+        } else i++;
     }
   }
+  return { longIntegers };
+}
+
+function isIntegerLiteral(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return false;
+  }
+  return true;
 }
 
 /**

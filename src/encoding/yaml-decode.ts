@@ -27,6 +27,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { goFormatFloat32G, goFormatFloatG, goQuote } from '../util/go-strconv.js';
+import { stringifyJson } from '../util/json-text.js';
 import { UnsupportedValueError, YamlSyntaxError } from './errors.js';
 import { MAX_YAML_DEPTH, tooDeepOffset, yamlTooDeepMessage } from './yaml-depth.js';
 import { yamlErrorMessage } from './yaml-errors.js';
@@ -130,7 +131,7 @@ class Decoder {
       return { tag: 'str', value: Buffer.from(text.replace(/\s/g, ''), 'base64').toString('utf8') };
     const got = resolvePlainScalar(text);
     if (got.tag === want) return got;
-    if (want === 'float' && got.tag === 'int') return { tag: 'float', value: got.value };
+    if (want === 'float' && got.tag === 'int') return { tag: 'float', value: Number(got.value) };
     throw new YamlSyntaxError(`yaml: cannot decode !!${got.tag} \`${text}\` as a !!${want}`);
   }
 
@@ -146,7 +147,7 @@ class Decoder {
     if (node === null) return { kind: 'null', value: null };
     if (isAlias(node)) return this.key(node.resolve(this.doc) ?? null);
     if (!isScalar(node)) {
-      throw new YamlSyntaxError(`yaml: invalid map key: ${JSON.stringify(this.decode(node))}`);
+      throw new YamlSyntaxError(`yaml: invalid map key: ${stringifyJson(this.decode(node))}`);
     }
     const r = this.resolveScalar(node);
     return { kind: r.tag, value: r.value };
@@ -218,7 +219,7 @@ const FLOAT_KEY_NAMES: Readonly<Record<string, string>> = { '+Inf': '.inf', '-In
 function goValueText(value: unknown): string {
   if (value === null) return '<nil>';
   if (typeof value === 'string') return goQuote(value);
-  return JSON.stringify(value);
+  return stringifyJson(value) ?? 'null';
 }
 
 /** `sigs.k8s.io/yaml`'s conversion of a go-yaml map to a JSON object. */

@@ -166,7 +166,7 @@ class Emitter {
     if (depth > 10_000) throw new UnsupportedValueError('json: exceeded max depth');
     if (value === null || value === undefined) this.scalar('null', 'plain', ctx);
     else if (typeof value === 'boolean') this.scalar(value ? 'true' : 'false', 'plain', ctx);
-    else if (typeof value === 'number') this.scalar(formatYamlNumber(value), 'plain', ctx);
+    else if (typeof value === 'number' || typeof value === 'bigint') this.scalar(formatYamlNumber(value), 'plain', ctx);
     else if (typeof value === 'string') this.scalar(value, requestedStringStyle(value), ctx);
     else if (typeof value !== 'object') throw new UnsupportedValueError(`json: unsupported type: ${typeof value}`);
     else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {

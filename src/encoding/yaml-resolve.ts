@@ -8,7 +8,8 @@
 export type ResolvedScalar =
   | { readonly tag: 'null'; readonly value: null }
   | { readonly tag: 'bool'; readonly value: boolean }
-  | { readonly tag: 'int'; readonly value: number }
+  /** A `bigint` beyond 2^53 (go-yaml holds it exactly, as an int64 or uint64). */
+  | { readonly tag: 'int'; readonly value: number | bigint }
   | { readonly tag: 'float'; readonly value: number }
   /** A timestamp-looking string; go-yaml still decodes it to the string itself. */
   | { readonly tag: 'timestamp'; readonly value: string }
@@ -136,15 +137,21 @@ export function resolvePlainScalar(s: string): ResolvedScalar {
     if (isGoYamlTimestamp(s)) return { tag: 'timestamp', value: s };
     const plain = s.replaceAll('_', '');
     const i = parseGoInt(plain);
-    if (i !== undefined) return { tag: 'int', value: Number(i) };
+    if (i !== undefined) return { tag: 'int', value: exactInteger(i) };
     const u = parseGoUint(plain);
-    if (u !== undefined) return { tag: 'int', value: Number(u) };
+    if (u !== undefined) return { tag: 'int', value: exactInteger(u) };
     if (YAML_STYLE_FLOAT.test(plain)) {
       const f = parseGoFloat(plain);
       if (f !== undefined) return { tag: 'float', value: f };
     }
   }
   return { tag: 'str', value: s };
+}
+
+/** A number when it holds `v` exactly, else `v` itself. */
+function exactInteger(v: bigint): number | bigint {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
 }
 
 /** True when `s` is go-yaml's merge key `<<` (only as a plain, untagged key). */

@@ -128,10 +128,12 @@ export function selectStyle(requested: ScalarStyle, a: ScalarAnalysis, value: st
 }
 
 /**
- * A number as kube's YAML shows it: Go writes the float64 as JSON, go-yaml reads that back as
+ * A number as kube's YAML shows it: Go writes the number as JSON, go-yaml reads that back as
  * an int when it fits int64/uint64, else as a float, printed with `%g`-style shortest digits.
+ * A `bigint` is an int64 in kube (exact); beyond uint64 it can only have been a float64 there.
  */
-export function formatYamlNumber(n: number): string {
+export function formatYamlNumber(n: number | bigint): string {
+  if (typeof n === 'bigint') return n >= -(2n ** 63n) && n < 2n ** 64n ? n.toString() : goFormatFloatG(Number(n));
   if (!Number.isFinite(n)) throw new UnsupportedValueError(`json: unsupported value: ${goFormatFloatG(n)}`);
   if (Number.isInteger(n) && Math.abs(n) < 1e21) {
     // Go's JSON spells a whole float64 with its shortest digits padded by zeros, as JS does.

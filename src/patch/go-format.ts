@@ -3,7 +3,8 @@ import { canonicalJson, isPlainObject } from '../apis/schema/json-value.js';
 /**
  * Decoded JSON values as Go's `encoding/json` (with kube's int-preserving decoder) holds them in
  * an `interface{}`, so that messages and comparisons come out as kube's do. Whole numbers below
- * 2^63 are `int64`, other numbers `float64`.
+ * 2^63 are `int64`, other numbers `float64`; a `bigint` (an integer beyond 2^53) is an `int64`
+ * when it fits, else the `float64` kube would have made of it.
  */
 export type GoKind = 'map' | 'slice' | 'string' | 'int64' | 'float64' | 'bool' | 'nil';
 
@@ -16,6 +17,7 @@ export function goKind(value: unknown): GoKind {
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
   if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < INT64_LIMIT ? 'int64' : 'float64';
+  if (typeof value === 'bigint') return BigInt.asIntN(64, value) === value ? 'int64' : 'float64';
   return 'map';
 }
 
@@ -40,7 +42,7 @@ export function goTypeName(value: unknown): string {
 export function goKey(value: unknown): string {
   const kind = goKind(value);
   if (kind === 'map' || kind === 'slice') return `${kind}:${canonicalJson(value)}`;
-  return `${kind}:${String(value)}`;
+  return `${kind}:${String(kind === 'float64' ? Number(value) : value)}`;
 }
 
 /** `fmt.Sprintf("%v", value)`: maps as `map[k:v ...]` with sorted keys, slices as `[a b]`. */
@@ -71,13 +73,17 @@ function format(value: unknown, verb: 'v' | 's'): string {
     }
     default: {
       const text =
-        kind === 'bool' ? String(value) : kind === 'int64' ? int64Text(value as number) : goFloat(value as number);
+        kind === 'bool'
+          ? String(value)
+          : kind === 'int64'
+            ? int64Text(value as number | bigint)
+            : goFloat(Number(value));
       return verb === 'v' ? text : `%!s(${kind}=${text})`;
     }
   }
 }
 
-function int64Text(n: number): string {
+function int64Text(n: number | bigint): string {
   return BigInt(n).toString();
 }
 

@@ -1,4 +1,5 @@
 import { cloneJson, isPlainObject, jsonEqual } from '../apis/schema/json-value.js';
+import { stringifyJson } from '../util/json-text.js';
 import { JsonPatchError } from './errors.js';
 import { getKey, hasKey, type JsonObject, setKey } from './json-object.js';
 import { parseArrayIndex, parseJsonPointer } from './json-pointer.js';
@@ -66,6 +67,7 @@ function decodeOperations(patch: unknown): (Operation | null)[] {
 function jsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'bigint') return 'number';
   return typeof value;
 }
 
@@ -109,7 +111,7 @@ function applyOperation(root: unknown, op: Operation | null, index: number, stat
     case 'copy': {
       const from = new Location(pointerMember(op, 'from', kind, index), index);
       const value = cloneJson(from.get(root));
-      state.copiedBytes += Buffer.byteLength(JSON.stringify(value) ?? 'null');
+      state.copiedBytes += Buffer.byteLength(stringifyJson(value) ?? 'null');
       if (state.maxCopyBytes > 0 && state.copiedBytes > state.maxCopyBytes) {
         throw new JsonPatchError(
           'invalid-operation',

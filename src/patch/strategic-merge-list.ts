@@ -69,6 +69,58 @@ function mergeSlice(
   return normalizeElementOrder(parts, { patch: patchItems, server: serverOrder }, mergeKey, kind);
 }
 
+/**
+ * The live list as kube's `$setElementOrder` handling reads it after merging `patch` into it: the
+ * order it interleaves server-only items by.
+ *
+ * Why not simply the live list: kube's `mergeSlice` edits the live list's Go backing array in
+ * place. Deleting an item (`$patch: delete`) shifts the later items left, and appending a new
+ * patch item then writes into the slot freed at the end. The caller still holds a view of the old
+ * length, so it reads the list after deletions, followed by the first new items, padded with stale
+ * copies of the tail. Live `[s1 s2 s4]` with `s1` deleted and `s3` added reads `[s2 s4 s3]`, which
+ * is why kube puts `s4` before `s3` in the result. Only lists of maps merged by key are edited in
+ * place; any other list reads as it was. Call after the merge succeeded (it reports no errors).
+ */
+export function liveListAfterMerge(
+  live: readonly unknown[],
+  patch: readonly unknown[],
+  meta: FieldPatchMeta,
+): unknown[] {
+  const view = [...live];
+  const { mergeKey } = meta;
+  if (meta.strategy !== 'merge' || mergeKey === '' || !live.every(isPlainObject)) return view;
+  let length = view.length;
+  let replace = false;
+  const plain: JsonObject[] = [];
+  for (const item of patch) {
+    if (!isPlainObject(item)) return view;
+    if (!Object.hasOwn(item, '$patch')) plain.push(item);
+    else if (item.$patch === 'replace') replace = true;
+    else if (item.$patch === 'delete') {
+      const value = goKey(item[mergeKey]);
+      for (let at = 0; at < length; ) {
+        if (goKey((view[at] as JsonObject)[mergeKey]) !== value) at++;
+        else {
+          view.copyWithin(at, at + 1, length);
+          length--;
+        }
+      }
+    }
+  }
+  // On `replace` kube merges nothing into the live list; the deletions above still happened.
+  if (replace) return view;
+  const present = new Set(view.slice(0, length).map((item) => goKey((item as JsonObject)[mergeKey])));
+  for (const item of plain) {
+    const value = goKey(item[mergeKey]);
+    if (present.has(value)) continue;
+    present.add(value);
+    // Appends past the old length land outside the caller's view (or in a new array).
+    if (length < view.length) view[length] = item;
+    length++;
+  }
+  return view;
+}
+
 /** Removes from `current` every item equal to an item of `toDelete`. */
 function deleteFromSlice(current: readonly unknown[], toDelete: readonly unknown[]): unknown[] {
   const doomed = new Set(toDelete.map(goKey));

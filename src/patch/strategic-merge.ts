@@ -5,7 +5,7 @@ import { goKey, goKind, goValue } from './go-format.js';
 import { hasKey, type JsonObject, setKey } from './json-object.js';
 import { normalizeElementOrder, partitionMaps, partitionPrimitives, sliceElementKind } from './list-order.js';
 import { type FieldPatchMeta, lookupSliceField, lookupStructField, type PatchNode } from './patch-meta.js';
-import { mergeSliceHandler } from './strategic-merge-list.js';
+import { liveListAfterMerge, mergeSliceHandler } from './strategic-merge-list.js';
 
 export { schemaSupportsStrategicMerge } from './patch-meta.js';
 
@@ -136,7 +136,8 @@ function extractKey(key: string, prefix: string): string {
 
 /**
  * `$setElementOrder/<list>`: merges `<list>` (when the patch has it) and orders the result: the
- * items the directive names in its order, server-only items interleaved by their live order.
+ * items the directive names in its order, server-only items interleaved by their order in the
+ * live list as kube reads it after the merge (see `liveListAfterMerge`).
  * Both the directive and the list leave the patch.
  */
 function mergeOrderedLists(original: JsonObject, patch: JsonObject, node: PatchNode): void {
@@ -151,14 +152,17 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, node: PatchN
     const meta = lookupSliceField(node, field);
     validateAgainstOrder(patched ?? [], order, meta.mergeKey);
     let merged: unknown[];
-    if (live && patched) merged = mergeList(live, patched, meta, false);
-    else if (patched) merged = removeDirectives(patched).value as unknown[];
+    let serverOrder: unknown[] = live ?? [];
+    if (live && patched) {
+      merged = mergeList(live, patched, meta, false);
+      serverOrder = liveListAfterMerge(live, patched, meta);
+    } else if (patched) merged = removeDirectives(patched).value as unknown[];
     else if (live) merged = live;
     else continue;
     const parts =
       meta.mergeKey === '' ? partitionPrimitives(merged, order) : partitionMaps(merged, order, meta.mergeKey);
     const kind = sliceElementKind([live ?? [], patched ?? []]);
-    setKey(original, field, normalizeElementOrder(parts, { patch: order, server: live ?? [] }, meta.mergeKey, kind));
+    setKey(original, field, normalizeElementOrder(parts, { patch: order, server: serverOrder }, meta.mergeKey, kind));
     delete patch[field];
   }
 }

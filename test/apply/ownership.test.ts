@@ -185,6 +185,24 @@ describe('server-side apply: field ownership', () => {
     assert.equal(r.json().message, 'Apply failed with 1 conflict: conflict with "a": .metadata.labels.la');
   });
 
+  it('owns a map applied as null: keys others own stay, the stored object omits the emptied map', async () => {
+    await c.apply(cm('nulls'), 'a', configMap('nulls', { k: 'v' }, { labels: { la: '1' } }));
+    await c.apply(cm('nulls'), 'b', configMap('nulls', undefined, { labels: { lb: '2' } }));
+    let r = await c.apply(cm('nulls'), 'a', configMap('nulls', { k: 'v' }, { labels: null }));
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json().metadata.labels, { lb: '2' });
+    assert.deepEqual(owners(r.json()), {
+      'a/Apply': '{"f:data":{"f:k":{}},"f:metadata":{"f:labels":{}}}',
+      'b/Apply': '{"f:metadata":{"f:labels":{"f:lb":{}}}}',
+    });
+    // b lets go of its key: the map is emptied to null, which the stored ConfigMap omits (kube's
+    // typed decoding does the same); a still owns the field.
+    r = await c.apply(cm('nulls'), 'b', configMap('nulls'));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json().metadata.labels, undefined);
+    assert.deepEqual(owners(r.json()), { 'a/Apply': '{"f:data":{"f:k":{}},"f:metadata":{"f:labels":{}}}' });
+  });
+
   it('merges owner references by uid (list-map of atomic structs)', async () => {
     const path = `${SA_BASE}/owners`;
     let r = await c.apply(

@@ -154,6 +154,27 @@ describe('PATCH', () => {
     );
   });
 
+  it('orders ServiceAccount secrets by $setElementOrder, placing server-only items as kube does', async () => {
+    await api('POST', '/api/v1/namespaces/default/serviceaccounts', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: 'sa-order' },
+        secrets: [{ name: 's1' }, { name: 's2' }, { name: 's4' }],
+      },
+    });
+    // What kubectl apply sends when s1 leaves and s3 joins the applied list; s4 is server-only.
+    const r = await api('PATCH', '/api/v1/namespaces/default/serviceaccounts/sa-order', {
+      body: JSON.stringify({
+        '$setElementOrder/secrets': [{ name: 's2' }, { name: 's3' }],
+        secrets: [{ name: 's3' }, { name: 's1', $patch: 'delete' }],
+      }),
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json().secrets, [{ name: 's2' }, { name: 's4' }, { name: 's3' }]);
+  });
+
   it('makes a patch with metadata.resourceVersion conditional, 404s a missing object, and honours dry run', async () => {
     const c = (await create('cond', { data: { a: '1' } })).json();
     const stale = await patch('cond', 'application/merge-patch+json', {

@@ -15,7 +15,11 @@ const widgetSchema: Schema = {
     metadata: objectMetaField(),
     spec: {
       type: 'object',
-      properties: { replicas: { type: 'integer', format: 'int32' }, color: { type: 'string' } },
+      properties: {
+        replicas: { type: 'integer', format: 'int32' },
+        color: { type: 'string' },
+        big: { type: 'integer', format: 'int64' },
+      },
     },
     status: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32' } } },
   },

@@ -2,6 +2,8 @@
  * Field-level validation errors, in the shape kube-apiserver reports them as `Status`
  * `details.causes`: `{ reason, message, field }`.
  */
+import { stringifyJson } from '../../util/json-text.js';
+
 export type FieldErrorType =
   | 'FieldValueRequired'
   | 'FieldValueInvalid'
@@ -24,7 +26,7 @@ export interface FieldError {
 function quoteValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return stringifyJson(value) as string;
   return String(value);
 }
 

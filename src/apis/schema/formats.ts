@@ -32,8 +32,8 @@ export function stringMatchesFormat(format: string, value: string): boolean {
   }
 }
 
-/** Inclusive bounds of the integer formats (int64 approximated: JSON numbers are doubles here). */
-export const INTEGER_FORMAT_BOUNDS: Readonly<Record<string, readonly [number, number]>> = {
+/** Inclusive bounds of the integer formats (integers beyond 2^53 are `bigint`s in values). */
+export const INTEGER_FORMAT_BOUNDS: Readonly<Record<string, readonly [number | bigint, number | bigint]>> = {
   int32: [-2147483648, 2147483647],
-  int64: [-(2 ** 63), 2 ** 63],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
 };

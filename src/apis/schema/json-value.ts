@@ -1,4 +1,9 @@
-/** Small predicates and helpers over decoded JSON values, shared by the schema walkers. */
+/**
+ * Small predicates and helpers over decoded JSON values, shared by the schema walkers. Integers
+ * beyond 2^53 are `bigint`s in these values (see util/json-text.ts).
+ */
+
+import { parseJson, stringifyJson } from '../../util/json-text.js';
 
 /** A JSON object (not an array, not null). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -10,6 +15,7 @@ export function jsonTypeName(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'bigint') return 'integer';
   return typeof value;
 }
 
@@ -41,10 +47,12 @@ export function canonicalJson(value: unknown): string {
       .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
+  if (typeof value === 'bigint') return value.toString();
   return JSON.stringify(value) ?? 'null';
 }
 
-/** A deep copy of a JSON value. */
+/** A deep copy of a JSON value, as a JSON round trip makes it (`undefined` members dropped). */
 export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  if (value === undefined) return value;
+  return parseJson(stringifyJson(value) as string) as T;
 }

@@ -28,6 +28,8 @@ const spec: Schema = {
         },
         port: { 'x-orch-int-or-string': true },
         note: { type: 'string', nullable: true },
+        size: { type: 'integer', format: 'int64' },
+        sizes: { type: 'array', items: { type: 'integer', format: 'int64' }, 'x-orch-list-type': 'set' },
       },
     },
   },
@@ -214,6 +216,44 @@ const cases: { name: string; value: Record<string, unknown>; want: FieldError[] 
         message: 'Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"',
       },
     ],
+  },
+  {
+    name: 'int64 values past 2^53 are integers, numbers and int-or-strings',
+    value: { name: 'ab', size: 2n ** 63n - 1n, ratio: 9007199254740993n, port: -(2n ** 63n), sizes: [2n ** 60n] },
+    want: [],
+  },
+  {
+    name: 'int64 range is exact',
+    value: { name: 'ab', size: 2n ** 63n },
+    want: [
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.size',
+        message:
+          'Invalid value: 9223372036854775808: spec.size in body should be less than or equal to 9223372036854775807',
+      },
+    ],
+  },
+  {
+    name: 'a bigint past int32, and one in the wrong place',
+    value: { name: 'ab', replicas: 9007199254740993n, enabled: 9007199254740993n },
+    want: [
+      {
+        type: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        message: 'Invalid value: 9007199254740993: spec.replicas in body should be less than or equal to 10',
+      },
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec.enabled',
+        message: 'Invalid value: "integer": spec.enabled in body must be of type boolean: "integer"',
+      },
+    ],
+  },
+  {
+    name: 'set items differing past 2^53 are distinct',
+    value: { name: 'ab', sizes: [9007199254740993n, 9007199254740992n, 9007199254740993n] },
+    want: [{ type: 'FieldValueDuplicate', field: 'spec.sizes[2]', message: 'Duplicate value: 9007199254740993' }],
   },
   {
     name: 'int32 range',

@@ -35,7 +35,7 @@ function typeLabel(schema: Schema): string | undefined {
 }
 
 function hasExpectedType(schema: Schema, value: unknown): boolean {
-  if (schema['x-orch-int-or-string']) return typeof value === 'string' || Number.isInteger(value);
+  if (schema['x-orch-int-or-string']) return typeof value === 'string' || isInteger(value);
   switch (schema.type) {
     case undefined:
       return true;
@@ -48,10 +48,15 @@ function hasExpectedType(schema: Schema, value: unknown): boolean {
     case 'boolean':
       return typeof value === 'boolean';
     case 'integer':
-      return Number.isInteger(value);
+      return isInteger(value);
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
+      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint';
   }
+}
+
+/** A whole number: a whole `number`, or a `bigint` (how integers beyond 2^53 are held). */
+function isInteger(value: unknown): boolean {
+  return Number.isInteger(value) || typeof value === 'bigint';
 }
 
 function walk(schema: Schema, value: unknown, path: string, errs: FieldError[]): void {
@@ -70,7 +75,7 @@ function walk(schema: Schema, value: unknown, path: string, errs: FieldError[]):
     errs.push(fieldErrors.notSupported(path, value, supported));
   }
   if (typeof value === 'string') validateString(schema, value, path, errs);
-  else if (typeof value === 'number') validateNumber(schema, value, path, errs);
+  else if (typeof value === 'number' || typeof value === 'bigint') validateNumber(schema, value, path, errs);
   else if (Array.isArray(value)) validateArray(schema, value, path, errs);
   else if (isPlainObject(value)) validateObject(schema, value, path, errs);
 }
@@ -100,7 +105,7 @@ function validateString(schema: Schema, value: string, path: string, errs: Field
   }
 }
 
-function validateNumber(schema: Schema, value: number, path: string, errs: FieldError[]): void {
+function validateNumber(schema: Schema, value: number | bigint, path: string, errs: FieldError[]): void {
   const bounds = schema.format ? INTEGER_FORMAT_BOUNDS[schema.format] : undefined;
   const min = maxOf(schema.minimum, bounds?.[0]);
   const max = minOf(schema.maximum, bounds?.[1]);
@@ -112,14 +117,16 @@ function validateNumber(schema: Schema, value: number, path: string, errs: Field
   }
 }
 
-function maxOf(a: number | undefined, b: number | undefined): number | undefined {
+type Bound = number | bigint | undefined;
+
+function maxOf(a: Bound, b: Bound): Bound {
   if (a === undefined) return b;
-  return b === undefined ? a : Math.max(a, b);
+  return b === undefined || a > b ? a : b;
 }
 
-function minOf(a: number | undefined, b: number | undefined): number | undefined {
+function minOf(a: Bound, b: Bound): Bound {
   if (a === undefined) return b;
-  return b === undefined ? a : Math.min(a, b);
+  return b === undefined || a < b ? a : b;
 }
 
 function validateArray(schema: Schema, value: unknown[], path: string, errs: FieldError[]): void {

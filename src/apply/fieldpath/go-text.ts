@@ -72,6 +72,8 @@ export function goJsonValue(v: unknown, shortBF = false): string {
       return goJsonString(v, shortBF);
     case 'number':
       return goJsonNumber(v);
+    case 'bigint':
+      return v.toString();
     case 'boolean':
       return v ? 'true' : 'false';
   }
@@ -107,6 +109,8 @@ export function goValueString(v: unknown): string {
       return goQuote(v);
     case 'number':
       return goFloatV(v);
+    case 'bigint':
+      return v.toString();
     case 'boolean':
       return v ? 'true' : 'false';
   }

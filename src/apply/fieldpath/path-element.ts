@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../apis/object.js';
 import { compareGoStrings } from '../../util/go-strings.js';
+import { parseJson as parseJsonText } from '../../util/json-text.js';
 import { goJsonString, goJsonValue, goValueString } from './go-text.js';
 
 /**
@@ -107,7 +108,7 @@ function compareKeyFields(a: readonly KeyField[], b: readonly KeyField[]): numbe
 }
 
 function rank(v: unknown): number {
-  if (typeof v === 'number') return 0;
+  if (typeof v === 'number' || typeof v === 'bigint') return 0;
   if (typeof v === 'string') return 1;
   if (typeof v === 'boolean') return 2;
   if (Array.isArray(v)) return 3;
@@ -126,7 +127,11 @@ export function compareValues(a: unknown, b: unknown): number {
   if (ra !== rb) return ra - rb;
   switch (ra) {
     case 0:
-      return Math.sign((a as number) - (b as number));
+      return (a as number | bigint) < (b as number | bigint)
+        ? -1
+        : (a as number | bigint) > (b as number | bigint)
+          ? 1
+          : 0;
     case 1:
       return compareGoStrings(a as string, b as string);
     case 2:
@@ -233,7 +238,7 @@ export function parsePathElement(s: string): PathElement {
 
 function parseJson(text: string): JsonValue {
   try {
-    return JSON.parse(text) as JsonValue;
+    return parseJsonText(text) as JsonValue;
   } catch (e) {
     throw new PathElementSyntaxError((e as Error).message);
   }

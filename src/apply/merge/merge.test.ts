@@ -194,19 +194,22 @@ describe('removeItems', () => {
         ]),
       ],
     ]);
-    assert.deepEqual(removeItems(live, toRemove, W, 'drop'), {
+    assert.deepEqual(removeItems(live, toRemove, W), {
       spec: { config: { b: '2' }, tags: ['y'], ports: [{ containerPort: 53, protocol: 'UDP' }], image: 'i' },
     });
   });
 
-  it('turns emptied containers into null (kube) or drops them', () => {
+  it('turns emptied containers into null, as kube does, and drops members', () => {
     const toRemove = FieldSet.fromPaths([
       [f('spec'), f('config'), f('a')],
       [f('spec'), f('config'), f('b')],
+      [f('spec'), f('tags'), valueElement('x')],
+      [f('spec'), f('tags'), valueElement('y')],
+      [f('spec'), f('image')],
     ]);
-    const nulls = removeItems(live, toRemove, W, 'null') as { spec: Record<string, unknown> };
-    assert.equal(nulls.spec.config, null);
-    const dropped = removeItems(live, toRemove, W, 'drop') as { spec: Record<string, unknown> };
-    assert.ok(!('config' in dropped.spec));
+    assert.deepEqual(removeItems(live, toRemove, W), {
+      spec: { config: null, tags: null, ports: live.spec.ports },
+    });
+    assert.equal(removeItems(live, FieldSet.fromPaths([[f('spec')]]), W) as unknown, null);
   });
 });

@@ -1,12 +1,13 @@
 import { ItemKeys, isObject } from '../typed/list-items.js';
 import { isEmptyObject } from '../typed/to-field-set.js';
-import { fieldType, type ListType, type MapType, resolveType, type TypeNode } from '../typed/type-node.js';
+import { fieldType, type ListType, type MapType, resolvePair, type TypeNode } from '../typed/type-node.js';
 
 /**
  * Merges an apply configuration (`rhs`) into the live object (`lhs`), as structured-merge-diff's
  * `TypedValue.Merge` does: nothing is removed; leaves (scalars, atomic maps and lists, empty
  * containers) take the configuration's value; granular maps merge key by key; sets and list maps
- * merge item by item, keyed by their path element.
+ * merge item by item, keyed by their path element. A `null` against a granular map or list that
+ * holds something is an empty one, so it merges in nothing (pruning may empty it later).
  *
  * Item order: live items the configuration does not mention keep their place; the configuration's
  * items follow its own order, each shared item waiting at the position where the configuration
@@ -16,8 +17,7 @@ import { fieldType, type ListType, type MapType, resolveType, type TypeNode } fr
 export function mergeTyped(lhs: unknown, rhs: unknown, t: TypeNode, keys = new ItemKeys()): unknown {
   if (rhs === undefined) return lhs;
   if (lhs === undefined) return rhs;
-  const tl = resolveType(t, lhs);
-  const tr = resolveType(t, rhs);
+  const [tl, tr] = resolvePair(t, lhs, rhs);
   if (tl.kind !== tr.kind || tr.kind === 'scalar' || tr.atomic) return rhs;
   return tr.kind === 'map' ? mergeMap(lhs, rhs, tr, keys) : mergeList(lhs, rhs, tr, keys);
 }

@@ -165,13 +165,15 @@ export class Updater {
     if (!lastSet || lastSet.empty) return merged;
     const t = this.type;
     const last = withNamed(lastSet, t);
-    let pruned = removeItems(merged, last, t, 'null', keys);
+    let pruned = removeItems(merged, last, t, keys);
     let managed = FieldSet.EMPTY;
     for (const vs of managers.values()) managed = managed.union(vs.set);
     const mergedSet = withNamed(fieldSetOf(merged, t, keys), t);
     let prunedSet = withNamed(fieldSetOf(pruned, t, keys), t);
-    pruned = removeItems(merged, mergedSet.difference(prunedSet.union(withNamed(managed, t))), t, 'null', keys);
+    pruned = removeItems(merged, mergedSet.difference(prunedSet.union(withNamed(managed, t))), t, keys);
     prunedSet = withNamed(fieldSetOf(pruned, t, keys), t);
-    return removeItems(merged, mergedSet.difference(prunedSet).intersection(last), t, 'drop', keys);
+    // A container emptied here stays as null, as in kube: a null the applier applies (and owns) is
+    // part of its result. The registry later drops nulls of non-nullable fields, as kube does.
+    return removeItems(merged, mergedSet.difference(prunedSet).intersection(last), t, keys);
   }
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../apis/object.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import type { Clock } from '../../util/clock.js';
+import { stringifyJson } from '../../util/json-text.js';
 import { ApplyConflictError } from '../errors.js';
 import { createFieldManager, type FieldManager, type FieldManagerConfig, type WriteOptions } from '../field-manager.js';
 import { cloneValue } from '../object-helpers.js';
@@ -47,7 +48,7 @@ export class Scenario {
 
   /** Asserts that the apply conflicts and returns the error; the object is unchanged. */
   conflict(manager: string, config: Obj, opts: WriteOptions = {}): ApplyConflictError {
-    const before = JSON.stringify(this.live);
+    const before = stringifyJson(this.live);
     let caught: unknown;
     try {
       this.fm.apply(this.live, config as ApiObject, manager, false, opts);
@@ -55,7 +56,7 @@ export class Scenario {
       caught = e;
     }
     assert.ok(caught instanceof ApplyConflictError, `expected a conflict, got ${String(caught)}`);
-    assert.equal(JSON.stringify(this.live), before);
+    assert.equal(stringifyJson(this.live), before);
     return caught;
   }
 

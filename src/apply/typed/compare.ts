@@ -2,7 +2,7 @@ import { type FieldSet, FieldSetBuilder } from '../fieldpath/field-set.js';
 import { fieldElement, type PathElement } from '../fieldpath/path-element.js';
 import { ItemKeys, isObject } from './list-items.js';
 import { isEmptyObject } from './to-field-set.js';
-import { fieldType, type ListType, type MapType, resolveType, type TypeNode } from './type-node.js';
+import { fieldType, type ListType, type MapType, resolvePair, type TypeNode } from './type-node.js';
 
 /**
  * What changed between two values of a type (structured-merge-diff's `Comparison`): leaves and
@@ -51,8 +51,9 @@ class CompareWalker {
   constructor(private readonly keys: ItemKeys) {}
 
   compare(lhs: unknown, rhs: unknown, t: TypeNode): void {
-    const tl = lhs === undefined ? undefined : resolveType(t, lhs);
-    const tr = rhs === undefined ? undefined : resolveType(t, rhs);
+    const [pl, pr] = resolvePair(t, lhs, rhs);
+    const tl = lhs === undefined ? undefined : pl;
+    const tr = rhs === undefined ? undefined : pr;
     const rt = (tr ?? tl)!;
     let leaf = true;
     if (tl && tr && tl.kind !== tr.kind) this.leaf(lhs, rhs);

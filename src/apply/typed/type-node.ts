@@ -59,6 +59,24 @@ export function resolveType(t: TypeNode, value: unknown): ScalarType | MapType |
   return UNTYPED;
 }
 
+/**
+ * The concrete types two values take at node `t` when they are compared or merged. As in
+ * structured-merge-diff, a deduced `null` facing a map is an empty map (null is a valid map
+ * there), so `{a: null}` against `{a: {x: 1}}` differs below `.a`, not at `.a`; otherwise each
+ * value resolves on its own (`undefined` stands for an absent value).
+ */
+export function resolvePair(
+  t: TypeNode,
+  lhs: unknown,
+  rhs: unknown,
+): [ScalarType | MapType | ListType, ScalarType | MapType | ListType] {
+  if (t.kind === 'deduced' && (lhs === null || rhs === null)) {
+    const other = lhs === null ? rhs : lhs;
+    if (other !== null && typeof other === 'object' && !Array.isArray(other)) return [DEDUCED_MAP, DEDUCED_MAP];
+  }
+  return [resolveType(t, lhs), resolveType(t, rhs)];
+}
+
 /** The type of map key `key` under `t`, or undefined when the schema does not declare it. */
 export function fieldType(t: MapType, key: string): TypeNode | undefined {
   return t.fields?.get(key) ?? t.element;

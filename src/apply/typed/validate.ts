@@ -111,7 +111,9 @@ function scalarProblem(t: ScalarType, v: unknown): string | undefined {
   if (v === null || v === undefined) return undefined;
   switch (t.scalar) {
     case 'numeric':
-      return typeof v === 'number' ? undefined : `expected numeric (int or float), got ${goTypeName(v)}`;
+      return typeof v === 'number' || typeof v === 'bigint'
+        ? undefined
+        : `expected numeric (int or float), got ${goTypeName(v)}`;
     case 'string':
       return typeof v === 'string' ? undefined : `expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`;
     case 'boolean':
@@ -126,6 +128,7 @@ function goTypeName(v: unknown): string {
   if (Array.isArray(v)) return '[]interface {}';
   if (isObject(v)) return 'map[string]interface {}';
   if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (typeof v === 'bigint') return 'int64';
   return typeof v === 'boolean' ? 'bool' : 'string';
 }
 

@@ -24,6 +24,7 @@ function isRecord(v: unknown): v is JsonRecord {
 function describe(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (v === null) return 'null';
+  if (typeof v === 'bigint') return `bigint ${v}`;
   return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
 }
 
@@ -71,6 +72,10 @@ function writeValue(w: ProtoWriter, field: FieldInfo, v: unknown): void {
       w.svarint(v);
       return;
     case ValueKind.Int64:
+      if (typeof v === 'bigint' && v >= -(2n ** 63n) && v < 2n ** 63n) {
+        w.bigVarint(v);
+        return;
+      }
       if (typeof v !== 'number' || !Number.isInteger(v) || v < -INT64_LIMIT || v >= INT64_LIMIT) {
         throw mismatch('an int64', v);
       }

@@ -17,7 +17,7 @@ function wire(bytes: Uint8Array): Wire {
   while (r.pos < r.length) {
     const key = r.uint32(r.length);
     const num = key >>> 3;
-    let v: number | Uint8Array;
+    let v: number | bigint | Uint8Array;
     switch (key & 7) {
       case 0:
         v = r.int64(r.length);

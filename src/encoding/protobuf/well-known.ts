@@ -1,3 +1,4 @@
+import { parseJson, stringifyJson } from '../../util/json-text.js';
 import { ProtobufDecodeError, ProtobufEncodeError } from './errors.js';
 import { ValueKind } from './message-table.js';
 import { formatEpochTime, parseEpochTime } from './timestamps.js';
@@ -31,7 +32,7 @@ function other(r: ProtoReader, end: number, tag: number, known: number): void {
 function writeTimestamp(w: ProtoWriter, value: unknown, micro: boolean): void {
   const t = typeof value === 'string' ? parseEpochTime(value) : undefined;
   if (!t) {
-    throw new ProtobufEncodeError(`expected an RFC 3339 timestamp, got ${JSON.stringify(value)}`);
+    throw new ProtobufEncodeError(`expected an RFC 3339 timestamp, got ${stringifyJson(value)}`);
   }
   // Go writes both fields always; Time drops the fraction (its JSON has whole seconds only),
   // MicroTime truncates it to microseconds.
@@ -48,7 +49,7 @@ function readTimestamp(r: ProtoReader, end: number, micro: boolean): string | un
   let nanos = 0;
   while (r.pos < end) {
     const tag = r.uint32(end);
-    if (tag === 8) seconds = r.int64(end);
+    if (tag === 8) seconds = Number(r.int64(end));
     else if (tag === 16) nanos = r.int32(end);
     else other(r, end, tag, 2);
   }
@@ -80,7 +81,7 @@ function writeIntOrString(w: ProtoWriter, value: unknown): void {
     w.string('');
     return;
   }
-  if (typeof value !== 'string') throw new ProtobufEncodeError(`int-or-string: got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string') throw new ProtobufEncodeError(`int-or-string: got ${stringifyJson(value)}`);
   w.tag(1, WIRE_VARINT);
   w.uvarint(1);
   w.tag(2, WIRE_VARINT);
@@ -95,7 +96,7 @@ function readIntOrString(r: ProtoReader, end: number): number | string {
   let strVal = '';
   while (r.pos < end) {
     const tag = r.uint32(end);
-    if (tag === 8) type = r.int64(end);
+    if (tag === 8) type = Number(r.int64(end));
     else if (tag === 16) intVal = r.int32(end);
     else if (tag === 26) strVal = r.string(end);
     else other(r, end, tag, 3);
@@ -107,7 +108,7 @@ function readIntOrString(r: ProtoReader, end: number): number | string {
 function writeJsonBytes(w: ProtoWriter, value: unknown, what: string): void {
   let json: string | undefined;
   try {
-    json = JSON.stringify(value);
+    json = stringifyJson(value);
   } catch (cause) {
     throw new ProtobufEncodeError(`${what}: value cannot be serialized as JSON`, { cause });
   }
@@ -125,7 +126,7 @@ function readJsonBytes(r: ProtoReader, end: number, what: string): unknown {
   }
   if (!raw || raw.length === 0) return undefined;
   try {
-    return JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+    return parseJson(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
   } catch (cause) {
     throw new ProtobufDecodeError('malformed', `${what} does not hold JSON`, { cause });
   }
@@ -144,8 +145,8 @@ export function writeSpecial(w: ProtoWriter, kind: ValueKind, value: unknown): v
       writeIntOrString(w, value);
       return;
     case ValueKind.Quantity:
-      if (typeof value !== 'string' && typeof value !== 'number') {
-        throw new ProtobufEncodeError(`quantity: got ${JSON.stringify(value)}`);
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') {
+        throw new ProtobufEncodeError(`quantity: got ${stringifyJson(value)}`);
       }
       w.tag(1, WIRE_LEN);
       w.string(String(value));
@@ -155,7 +156,7 @@ export function writeSpecial(w: ProtoWriter, kind: ValueKind, value: unknown): v
       return;
     case ValueKind.FieldsV1:
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw new ProtobufEncodeError(`fieldsV1: expected an object, got ${JSON.stringify(value)}`);
+        throw new ProtobufEncodeError(`fieldsV1: expected an object, got ${stringifyJson(value)}`);
       }
       writeJsonBytes(w, value, 'FieldsV1');
       return;

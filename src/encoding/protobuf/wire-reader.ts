@@ -83,10 +83,10 @@ export class ProtoReader {
   }
 
   /**
-   * A varint read as a 64-bit two's complement integer (int64); values beyond ±2^53 lose
-   * precision, as they do in JSON.
+   * A varint read as a 64-bit two's complement integer (int64): a number, or a `bigint` past
+   * ±2^53 (exact, as integers beyond 2^53 are in JSON values).
    */
-  int64(end: number): number {
+  int64(end: number): number | bigint {
     const pos = this.pos;
     if (pos < end && this.buf[pos] < 128) {
       this.pos = pos + 1;
@@ -94,8 +94,13 @@ export class ProtoReader {
     }
     this.varint64(end);
     const { lo, hi } = this;
-    if (hi & 0x80000000) return -((~hi >>> 0) * TWO_32 + (~lo >>> 0) + 1);
-    return hi * TWO_32 + lo;
+    if (hi < 0x200000) return hi * TWO_32 + lo;
+    if (hi & 0x80000000 && ~hi >>> 0 < 0x200000) {
+      // At most 2^53 in magnitude, so exact as a number; only -2^53 itself is not safe.
+      const v = -((~hi >>> 0) * TWO_32 + (~lo >>> 0) + 1);
+      if (Number.isSafeInteger(v)) return v;
+    }
+    return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
   }
 
   /** A varint read as int32: its low 32 bits, signed, as Go truncates it. */

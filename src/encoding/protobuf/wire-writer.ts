@@ -65,6 +65,20 @@ export class ProtoWriter {
     this.pos = pos;
   }
 
+  /** A signed 64-bit integer held as a `bigint` (beyond 2^53), as protobuf's `int64` varint. */
+  bigVarint(n: bigint): void {
+    let u = BigInt.asUintN(64, n);
+    if (this.pos + 10 > this.buf.length) this.grow(10);
+    const buf = this.buf;
+    let pos = this.pos;
+    while (u > 127n) {
+      buf[pos++] = Number(u & 127n) | 0x80;
+      u >>= 7n;
+    }
+    buf[pos++] = Number(u);
+    this.pos = pos;
+  }
+
   /**
    * A signed integer (int32 or int64) as protobuf's `int64` varint: negative values are their
    * 64-bit two's complement, ten bytes long (Go encodes negative int32 the same way).

@@ -1,5 +1,6 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
+import { goIntegerDecodeError } from '../../apis/schema/go-integer-decode.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
 import {
   CborDecodeError,
@@ -120,6 +121,7 @@ export async function decodeObjectBody(
     );
   }
   const obj = value as Record<string, unknown>;
+  if (jsonText !== undefined || media === 'application/yaml') rejectUndecodableIntegers(def, obj);
   const unknown = pruneUnknownFields(def.schema, obj);
   try {
     const { warnings } = fieldValidation(o.directive, {
@@ -142,6 +144,21 @@ export async function decodeObjectBody(
     }
     throw e;
   }
+}
+
+/**
+ * kube decodes a JSON or YAML body of a compiled-in kind (a schema named by
+ * `x-orch-type-name`) into its Go struct, where an integer outside its field's int32/int64
+ * range is a 400 before any validation. Custom resources decode untyped; their schema
+ * validation reports such values (422).
+ */
+function rejectUndecodableIntegers(def: ResourceDefinition, obj: Record<string, unknown>): void {
+  if (!def.schema['x-orch-type-name']) return;
+  const cause = goIntegerDecodeError(def.schema, obj);
+  if (cause === undefined) return;
+  throw apiErrors.badRequest(
+    cannotBeHandledMessage({ kind: def.kind, version: def.version, targetKind: def.kind, cause }),
+  );
 }
 
 /** Decodes an optional JSON or YAML body without a schema (DeleteOptions). */

@@ -27,7 +27,7 @@ export function parseDryRun(values: readonly string[]): boolean {
 }
 
 function parseIntParam(name: string, value: string): number {
-  if (!/^-?[0-9]+$/.test(value))
+  if (!/^-?[0-9]+$/.test(value) || BigInt.asIntN(64, BigInt(value)) !== BigInt(value))
     throw apiErrors.badRequest(`invalid value for ${name}: "${value}": must be an integer`);
   return Number(value);
 }
@@ -65,7 +65,17 @@ function deleteOptionsFromBody(body: Record<string, unknown>, unsafe: boolean | 
     );
   const { dryRun, gracePeriodSeconds, propagationPolicy, orphanDependents, preconditions } = body;
   if (dryRun !== undefined && dryRun !== null && !Array.isArray(dryRun)) throw typeError('dryRun', '[]string');
-  if (gracePeriodSeconds !== undefined && gracePeriodSeconds !== null && !Number.isInteger(gracePeriodSeconds)) {
+  if (typeof gracePeriodSeconds === 'bigint' && BigInt.asIntN(64, gracePeriodSeconds) !== gracePeriodSeconds) {
+    throw apiErrors.badRequest(
+      `json: cannot unmarshal number ${gracePeriodSeconds} into Go struct field DeleteOptions.gracePeriodSeconds of type int64`,
+    );
+  }
+  if (
+    gracePeriodSeconds !== undefined &&
+    gracePeriodSeconds !== null &&
+    typeof gracePeriodSeconds !== 'bigint' &&
+    !Number.isInteger(gracePeriodSeconds)
+  ) {
     throw typeError('gracePeriodSeconds', 'int64');
   }
   if (propagationPolicy !== undefined && propagationPolicy !== null && typeof propagationPolicy !== 'string') {
@@ -86,7 +96,11 @@ function deleteOptionsFromBody(body: Record<string, unknown>, unsafe: boolean | 
   }
   return {
     dryRun: Array.isArray(dryRun) ? parseDryRun(dryRun.map(String)) : false,
-    gracePeriodSeconds: typeof gracePeriodSeconds === 'number' ? gracePeriod(gracePeriodSeconds) : undefined,
+    // No served kind deletes gracefully, so a period beyond 2^53 seconds need not stay exact.
+    gracePeriodSeconds:
+      typeof gracePeriodSeconds === 'number' || typeof gracePeriodSeconds === 'bigint'
+        ? gracePeriod(Number(gracePeriodSeconds))
+        : undefined,
     propagationPolicy: (propagationPolicy ?? undefined) as PropagationPolicy | undefined,
     orphanDependents: (orphanDependents ?? undefined) as boolean | undefined,
     preconditions: pre,

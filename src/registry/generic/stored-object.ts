@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../apis/object.js';
 import { CorruptValueError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
+import { parseJson, stringifyJson } from '../../util/json-text.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -8,10 +9,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
  * Objects are stored as JSON without `metadata.resourceVersion`: the store's modRevision is
  * the resourceVersion, set on every read, so a stored value never disagrees with its revision.
+ * Integers beyond 2^53 are stored and read back exactly (`bigint`s in the object).
  */
 export function encodeStored(obj: ApiObject): Uint8Array {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return encoder.encode(JSON.stringify({ ...obj, metadata: meta }));
+  return encoder.encode(stringifyJson({ ...obj, metadata: meta }));
 }
 
 /** Decodes a stored value; throws CorruptValueError when it is not a stored object. */
@@ -19,7 +21,7 @@ export function decodeStored(kv: KeyValue): ApiObject {
   if (kv.corrupt) throw kv.corrupt;
   let obj: ApiObject;
   try {
-    obj = JSON.parse(decoder.decode(kv.value)) as ApiObject;
+    obj = parseJson(decoder.decode(kv.value)) as ApiObject;
   } catch (e) {
     throw new CorruptValueError(kv.key, 'value is not valid JSON', { cause: e });
   }
