@@ -39,11 +39,13 @@ export function validateAuthorizationModes(modes: readonly string[]): string[] {
 
 /**
  * The authorizer of a mode list: `system:masters` first (it bypasses every module), then each
- * mode in the order given. @throws AuthorizationModeError listing every problem of the list.
+ * mode in the order given (a list starting with `AlwaysAllow` is `AlwaysAllow` alone). @throws AuthorizationModeError listing every problem of the list.
  */
 export function buildAuthorizer(modes: readonly string[]): Authorizer {
   const errs = validateAuthorizationModes(modes);
   if (errs.length > 0) throw new AuthorizationModeError(errs.join('; '));
+  // A first AlwaysAllow decides every request: the modules after it are never asked.
+  if (modes[0] === 'AlwaysAllow') return alwaysAllow;
   const chain: Authorizer[] = [privilegedGroups()];
   for (const m of modes as readonly AuthorizationMode[]) {
     chain.push(m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny);

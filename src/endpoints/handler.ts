@@ -32,6 +32,10 @@ export interface ApiRequest {
   readonly head: RequestHead;
 }
 
+/**
+ * Response header names in lower case. Each response owns its header object: filters add to it
+ * in place (never share one object between responses).
+ */
 export type ResponseHeaders = Record<string, string | string[]>;
 
 /** A complete response body. */

@@ -7,9 +7,9 @@ import { X509Authenticator } from '../authn/x509-authenticator.js';
 import { buildAuthorizer } from '../authz/index.js';
 import { EncodingCache } from '../encoding/index.js';
 import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
-import { auditId } from '../endpoints/filters/audit-id.js';
 import { authentication } from '../endpoints/filters/authentication.js';
 import { authorization } from '../endpoints/filters/authorization.js';
+import { commonHeaders } from '../endpoints/filters/common-headers.js';
 import { requestInfo } from '../endpoints/filters/request-info.js';
 import { chain, type Handler } from '../endpoints/handler.js';
 import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
@@ -21,7 +21,6 @@ import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { ensureSystemNamespaces, IMMORTAL_NAMESPACES, lookupNamespace } from './bootstrap-namespaces.js';
-import { cacheControl } from './filters/cache-control.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
@@ -65,7 +64,8 @@ export interface ApiServer {
 }
 
 /**
- * Composes the request pipeline: Cache-Control → panic recovery → audit ID → request info → authentication →
+ * Composes the request pipeline: common headers (audit ID, Cache-Control, warnings) → panic
+ * recovery → request info → authentication →
  * authorization → health | discovery | OpenAPI | resources, over a resource set whose registries
  * share the admission chain. Validates the authorization modes and admission plugins first.
  * @throws AuthorizationModeError, AdmissionConfigError listing every problem.
@@ -99,14 +99,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
   resources = set;
   const authenticator = d.authenticator ?? buildRequestAuthenticator({ authenticators: [new X509Authenticator()] });
   const handler = chain(
-    [
-      cacheControl(),
-      panicRecovery(d.logger),
-      auditId(),
-      requestInfo(),
-      authentication(authenticator),
-      authorization(authorizer),
-    ],
+    [commonHeaders(), panicRecovery(d.logger), requestInfo(), authentication(authenticator), authorization(authorizer)],
     rootHandler(
       {
         health: d.health,
