@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 
 export interface KubectlResult {
   readonly code: number;
@@ -6,13 +6,27 @@ export interface KubectlResult {
   readonly stderr: string;
 }
 
-/** Runs the real kubectl against a kubeconfig; never throws for a non-zero exit. */
-export function kubectl(kubeconfig: string, args: readonly string[], input?: string): Promise<KubectlResult> {
+const kubectlEnv = (extra: Readonly<Record<string, string>> = {}) => ({
+  ...process.env,
+  KUBECACHEDIR: '/nonexistent-orch-cache',
+  ...extra,
+});
+
+/**
+ * Runs the real kubectl against a kubeconfig; never throws for a non-zero exit. `env` adds
+ * variables (e.g. `KUBE_EDITOR`) to the inherited environment.
+ */
+export function kubectl(
+  kubeconfig: string,
+  args: readonly string[],
+  input?: string,
+  env?: Readonly<Record<string, string>>,
+): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
       'kubectl',
       ['--kubeconfig', kubeconfig, ...args],
-      { timeout: 60000, env: { ...process.env, KUBECACHEDIR: '/nonexistent-orch-cache' } },
+      { timeout: 60000, env: kubectlEnv(env) },
       (err, stdout, stderr) => {
         const code = err
           ? typeof (err as { code?: unknown }).code === 'number'
@@ -24,4 +38,49 @@ export function kubectl(kubeconfig: string, args: readonly string[], input?: str
     );
     if (input !== undefined) child.stdin?.end(input);
   });
+}
+
+/** A long-running kubectl (e.g. `get -w`) whose output is collected as it arrives. */
+export interface KubectlProcess {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when `stream`'s output so far matches `pattern`; rejects after `timeoutMs`. */
+  waitFor(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Ends the process (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts the real kubectl without waiting for it to end. */
+export function startKubectl(kubeconfig: string, args: readonly string[]): KubectlProcess {
+  const child: ChildProcess = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], {
+    env: kubectlEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d) => (out.stdout += d));
+  child.stderr!.on('data', (d) => (out.stderr += d));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return {
+    stdout: () => out.stdout,
+    stderr: () => out.stderr,
+    async waitFor(stream, pattern, timeoutMs = 15000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(out[stream])) {
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(
+            `kubectl ${args.join(' ')}: no ${pattern} on ${stream} (exit ${child.exitCode})\nstdout:\n${out.stdout}\nstderr:\n${out.stderr}`,
+          );
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      process.removeListener('exit', killOnExit);
+    },
+  };
 }
