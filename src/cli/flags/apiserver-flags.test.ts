@@ -147,6 +147,7 @@ describe('parseApiServerCommandLine', () => {
 
   const parseErrors: [string[], string][] = [
     [['--x'], 'unknown flag: --x'],
+    [['--api-domain=k9s.io'], 'invalid argument "k9s.io" for "--api-domain" flag: must be one of orch.io, k8s.io'],
     [
       ['--secure-port=abc'],
       'invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax',
