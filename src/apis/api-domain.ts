@@ -51,6 +51,18 @@ export interface ApiDomain {
    * unchanged | `io.k8s.api.core.v1.ConfigMap`, the names kubectl and generators expect.
    */
   definitionName(internal: string): string;
+  /**
+   * A label, annotation or secret-type key whose kube form uses `kubernetes.io`:
+   * (`bootstrap`, `token`) → `bootstrap.orch.io/token` | `bootstrap.kubernetes.io/token`;
+   * ('', `service-account-token`) → `orch.io/service-account-token` | `kubernetes.io/…`.
+   */
+  key(prefixBase: string, name: string): string;
+  /** A product-named kind: `ControllerManagerConfiguration` → `Orch…` | `Kube…`. */
+  kindName(suffix: string): string;
+  /** A product-named system user: `scheduler` → `system:orch-scheduler` | `system:kube-scheduler`. */
+  systemUser(component: string): string;
+  /** An environment variable: `EXEC_INFO` → `ORCH_EXEC_INFO` | `KUBERNETES_EXEC_INFO`. */
+  envVar(name: string): string;
 }
 
 const ORCH: ApiDomain = Object.freeze({
@@ -72,6 +84,10 @@ const ORCH: ApiDomain = Object.freeze({
   apiServerManager: 'orch-apiserver',
   kubeconfigName: 'orch',
   definitionName: (internal: string) => internal,
+  key: (prefixBase: string, name: string) => `${prefixBase ? `${prefixBase}.` : ''}orch.io/${name}`,
+  kindName: (suffix: string) => `Orch${suffix}`,
+  systemUser: (component: string) => `system:orch-${component}`,
+  envVar: (name: string) => `ORCH_${name}`,
 });
 
 const KUBE: ApiDomain = Object.freeze({
@@ -93,6 +109,10 @@ const KUBE: ApiDomain = Object.freeze({
   apiServerManager: 'kube-apiserver',
   kubeconfigName: 'kubernetes',
   definitionName: (internal: string) => (internal.startsWith('io.orch.') ? `io.k8s.${internal.slice(8)}` : internal),
+  key: (prefixBase: string, name: string) => `${prefixBase ? `${prefixBase}.` : ''}kubernetes.io/${name}`,
+  kindName: (suffix: string) => `Kube${suffix}`,
+  systemUser: (component: string) => `system:kube-${component}`,
+  envVar: (name: string) => `KUBERNETES_${name}`,
 });
 
 /** The profile of a domain name. */
@@ -126,6 +146,15 @@ export function domainNameTable(): { readonly what: string; readonly orch: strin
     ['API server field manager', (d) => d.apiServerManager],
     ['admin kubeconfig cluster and context', (d) => d.kubeconfigName],
     ['OpenAPI definition names', (d) => d.definitionName('io.orch.api.core.v1.ConfigMap')],
+    ['bootstrap token secret type', (d) => d.key('bootstrap', 'token')],
+    ['service account token secret type', (d) => d.key('', 'service-account-token')],
+    [
+      'RBAC defaults label, autoupdate annotation',
+      (d) => `${d.key('', 'bootstrapping')}, ${d.key('rbac.authorization', 'autoupdate')}`,
+    ],
+    ['controller manager configuration kind', (d) => d.kindName('ControllerManagerConfiguration')],
+    ['system component users', (d) => `${d.systemUser('scheduler')}, ${d.systemUser('aggregator')}`],
+    ['exec credential environment variable', (d) => d.envVar('EXEC_INFO')],
   ];
   return rows.map(([what, f]) => ({ what, orch: f(ORCH), kube: f(KUBE) }));
 }
