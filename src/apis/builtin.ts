@@ -1,3 +1,4 @@
+import { type ApiDomain, ORCH_DOMAIN } from './api-domain.js';
 import { leaseResource } from './coordination/lease.js';
 import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
@@ -7,6 +8,8 @@ import { serviceAccountResource } from './core/service-account.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
 
 export interface BuiltinOptions {
+  /** Names of groups, namespaces, labels and finalizers; default `orch.io`. */
+  readonly domain?: ApiDomain;
   /** Feature gate `CoordinatedLeaderElection` (alpha; default false). */
   readonly coordinatedLeaderElection?: boolean;
 }
@@ -21,17 +24,18 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * Every compiled-in resource: core/v1 namespaces, configmaps, secrets, serviceaccounts, events,
- * and coordination.orch.io/v1 leases. Each call builds fresh definitions; their schemas are
+ * and coordination.<domain>/v1 leases. Each call builds fresh definitions; their schemas are
  * shared constants and therefore deeply frozen.
  */
 export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceDefinition[] {
+  const domain = options.domain ?? ORCH_DOMAIN;
   const defs = [
-    namespaceResource(),
-    configMapResource(),
-    secretResource(),
-    serviceAccountResource(),
-    eventResource(),
-    leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }),
+    namespaceResource(domain),
+    configMapResource(domain),
+    secretResource(domain),
+    serviceAccountResource(domain),
+    eventResource(domain),
+    leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }, domain),
   ];
   for (const def of defs) deepFreeze(def.schema);
   return defs;

@@ -1,3 +1,4 @@
+import { ORCH_DOMAIN } from '../apis/api-domain.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import {
   type Authenticator,
@@ -8,12 +9,14 @@ import {
   type UserInfo,
 } from './authenticator.js';
 
-/** Extra key naming the credential a request authenticated with (kube-apiserver's `authentication.k8s.io/credential-id`). */
-export const CREDENTIAL_ID_KEY = 'authentication.orch.io/credential-id';
+/** Extra key naming the credential a request authenticated with in the default profile (kube-apiserver's `authentication.kubernetes.io/credential-id`). */
+export const CREDENTIAL_ID_KEY = ORCH_DOMAIN.credentialIdExtra;
 
 export interface X509AuthenticatorOptions {
   /** Time source for the validity check; default the system clock. */
   readonly clock?: Clock;
+  /** The user extra naming the credential (the API domain's); default the `orch.io` profile's. */
+  readonly credentialIdExtra?: string;
 }
 
 /** Go's x509 error texts for the OpenSSL verification codes a client certificate can fail with. */
@@ -55,11 +58,13 @@ function certificateIdentifier(cert: PeerCertificate): string {
  */
 export class X509Authenticator implements Authenticator {
   private readonly clock: Clock;
+  private readonly credentialIdKey: string;
   /** The identity derived from a certificate never changes; the certificate object is cached per connection. */
   private readonly users = new WeakMap<PeerCertificate, AuthResult>();
 
   constructor(options: X509AuthenticatorOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    this.credentialIdKey = options.credentialIdExtra ?? CREDENTIAL_ID_KEY;
   }
 
   async authenticate(req: RequestHead): Promise<AuthResult> {
@@ -89,7 +94,7 @@ export class X509Authenticator implements Authenticator {
         const user: UserInfo = Object.freeze({
           name: cert.commonName,
           groups: cert.organizations,
-          extra: Object.freeze({ [CREDENTIAL_ID_KEY]: Object.freeze([credentialId]) }),
+          extra: Object.freeze({ [this.credentialIdKey]: Object.freeze([credentialId]) }),
         });
         result = Object.freeze({ kind: 'user' as const, user });
       }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { apiDomain } from '../apis/api-domain.js';
 import { builtinResources } from '../apis/builtin.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { startServer } from '../server/start-server.js';
@@ -12,7 +13,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseApiServerCommandLine(argv, {
       featureGates: newOrchFeatureGates(),
-      servedResources: builtinResources(),
+      servedResources: (domain) => builtinResources({ domain: apiDomain(domain) }),
     });
   } catch (e) {
     if (e instanceof FlagError) {
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   const started = performance.now();
   const server = await startServer({
     dataDir: f.dataDir,
+    apiDomain: f.apiDomain,
     bindAddress: f.bindAddress,
     securePort: f.securePort,
     storageBackend: f.storageBackend,

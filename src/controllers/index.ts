@@ -1,3 +1,4 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../apis/api-domain.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
@@ -18,6 +19,8 @@ export interface StartControllersOptions {
   readonly clock?: Clock;
   /** How long the garbage collector waits for all resources to be listed first. Default 10 s. */
   readonly gcSyncTimeoutMs?: number;
+  /** The API domain the server was built with (identities, the namespace finalizer). Default `orch.io`. */
+  readonly domain?: ApiDomain;
 }
 
 export interface RunningControllers {
@@ -37,13 +40,15 @@ export function startControllers(options: StartControllersOptions): RunningContr
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) lifetime.abort();
   const signal = lifetime.signal;
-  const informers = new InformerSet(options.resources, { logger, signal });
+  const domain = options.domain ?? ORCH_DOMAIN;
+  const informers = new InformerSet(options.resources, { logger, signal, domain });
   const gc = new GarbageCollector({
     resources: options.resources,
     informers,
     logger,
     signal,
     syncTimeoutMs: options.gcSyncTimeoutMs,
+    domain,
   });
   const namespaces = new NamespaceController({
     resources: options.resources,
@@ -51,6 +56,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
     logger,
     signal,
     clock: options.clock,
+    domain,
   });
   informers.start();
   const report = (name: string) => (e: unknown) => {

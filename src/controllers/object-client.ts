@@ -1,3 +1,4 @@
+import type { ApiDomain } from '../apis/api-domain.js';
 import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
@@ -25,11 +26,11 @@ export interface ControllerIdentity {
 
 /**
  * The identity of a named in-process controller: the service account
- * `system:serviceaccount:orch-system:<name>` (kube-controller-manager's controllers with
+ * `system:serviceaccount:<system namespace>:<name>` (kube-controller-manager's controllers with
  * `--use-service-account-credentials`), writing as field manager `<name>`.
  */
-export function controllerIdentity(name: string): ControllerIdentity {
-  return { user: controllerUser(name), manager: name };
+export function controllerIdentity(name: string, domain: ApiDomain): ControllerIdentity {
+  return { user: controllerUser(name, domain.systemNamespace), manager: name };
 }
 
 /** The request context of a controller's request on one served resource. */

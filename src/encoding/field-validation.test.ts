@@ -89,7 +89,7 @@ describe('parseFieldValidation', () => {
         return e instanceof InvalidFieldValidationError;
       },
     );
-    const status = (caught as InvalidFieldValidationError).toStatusError('CreateOptions').toStatus();
+    const status = (caught as InvalidFieldValidationError).toStatusError('CreateOptions', 'meta.orch.io').toStatus();
     assert.equal(status.code, 422);
     assert.equal(status.reason, 'Invalid');
     assert.equal(

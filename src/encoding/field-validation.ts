@@ -31,10 +31,10 @@ export class InvalidFieldValidationError extends Error {
   }
 
   /**
-   * kube's answer: `CreateOptions.meta.orch.io "" is invalid: fieldValidation: Unsupported
+   * kube's answer: `CreateOptions.<meta group> "" is invalid: fieldValidation: Unsupported
    * value: "x": supported values: "", "Ignore", "Strict", "Warn"`.
    */
-  toStatusError(optionsKind: OptionsKind, metaGroup = 'meta.orch.io'): StatusError {
+  toStatusError(optionsKind: OptionsKind, metaGroup: string): StatusError {
     return apiErrors.invalid({ group: metaGroup, kind: optionsKind }, '', [this.fieldError]);
   }
 }

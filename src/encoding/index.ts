@@ -80,7 +80,6 @@ export {
   negotiateErrorOutput,
   negotiateOutput,
   negotiateWatch,
-  ORCH_PROTOBUF,
   supportedMediaTypes,
   YAML_MEDIA_TYPE,
 } from './negotiation.js';

@@ -1,3 +1,4 @@
+import { ORCH_DOMAIN } from '../apis/api-domain.js';
 /**
  * Response content negotiation, step for step as kube-apiserver v1.32 does it
  * (`negotiation.NegotiateOutputMediaType` with a request scope's endpoint restrictions):
@@ -46,8 +47,10 @@ export interface NegotiationOptions {
   readonly table?: boolean;
   /** The endpoint can convert to `PartialObjectMetadata(List)`. Default true. */
   readonly partialObjectMetadata?: boolean;
-  /** Group of the conversion kinds. Default `meta.orch.io`. */
+  /** Group of the conversion kinds (the domain's meta group). Default: the `orch.io` profile's. */
   readonly metaGroup?: string;
+  /** The Protobuf media type served (the domain's). Default: the `orch.io` profile's. */
+  readonly protobufMediaType?: string;
   /** Versions of that group accepted in `v=`. Default `v1` and `v1beta1`, as kube. */
   readonly metaVersions?: readonly string[];
   /** First value of the `pretty` query parameter, if present. */
@@ -57,7 +60,6 @@ export interface NegotiationOptions {
 
 export const JSON_MEDIA_TYPE = 'application/json';
 export const YAML_MEDIA_TYPE = 'application/yaml';
-export const ORCH_PROTOBUF = 'application/vnd.orch.protobuf';
 export const KUBERNETES_PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 interface Serializer {
@@ -76,24 +78,47 @@ function serializer(encoding: Encoding, mediaType: string, streams: boolean, lis
   return { encoding, mediaType, type, subType, streams, listed };
 }
 
-const BASE_SERIALIZERS: readonly Serializer[] = [
-  serializer('json', JSON_MEDIA_TYPE, true),
-  serializer('yaml', YAML_MEDIA_TYPE, false),
-  serializer('protobuf', ORCH_PROTOBUF, true),
-  serializer('protobuf', KUBERNETES_PROTOBUF, true, false),
-];
-const WITH_CBOR: readonly Serializer[] = [...BASE_SERIALIZERS, serializer('cbor', CBOR_MEDIA_TYPE, true)];
+interface SerializerSet {
+  readonly base: readonly Serializer[];
+  readonly withCbor: readonly Serializer[];
+}
 
-function serializers(cborEnabled: boolean): readonly Serializer[] {
-  return cborEnabled ? WITH_CBOR : BASE_SERIALIZERS;
+/**
+ * The serializers of a profile: its own Protobuf type is listed; the `orch.io` profile accepts
+ * kubectl's `application/vnd.kubernetes.protobuf` as an unlisted alias.
+ */
+function serializerSet(protobufMediaType: string): SerializerSet {
+  const base = [
+    serializer('json', JSON_MEDIA_TYPE, true),
+    serializer('yaml', YAML_MEDIA_TYPE, false),
+    serializer('protobuf', protobufMediaType, true),
+    ...(protobufMediaType === KUBERNETES_PROTOBUF ? [] : [serializer('protobuf', KUBERNETES_PROTOBUF, true, false)]),
+  ];
+  return { base, withCbor: [...base, serializer('cbor', CBOR_MEDIA_TYPE, true)] };
+}
+
+// Built once per profile: negotiation runs on every request.
+const ORCH_SERIALIZERS = serializerSet(ORCH_DOMAIN.protobufMediaType);
+const KUBE_SERIALIZERS = serializerSet(KUBERNETES_PROTOBUF);
+
+/** The serializers of a profile, by its Protobuf media type. */
+export function serializers(
+  cborEnabled: boolean,
+  protobufMediaType: string = ORCH_DOMAIN.protobufMediaType,
+): readonly Serializer[] {
+  const set = protobufMediaType === KUBERNETES_PROTOBUF ? KUBE_SERIALIZERS : ORCH_SERIALIZERS;
+  return cborEnabled ? set.withCbor : set.base;
 }
 
 /**
  * kube's `MediaTypesForSerializer`: the media types named in 406/415 messages, and the
  * streaming ones (`application/json;stream=watch`, ..., `application/cbor-seq`).
  */
-export function supportedMediaTypes(cborEnabled: boolean): { mediaTypes: string[]; streamMediaTypes: string[] } {
-  const listed = serializers(cborEnabled).filter((s) => s.listed);
+export function supportedMediaTypes(
+  cborEnabled: boolean,
+  protobufMediaType?: string,
+): { mediaTypes: string[]; streamMediaTypes: string[] } {
+  const listed = serializers(cborEnabled, protobufMediaType).filter((s) => s.listed);
   return {
     mediaTypes: listed.map((s) => s.mediaType),
     streamMediaTypes: listed
@@ -115,7 +140,7 @@ interface Restrictions {
 }
 
 function scopeRestrictions(opts: NegotiationOptions): Restrictions {
-  const metaGroup = opts.metaGroup ?? 'meta.orch.io';
+  const metaGroup = opts.metaGroup ?? ORCH_DOMAIN.metaGroup;
   const metaVersions = opts.metaVersions ?? ['v1', 'v1beta1'];
   return {
     allowsTransform(s, convert) {
@@ -216,8 +241,8 @@ function toMedia(m: Match, opts: NegotiationOptions): NegotiatedMedia {
  * `NotAcceptableError` listing every media type when no clause can be served.
  */
 export function negotiateOutput(accept: string | undefined, opts: NegotiationOptions): NegotiatedMedia {
-  const m = negotiate(accept, serializers(opts.cborEnabled), scopeRestrictions(opts));
-  if (!m) throw new NotAcceptableError(supportedMediaTypes(opts.cborEnabled).mediaTypes);
+  const m = negotiate(accept, serializers(opts.cborEnabled, opts.protobufMediaType), scopeRestrictions(opts));
+  if (!m) throw new NotAcceptableError(supportedMediaTypes(opts.cborEnabled, opts.protobufMediaType).mediaTypes);
   return toMedia(m, opts);
 }
 
@@ -229,7 +254,9 @@ export function negotiateOutput(accept: string | undefined, opts: NegotiationOpt
  */
 export function negotiateWatch(accept: string | undefined, opts: NegotiationOptions): NegotiatedMedia {
   const media = negotiateOutput(accept, opts);
-  if (media.encoding === 'yaml') throw new NotAcceptableError(supportedMediaTypes(opts.cborEnabled).streamMediaTypes);
+  if (media.encoding === 'yaml') {
+    throw new NotAcceptableError(supportedMediaTypes(opts.cborEnabled, opts.protobufMediaType).streamMediaTypes);
+  }
   const contentType =
     media.encoding === 'json'
       ? media.mediaType
@@ -247,9 +274,9 @@ export function negotiateWatch(accept: string | undefined, opts: NegotiationOpti
  */
 export function negotiateErrorOutput(
   accept: string | undefined,
-  opts: Pick<NegotiationOptions, 'cborEnabled' | 'prettyParam' | 'userAgent'>,
+  opts: Pick<NegotiationOptions, 'cborEnabled' | 'prettyParam' | 'userAgent' | 'protobufMediaType'>,
 ): NegotiatedMedia & { fallback: boolean } {
-  const m = negotiate(accept, serializers(opts.cborEnabled), defaultRestrictions);
+  const m = negotiate(accept, serializers(opts.cborEnabled, opts.protobufMediaType), defaultRestrictions);
   if (!m) {
     return { mediaType: JSON_MEDIA_TYPE, contentType: JSON_MEDIA_TYPE, encoding: 'json', pretty: true, fallback: true };
   }

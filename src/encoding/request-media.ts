@@ -2,17 +2,10 @@
  * Request-side media types: which decoder a request body's `Content-Type` selects, and which
  * patch type a PATCH names, with kube-apiserver's 415 answers. Pure.
  */
-import { APPLY_PATCH_CBOR_MEDIA_TYPE, CBOR_MEDIA_TYPE } from './cbor.js';
+import { APPLY_PATCH_CBOR_MEDIA_TYPE } from './cbor.js';
 import { MediaTypeParseError, UnsupportedMediaTypeError } from './errors.js';
 import { parseContentType } from './media-type.js';
-import {
-  type Encoding,
-  JSON_MEDIA_TYPE,
-  KUBERNETES_PROTOBUF,
-  ORCH_PROTOBUF,
-  supportedMediaTypes,
-  YAML_MEDIA_TYPE,
-} from './negotiation.js';
+import { type Encoding, JSON_MEDIA_TYPE, serializers, supportedMediaTypes } from './negotiation.js';
 
 export interface RequestMedia {
   /** The parsed, lower-cased media type (`application/json` when the header is absent). */
@@ -21,14 +14,6 @@ export interface RequestMedia {
   /** Parameters of the header (`charset`, ...), names lower-cased. */
   readonly params: Readonly<Record<string, string>>;
 }
-
-const DECODERS: ReadonlyMap<string, Encoding> = new Map<string, Encoding>([
-  [JSON_MEDIA_TYPE, 'json'],
-  [YAML_MEDIA_TYPE, 'yaml'],
-  [ORCH_PROTOBUF, 'protobuf'],
-  [KUBERNETES_PROTOBUF, 'protobuf'],
-  [CBOR_MEDIA_TYPE, 'cbor'],
-]);
 
 /**
  * kube's `NegotiateInputSerializer` for create and update bodies: an absent or empty header
@@ -39,11 +24,15 @@ const DECODERS: ReadonlyMap<string, Encoding> = new Map<string, Encoding>([
  */
 export function negotiateRequestMedia(
   contentType: string | undefined,
-  options: { cborEnabled: boolean; encodings?: readonly Encoding[] },
+  options: { cborEnabled: boolean; encodings?: readonly Encoding[]; protobufMediaType?: string },
 ): RequestMedia {
   if (!contentType) return { mediaType: JSON_MEDIA_TYPE, encoding: 'json', params: {} };
   const unsupported = (cause?: unknown) =>
-    new UnsupportedMediaTypeError(contentType, supportedMediaTypes(options.cborEnabled).mediaTypes, { cause });
+    new UnsupportedMediaTypeError(
+      contentType,
+      supportedMediaTypes(options.cborEnabled, options.protobufMediaType).mediaTypes,
+      { cause },
+    );
   let parsed: ReturnType<typeof parseContentType>;
   try {
     parsed = parseContentType(contentType);
@@ -51,7 +40,8 @@ export function negotiateRequestMedia(
     if (err instanceof MediaTypeParseError) throw unsupported(err);
     throw err;
   }
-  const encoding = DECODERS.get(parsed.mediaType);
+  // Every serializer decodes too (CBOR only when enabled, which the list already says).
+  const encoding = serializers(true, options.protobufMediaType).find((s) => s.mediaType === parsed.mediaType)?.encoding;
   if (
     encoding === undefined ||
     (encoding === 'cbor' && !options.cborEnabled) ||

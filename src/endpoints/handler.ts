@@ -1,3 +1,4 @@
+import type { ApiDomain } from '../apis/api-domain.js';
 import type { StatusError } from '../apis/meta/status.js';
 import type { RequestContext } from '../apis/request/request-context.js';
 import type { RequestInfo } from '../apis/request/request-info.js';
@@ -28,6 +29,8 @@ export interface ApiRequest {
   auditId?: string;
   /** Warnings for the response's `Warning` headers, from every layer. */
   readonly warnings: RequestWarnings;
+  /** The API domain profile of the server answering (names of groups and media types). */
+  readonly domain: ApiDomain;
   /** What authenticators may read: headers and the client certificate, never the body. */
   readonly head: RequestHead;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AdmissionChain, type AdmissionPlugin, BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../admission/index.js';
+import type { ApiDomain } from '../apis/api-domain.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
@@ -20,7 +21,7 @@ import type { KeyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
-import { ensureSystemNamespaces, IMMORTAL_NAMESPACES, lookupNamespace } from './bootstrap-namespaces.js';
+import { ensureSystemNamespaces, immortalNamespaces, lookupNamespace } from './bootstrap-namespaces.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
@@ -35,6 +36,8 @@ const BOOKMARK_INTERVAL_MS = 5000;
 export interface ApiServerDeps {
   readonly store: Store;
   readonly keys: KeyScheme;
+  /** Every domain-derived name (`orch.io` or `k8s.io` profile). */
+  readonly domain: ApiDomain;
   readonly gates: FeatureGates;
   readonly logger: Logger;
   readonly health: HealthRegistry;
@@ -79,7 +82,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     { enable: d.enableAdmissionPlugins, disable: d.disableAdmissionPlugins },
     {
       namespaceLookup: (name, signal) => lookupNamespace(resources, name, signal),
-      immortalNamespaces: IMMORTAL_NAMESPACES,
+      immortalNamespaces: immortalNamespaces(d.domain),
     },
   );
   const admission = new AdmissionChain([...builtin.plugins, ...(d.admissionPlugins ?? [])]);
@@ -90,6 +93,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       clock,
       uid: randomUUID,
       admission,
+      domain: d.domain,
       logger: d.logger,
       bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
       allowUnsafeMalformedObjectDeletion: d.gates.enabled(OrchFeatures.AllowUnsafeMalformedObjectDeletion),
@@ -97,13 +101,17 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     d.lifetime,
   );
   resources = set;
-  const authenticator = d.authenticator ?? buildRequestAuthenticator({ authenticators: [new X509Authenticator()] });
+  const authenticator =
+    d.authenticator ??
+    buildRequestAuthenticator({
+      authenticators: [new X509Authenticator({ credentialIdExtra: d.domain.credentialIdExtra })],
+    });
   const handler = chain(
     [commonHeaders(), panicRecovery(d.logger), requestInfo(), authentication(authenticator), authorization(authorizer)],
     rootHandler(
       {
         health: d.health,
-        openapi: openApiHandler(set),
+        openapi: openApiHandler(set, d.domain),
         discovery: discoveryHandler({ resources: set, version: versionInfo(), serverAddress: d.serverAddress }),
         index: rootPathsHandler(set, d.health),
       },
@@ -122,7 +130,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     resources: set,
     async serve(defs, signal) {
       await Promise.all(defs.map((def) => set.add(def)));
-      await ensureSystemNamespaces(set, signal);
+      await ensureSystemNamespaces(set, d.domain, signal);
     },
   };
 }

@@ -1,25 +1,30 @@
+import type { ApiDomain } from '../apis/api-domain.js';
 import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
 import type { UserInfo } from '../apis/request/user-info.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 
-/** Namespaces that exist on every server. */
-export const SYSTEM_NAMESPACES = ['default', 'orch-system', 'orch-public', 'orch-node-lease'] as const;
+/** Namespaces that exist on every server: `default` and the domain's system, public and node-lease ones. */
+export function systemNamespaces(domain: ApiDomain): readonly string[] {
+  return ['default', domain.systemNamespace, domain.publicNamespace, domain.nodeLeaseNamespace];
+}
 
 /** The API server's own identity for the objects it writes (kube's loopback `system:apiserver`). */
 export const API_SERVER_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
-/** The field manager of the API server's own writes (kube records `kube-apiserver`). */
-export const API_SERVER_MANAGER = 'orch-apiserver';
 
 /**
  * Creates the system namespaces that are missing, through the namespaces registry as the API
  * server itself (admission and field manager included); existing ones are left as they are.
  */
-export async function ensureSystemNamespaces(resources: ResourceSet, signal: AbortSignal): Promise<void> {
+export async function ensureSystemNamespaces(
+  resources: ResourceSet,
+  domain: ApiDomain,
+  signal: AbortSignal,
+): Promise<void> {
   const namespaces = resources.lookup('', 'v1', 'namespaces');
   if (!namespaces) return;
-  for (const name of SYSTEM_NAMESPACES) {
+  for (const name of systemNamespaces(domain)) {
     const ctx = internalRequestContext({
       user: API_SERVER_USER,
       signal,
@@ -32,7 +37,7 @@ export async function ensureSystemNamespaces(resources: ResourceSet, signal: Abo
       await namespaces.store.create(
         ctx,
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
-        { dryRun: false, fieldManager: API_SERVER_MANAGER },
+        { dryRun: false, fieldManager: domain.apiServerManager },
       );
     } catch (e) {
       if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
@@ -41,7 +46,9 @@ export async function ensureSystemNamespaces(resources: ResourceSet, signal: Abo
 }
 
 /** Namespaces that can never be deleted (kube: default, kube-system, kube-public). */
-export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'orch-system', 'orch-public'];
+export function immortalNamespaces(domain: ApiDomain): readonly string[] {
+  return ['default', domain.systemNamespace, domain.publicNamespace];
+}
 
 /** The namespace admission sees: read through the namespaces registry as a system client. */
 export async function lookupNamespace(

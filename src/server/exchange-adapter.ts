@@ -1,3 +1,4 @@
+import type { ApiDomain } from '../apis/api-domain.js';
 import { apiErrors } from '../apis/meta/status.js';
 import type { ApiRequest, Handler, StreamResponse } from '../endpoints/handler.js';
 import { RequestWarnings } from '../endpoints/request/request-warnings.js';
@@ -6,9 +7,9 @@ import { RequestBodyTooLargeError } from './serving/errors.js';
 import type { ExchangeHandler, HttpExchange } from './serving/index.js';
 
 /** Adapts the transport's exchange to the handler chain's request/response model. */
-export function exchangeHandler(handler: Handler, logger: Logger): ExchangeHandler {
+export function exchangeHandler(handler: Handler, logger: Logger, domain: ApiDomain): ExchangeHandler {
   return async (ex) => {
-    const res = await handler(toApiRequest(ex));
+    const res = await handler(toApiRequest(ex, domain));
     if (res.kind === 'body') {
       // Complete bodies are written synchronously: no extra promise per response.
       ex.respond(res.status, lowerCase(res.headers), res.body);
@@ -18,7 +19,7 @@ export function exchangeHandler(handler: Handler, logger: Logger): ExchangeHandl
   };
 }
 
-function toApiRequest(ex: HttpExchange): ApiRequest {
+function toApiRequest(ex: HttpExchange, domain: ApiDomain): ApiRequest {
   const q = ex.url.indexOf('?');
   const path = q < 0 ? ex.url : ex.url.slice(0, q);
   const query = new URLSearchParams(q < 0 ? '' : ex.url.slice(q + 1));
@@ -33,6 +34,7 @@ function toApiRequest(ex: HttpExchange): ApiRequest {
     },
     head: ex,
     warnings: new RequestWarnings(),
+    domain,
     async readBody(limit) {
       try {
         return await ex.readBody(limit);

@@ -1,3 +1,4 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../apis/api-domain.js';
 import { apiErrors } from '../apis/meta/status.js';
 import {
   buildOpenApiV2,
@@ -28,10 +29,13 @@ export interface DefinitionSource {
  * current hash is cacheable for a year; a stale hash redirects to the current URL, as
  * kube-apiserver does.
  */
-export function openApiHandler(source: DefinitionSource): (req: ApiRequest) => ApiResponse | undefined {
+export function openApiHandler(
+  source: DefinitionSource,
+  domain: ApiDomain = ORCH_DOMAIN,
+): (req: ApiRequest) => ApiResponse | undefined {
   let builtAt = -1;
   let defs: readonly ResourceDefinition[] = [];
-  let v2 = openApiV2Responder(() => buildOpenApiV2(defs));
+  let v2 = openApiV2Responder(() => buildOpenApiV2(defs, { domain }));
   let v3Docs = new Map<string, OpenApiV3Document>();
   let v3Root = '';
   const refresh = () => {
@@ -39,9 +43,9 @@ export function openApiHandler(source: DefinitionSource): (req: ApiRequest) => A
     builtAt = source.generation;
     const current = source.all().map((r) => r.def);
     defs = current;
-    v2 = openApiV2Responder(() => buildOpenApiV2(current));
-    v3Docs = buildOpenApiV3Documents(current);
-    v3Root = JSON.stringify(buildOpenApiV3Root(current));
+    v2 = openApiV2Responder(() => buildOpenApiV2(current, { domain }));
+    v3Docs = buildOpenApiV3Documents(current, { domain });
+    v3Root = JSON.stringify(buildOpenApiV3Root(current, { domain }));
   };
   return (req) => {
     if (req.path.startsWith('/openapi/')) refresh();

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AdmissionPlugin } from '../admission/index.js';
+import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
 import { builtinResources } from '../apis/builtin.js';
 import { startControllers } from '../controllers/index.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
@@ -10,6 +11,7 @@ import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
 import { buildApiServer } from './api-server.js';
+import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
@@ -19,6 +21,11 @@ import { writeAdminKubeconfig } from './tls/kubeconfig.js';
 
 /** Options of {@link startServer}; they mirror the `orch-apiserver` flags. */
 export interface ServerOptions {
+  /**
+   * `orch.io` (default) or `k8s.io`: the names of groups, namespaces, media types and such. A
+   * data directory keeps the domain it was first started with.
+   */
+  readonly apiDomain?: ApiDomainName;
   /** Default `./.orch`. */
   readonly dataDir?: string;
   /** Default `127.0.0.1`. */
@@ -89,8 +96,10 @@ const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? silentLogger;
+  const domain = apiDomain(options.apiDomain);
   const dataDir = resolve(options.dataDir ?? '.orch');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await checkDataDirDomain(dataDir, domain.name);
   const gates = newOrchFeatureGates();
   if (options.featureGates) gates.setFromMap(options.featureGates);
   const runtimeConfig =
@@ -100,7 +109,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ? RuntimeConfig.parse(options.runtimeConfig as string | string[])
         : RuntimeConfig.empty();
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
-  runtimeConfig.validate(groupVersionRegistry(builtinResources()));
+  runtimeConfig.validate(groupVersionRegistry(builtinResources({ domain })));
 
   const lifetime = new AbortController();
   const certs = await ensureCertificates({
@@ -124,7 +133,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
-    const defs = builtinResources().filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
+    const defs = builtinResources({ domain }).filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
       await store.currentRevision(signal);
@@ -136,6 +145,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const api = buildApiServer({
       store,
       keys,
+      domain,
       gates,
       logger,
       health,
@@ -153,7 +163,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       host: options.bindAddress ?? '127.0.0.1',
       port: options.securePort ?? 6443,
       tls: { cert: certs.cert, key: certs.key, ca: certs.clientCa },
-      handler: exchangeHandler(handler, logger),
+      handler: exchangeHandler(handler, logger, domain),
       logger,
     });
     serverAddress = new URL(server.url).host;
@@ -163,7 +173,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const controllers =
       options.runControllers === false
         ? undefined
-        : startControllers({ resources: served, logger, signal: lifetime.signal });
+        : startControllers({ resources: served, logger, signal: lifetime.signal, domain });
     health.markPostStartHookDone('bootstrap-namespaces');
     const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (compactionInterval > 0) {
@@ -179,6 +189,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       admin = { ca: certs.servingCa, cert: certs.admin.cert, key: certs.admin.key };
       await writeAdminKubeconfig({
         path: kubeconfigPath,
+        clusterName: domain.kubeconfigName,
+        contextName: domain.kubeconfigName,
         serverUrl: server.url,
         caPem: certs.servingCa,
         clientCertPem: certs.admin.cert,

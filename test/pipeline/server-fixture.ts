@@ -13,8 +13,8 @@ export interface InProcessServer {
 }
 
 /** An Orch server in this process on 127.0.0.1 with a fresh embedded store; `stop` removes it. */
-export async function startInProcess(options: ServerOptions = {}): Promise<InProcessServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'orch-pipeline-'));
+export async function startInProcess(options: ServerOptions & { dataDir?: string } = {}): Promise<InProcessServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'orch-pipeline-')));
   const server = await startServer({ dataDir, securePort: 0, bindAddress: '127.0.0.1', ...options });
   const admin = server.admin!;
   const target = { url: server.url, admin: { ...admin } };

@@ -1,3 +1,4 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../meta/name-validation.js';
@@ -15,7 +16,6 @@ import type { Schema } from '../schema/schema.js';
 import { leaseTableColumns } from '../table/builtin-columns.js';
 
 /** API group of leases. */
-export const COORDINATION_GROUP = 'coordination.orch.io';
 const COORDINATION_V1 = 'io.orch.api.coordination.v1';
 /** The coordinated-leader-election strategies the server knows. */
 export const LEASE_STRATEGIES: readonly string[] = ['OldestEmulationVersion'];
@@ -127,11 +127,11 @@ function dropDisabledFields(lease: Lease, old: Lease | undefined, enabled: boole
   if (old?.spec?.preferredHolder === undefined) delete lease.spec.preferredHolder;
 }
 
-/** `coordination.orch.io/v1` `leases`: PUT of a missing lease creates it. */
-export function leaseResource(options: LeaseOptions = {}): BuiltinResourceDefinition {
+/** `coordination.<domain>/v1` `leases`: PUT of a missing lease creates it. */
+export function leaseResource(options: LeaseOptions = {}, domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
   const enabled = options.coordinatedLeaderElection ?? false;
   return {
-    group: COORDINATION_GROUP,
+    group: domain.group('coordination'),
     version: 'v1',
     kind: 'Lease',
     listKind: 'LeaseList',

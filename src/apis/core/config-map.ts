@@ -1,8 +1,9 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
-import { STANDARD_FINALIZERS } from '../meta/object-meta-validation.js';
+import { standardFinalizers } from '../meta/object-meta-validation.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
 import { keyPath } from '../schema/field-path.js';
@@ -87,7 +88,7 @@ export function validateConfigMapImmutability(cm: ConfigMap, old: ConfigMap): Fi
 }
 
 /** core/v1 `configmaps`. */
-export function configMapResource(): BuiltinResourceDefinition {
+export function configMapResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
   return {
     group: '',
     version: 'v1',
@@ -112,7 +113,7 @@ export function configMapResource(): BuiltinResourceDefinition {
       schema: configMapSchema,
       namespaced: true,
       nameValidator: nameIsDNSSubdomain,
-      standardFinalizers: STANDARD_FINALIZERS,
+      standardFinalizers: standardFinalizers(domain),
       validateCreate: validateConfigMapData,
       validateUpdate: (cm, old) => [...validateConfigMapImmutability(cm, old), ...validateConfigMapData(cm)],
     }),

@@ -1,3 +1,4 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../meta/name-validation.js';
@@ -16,8 +17,6 @@ import { eventFieldLabels } from '../selectors/builtin-field-labels.js';
 import { eventTableColumns } from '../table/builtin-columns.js';
 import { CORE_V1, objectReferenceSchema } from './object-reference-schema.js';
 
-/** Namespaces where an event with a `MicroTime` may describe a cluster-scoped object (kube's default and kube-system). */
-export const EVENT_CLUSTER_OBJECT_NAMESPACES: readonly string[] = ['default', 'orch-system'];
 const REPORTING_INSTANCE_LIMIT = 128;
 const ACTION_LIMIT = 128;
 const REASON_LIMIT = 128;
@@ -123,7 +122,11 @@ function bytes(s: string | undefined): number {
  * reportingController (a qualified name), reportingInstance, action and reason, with length
  * limits. Paths use kube's internal field names (`reportingController`).
  */
-export function validateEventLegacy(ev: Event): FieldError[] {
+/**
+ * `systemNamespace`: with `default`, where an event with a `MicroTime` may describe a
+ * cluster-scoped object (kube's default and kube-system).
+ */
+export function validateEventLegacy(ev: Event, systemNamespace: string): FieldError[] {
   const errs: FieldError[] = [];
   const ns = ev.metadata.namespace ?? '';
   const involvedNs = ev.involvedObject?.namespace ?? '';
@@ -135,7 +138,7 @@ export function validateEventLegacy(ev: Event): FieldError[] {
       errs.push(mismatch());
     }
   } else {
-    if (involvedNs === '' && !EVENT_CLUSTER_OBJECT_NAMESPACES.includes(ns)) errs.push(mismatch());
+    if (involvedNs === '' && ns !== 'default' && ns !== systemNamespace) errs.push(mismatch());
     const controller = ev.reportingComponent ?? '';
     if (controller === '') errs.push(fieldErrors.required('reportingController'));
     for (const msg of isQualifiedName(controller))
@@ -163,7 +166,7 @@ export function validateEventLegacy(ev: Event): FieldError[] {
 }
 
 /** core/v1 `events`: no name rule of its own; PUT of a missing event creates it. */
-export function eventResource(): BuiltinResourceDefinition {
+export function eventResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
   return {
     group: '',
     version: 'v1',
@@ -186,8 +189,8 @@ export function eventResource(): BuiltinResourceDefinition {
     strategy: schemaStrategy<Event>({
       schema: eventSchema,
       namespaced: true,
-      validateCreate: validateEventLegacy,
-      validateUpdate: (ev) => validateEventLegacy(ev),
+      validateCreate: (ev) => validateEventLegacy(ev, domain.systemNamespace),
+      validateUpdate: (ev) => validateEventLegacy(ev, domain.systemNamespace),
     }),
   };
 }

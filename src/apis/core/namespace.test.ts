@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ORCH_DOMAIN } from '../api-domain.js';
 import { formatFieldError } from '../meta/field-error.js';
 import type { SubresourceWithStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
 import type { ResourceStrategy } from '../resource-definition.js';
-import { NAMESPACE_NAME_LABEL, namespaceResource } from './namespace.js';
+import { namespaceResource } from './namespace.js';
+
+const NAMESPACE_NAME_LABEL = ORCH_DOMAIN.namespaceNameLabel;
 
 const def = namespaceResource();
 const { strategy } = def;

@@ -1,3 +1,4 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { nameIsDNSLabel } from '../meta/name-validation.js';
@@ -9,8 +10,7 @@ import {
   timeSchema,
 } from '../meta/object-meta-schema.js';
 import {
-  FINALIZER_ORCH,
-  STANDARD_FINALIZERS,
+  standardFinalizers,
   validateFinalizerName,
   validateObjectMetaUpdate,
   validateStandardFinalizerName,
@@ -26,8 +26,6 @@ import { namespaceFieldLabels } from '../selectors/builtin-field-labels.js';
 import { namespaceTableColumns } from '../table/builtin-columns.js';
 import { CORE_V1 } from './object-reference-schema.js';
 
-/** Label every namespace carries with its own name (kube's `kubernetes.io/metadata.name`). */
-export const NAMESPACE_NAME_LABEL = 'orch.io/metadata.name';
 const NAMESPACES_DOC = 'https://kubernetes.io/docs/tasks/administer-cluster/namespaces/';
 
 export interface Namespace extends ApiObject {
@@ -115,77 +113,84 @@ export const namespaceSchema: Schema = namedType(
   },
 );
 
-/** Defaulting kube applies on every write: the namespace's name as a label. */
-function labelWithName(ns: Namespace): void {
+/** Defaulting kube applies on every write: the namespace's name as a label (`domain.namespaceNameLabel`). */
+function labelWithName(ns: Namespace, label: string): void {
   const meta = ns.metadata;
   if (!isPlainObject(meta) || typeof meta.name !== 'string' || !meta.name) return;
   if (meta.labels !== undefined && !isPlainObject(meta.labels)) return;
-  meta.labels = { ...(meta.labels ?? {}), [NAMESPACE_NAME_LABEL]: meta.name };
+  meta.labels = { ...(meta.labels ?? {}), [label]: meta.name };
 }
 
 /**
- * On create: phase Active, and the `orch` finalizer appended unless already present. Ill-typed
- * input is left as is for validation to report.
+ * On create: phase Active, and the namespace finalizer (`orch` | `kubernetes`) appended unless
+ * already present. Ill-typed input is left as is for validation to report.
  */
-export function prepareNamespaceForCreate(ns: Namespace): void {
+function prepareNamespaceForCreate(ns: Namespace, domain: ApiDomain): void {
   ns.status = { phase: 'Active' };
-  labelWithName(ns);
+  labelWithName(ns, domain.namespaceNameLabel);
   if (ns.spec !== undefined && !isPlainObject(ns.spec)) return;
   const finalizers = ns.spec?.finalizers ?? [];
-  if (!Array.isArray(finalizers) || finalizers.includes(FINALIZER_ORCH)) return;
-  ns.spec = { ...(ns.spec ?? {}), finalizers: [...finalizers, FINALIZER_ORCH] };
+  if (!Array.isArray(finalizers) || finalizers.includes(domain.namespaceFinalizer)) return;
+  ns.spec = { ...(ns.spec ?? {}), finalizers: [...finalizers, domain.namespaceFinalizer] };
 }
 
 /** Finalizer names in `spec.finalizers`: qualified names, standard unless domain-prefixed. */
-function validateSpecFinalizers(ns: Namespace, indexed: boolean): FieldError[] {
+function validateSpecFinalizers(ns: Namespace, indexed: boolean, standard: readonly string[]): FieldError[] {
   const path = 'spec.finalizers';
   return (ns.spec?.finalizers ?? []).flatMap((f, i) => {
     const p = indexed ? indexPath(path, i) : path;
-    return [...validateFinalizerName(f, p), ...validateStandardFinalizerName(f, p, STANDARD_FINALIZERS)];
+    return [...validateFinalizerName(f, p), ...validateStandardFinalizerName(f, p, standard)];
   });
 }
 
-const statusStrategy = subresourceStrategy<Namespace>({
-  schema: namespaceSchema,
-  prepareForUpdate(ns, old) {
-    ns.spec = cloneJson(old.spec);
-    labelWithName(ns);
-  },
-  validateUpdate(ns, old) {
-    const errs = validateObjectMetaUpdate(ns.metadata, old.metadata, { standardFinalizers: STANDARD_FINALIZERS });
-    const phase = ns.status?.phase ?? '';
-    // kube reports this under `status.Phase` (capitalized).
-    const path = childPath('status', 'Phase');
-    if (!ns.metadata.deletionTimestamp) {
-      if (phase !== 'Active')
-        errs.push(fieldErrors.invalid(path, phase, "may only be 'Active' if `deletionTimestamp` is empty"));
-    } else if (phase !== 'Terminating') {
-      errs.push(fieldErrors.invalid(path, phase, "may only be 'Terminating' if `deletionTimestamp` is not empty"));
-    }
-    return errs;
-  },
-});
+function statusStrategy(domain: ApiDomain): ResourceStrategy {
+  const standard = standardFinalizers(domain);
+  return subresourceStrategy<Namespace>({
+    schema: namespaceSchema,
+    prepareForUpdate(ns, old) {
+      ns.spec = cloneJson(old.spec);
+      labelWithName(ns, domain.namespaceNameLabel);
+    },
+    validateUpdate(ns, old) {
+      const errs = validateObjectMetaUpdate(ns.metadata, old.metadata, { standardFinalizers: standard });
+      const phase = ns.status?.phase ?? '';
+      // kube reports this under `status.Phase` (capitalized).
+      const path = childPath('status', 'Phase');
+      if (!ns.metadata.deletionTimestamp) {
+        if (phase !== 'Active')
+          errs.push(fieldErrors.invalid(path, phase, "may only be 'Active' if `deletionTimestamp` is empty"));
+      } else if (phase !== 'Terminating') {
+        errs.push(fieldErrors.invalid(path, phase, "may only be 'Terminating' if `deletionTimestamp` is not empty"));
+      }
+      return errs;
+    },
+  });
+}
 
-const finalizeStrategy = subresourceStrategy<Namespace>({
-  schema: namespaceSchema,
-  prepareForUpdate(ns, old) {
-    ns.status = cloneJson(old.status);
-    labelWithName(ns);
-  },
-  validateUpdate(ns, old) {
-    return [
-      ...validateObjectMetaUpdate(ns.metadata, old.metadata, { standardFinalizers: STANDARD_FINALIZERS }),
-      ...validateSpecFinalizers(ns, true),
-    ];
-  },
-});
+function finalizeStrategy(domain: ApiDomain): ResourceStrategy {
+  const standard = standardFinalizers(domain);
+  return subresourceStrategy<Namespace>({
+    schema: namespaceSchema,
+    prepareForUpdate(ns, old) {
+      ns.status = cloneJson(old.status);
+      labelWithName(ns, domain.namespaceNameLabel);
+    },
+    validateUpdate(ns, old) {
+      return [
+        ...validateObjectMetaUpdate(ns.metadata, old.metadata, { standardFinalizers: standard }),
+        ...validateSpecFinalizers(ns, true, standard),
+      ];
+    },
+  });
+}
 
 /**
  * core/v1 `namespaces` (cluster-scoped). The main resource keeps `spec.finalizers` and `status`
  * from the live object on update; `namespaces/status` changes only status, `namespaces/finalize`
  * only `spec.finalizers`.
  */
-export function namespaceResource(): BuiltinResourceDefinition {
+export function namespaceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
+  const standard = standardFinalizers(domain);
   return {
     group: '',
     version: 'v1',
@@ -199,8 +204,8 @@ export function namespaceResource(): BuiltinResourceDefinition {
     // Namespaces cannot be deleted as a collection.
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     subresources: [
-      { name: 'finalize', verbs: ['update'], strategy: finalizeStrategy, resetFields: ['status'] },
-      { name: 'status', verbs: ['get', 'patch', 'update'], strategy: statusStrategy, resetFields: ['spec'] },
+      { name: 'finalize', verbs: ['update'], strategy: finalizeStrategy(domain), resetFields: ['status'] },
+      { name: 'status', verbs: ['get', 'patch', 'update'], strategy: statusStrategy(domain), resetFields: ['spec'] },
     ],
     allowCreateOnUpdate: false,
     hasGeneration: false,
@@ -219,16 +224,16 @@ export function namespaceResource(): BuiltinResourceDefinition {
         schema: namespaceSchema,
         namespaced: false,
         nameValidator: nameIsDNSLabel,
-        standardFinalizers: STANDARD_FINALIZERS,
-        prepareForCreate: prepareNamespaceForCreate,
+        standardFinalizers: standard,
+        prepareForCreate: (ns) => prepareNamespaceForCreate(ns, domain),
         prepareForUpdate(ns, old) {
           // spec holds only finalizers, which change through namespaces/finalize alone.
           ns.spec = cloneJson(old.spec);
           ns.status = cloneJson(old.status);
-          labelWithName(ns);
+          labelWithName(ns, domain.namespaceNameLabel);
         },
-        validateCreate: (ns) => validateSpecFinalizers(ns, false),
-        validateUpdate: (ns) => validateSpecFinalizers(ns, false),
+        validateCreate: (ns) => validateSpecFinalizers(ns, false, standard),
+        validateUpdate: (ns) => validateSpecFinalizers(ns, false, standard),
       }),
     ),
   };
@@ -236,7 +241,7 @@ export function namespaceResource(): BuiltinResourceDefinition {
 
 /**
  * Namespace termination: the namespace controller empties a deleted namespace and then removes
- * `orch` from `spec.finalizers`; until `spec.finalizers` is empty the namespace stays, with
+ * the domain's finalizer from `spec.finalizers`; until `spec.finalizers` is empty the namespace stays, with
  * `status.phase: Terminating`.
  */
 function withControllerFinalization(strategy: ResourceStrategy): ResourceStrategy {

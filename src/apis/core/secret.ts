@@ -1,8 +1,9 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
-import { STANDARD_FINALIZERS, validateImmutableField } from '../meta/object-meta-validation.js';
+import { standardFinalizers, validateImmutableField } from '../meta/object-meta-validation.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
 import { keyPath } from '../schema/field-path.js';
@@ -157,7 +158,7 @@ export function validateSecretImmutability(secret: Secret, old: Secret): FieldEr
 }
 
 /** core/v1 `secrets`. */
-export function secretResource(): BuiltinResourceDefinition {
+export function secretResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
   return {
     group: '',
     version: 'v1',
@@ -182,7 +183,7 @@ export function secretResource(): BuiltinResourceDefinition {
       schema: secretSchema,
       namespaced: true,
       nameValidator: nameIsDNSSubdomain,
-      standardFinalizers: STANDARD_FINALIZERS,
+      standardFinalizers: standardFinalizers(domain),
       prepareForCreate: foldStringData,
       prepareForUpdate: (secret) => foldStringData(secret),
       validateCreate: validateSecretData,

@@ -1,7 +1,8 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
-import { STANDARD_FINALIZERS } from '../meta/object-meta-validation.js';
+import { standardFinalizers } from '../meta/object-meta-validation.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
@@ -61,7 +62,7 @@ export function cleanSecretReferences(sa: ServiceAccount): void {
 }
 
 /** core/v1 `serviceaccounts`. */
-export function serviceAccountResource(): BuiltinResourceDefinition {
+export function serviceAccountResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
   return {
     group: '',
     version: 'v1',
@@ -86,7 +87,7 @@ export function serviceAccountResource(): BuiltinResourceDefinition {
       schema: serviceAccountSchema,
       namespaced: true,
       nameValidator: nameIsDNSSubdomain,
-      standardFinalizers: STANDARD_FINALIZERS,
+      standardFinalizers: standardFinalizers(domain),
       prepareForCreate: cleanSecretReferences,
       prepareForUpdate: (sa) => cleanSecretReferences(sa),
     }),

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ORCH_DOMAIN } from '../api-domain.js';
 import type { ObjectMeta } from '../object.js';
 import { type FieldError, formatFieldError } from './field-error.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from './name-validation.js';
 import {
-  STANDARD_FINALIZERS,
+  standardFinalizers,
   validateFieldManager,
   validateObjectMeta,
   validateObjectMetaUpdate,
@@ -99,7 +100,7 @@ describe('validateObjectMeta', () => {
     {
       name: 'core kinds require standard or domain-prefixed finalizers',
       meta: { name: 'a', namespace: 'n', finalizers: ['orch', 'example.com/x', 'custom'] },
-      opts: { ...namespaced, standardFinalizers: STANDARD_FINALIZERS },
+      opts: { ...namespaced, standardFinalizers: standardFinalizers(ORCH_DOMAIN) },
       want: [
         'metadata.finalizers[2]: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified',
       ],

@@ -1,3 +1,4 @@
+import type { ApiDomain } from '../api-domain.js';
 import type { ObjectMeta, OwnerReference } from '../object.js';
 import { childPath, indexPath } from '../schema/field-path.js';
 import { jsonEqual } from '../schema/json-value.js';
@@ -9,14 +10,13 @@ import { isDNS1123Label, isQualifiedName, isValidLabelValue, type NameValidator 
 export const FINALIZER_ORPHAN_DEPENDENTS = 'orphan';
 /** Finalizer that makes the garbage collector delete dependents first (foreground deletion). */
 export const FINALIZER_DELETE_DEPENDENTS = 'foregroundDeletion';
-/** The namespace finalizer Orch's namespace controller removes (kube's `kubernetes`). */
-export const FINALIZER_ORCH = 'orch';
-/** Finalizer names that need no domain prefix in core-group kinds. */
-export const STANDARD_FINALIZERS: readonly string[] = [
-  FINALIZER_ORCH,
-  FINALIZER_ORPHAN_DEPENDENTS,
-  FINALIZER_DELETE_DEPENDENTS,
-];
+/**
+ * Finalizer names that need no domain prefix in core-group kinds: the namespace finalizer of the
+ * domain (`orch` | `kubernetes`), `orphan` and `foregroundDeletion`.
+ */
+export function standardFinalizers(domain: ApiDomain): readonly string[] {
+  return [domain.namespaceFinalizer, FINALIZER_ORPHAN_DEPENDENTS, FINALIZER_DELETE_DEPENDENTS];
+}
 /** Sum of the lengths of all annotation keys and values, in bytes. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
 /** Longest field manager name. */

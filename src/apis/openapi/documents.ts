@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
 import { API_CONVENTIONS, apiVersionField, kindField, listMetaField } from '../meta/object-meta-schema.js';
 import type { ResourceDefinition } from '../resource-definition.js';
@@ -19,8 +20,10 @@ export interface OpenApiOptions {
   readonly info?: OpenApiInfo;
   /** Whether the resource accepts strategic merge patches (default: yes, as built-in kinds do). */
   readonly strategicMergePatch?: (def: ResourceDefinition) => boolean;
-  /** Whether the resource is served as protobuf (default: yes, as built-in kinds are). */
+  /** Whether the resource is served as protobuf (default: unless the definition says not). */
   readonly protobuf?: (def: ResourceDefinition) => boolean;
+  /** Media type names of the API domain profile; default `orch.io`. */
+  readonly domain?: ApiDomain;
 }
 
 const DEFAULT_INFO: OpenApiInfo = { title: 'Orch', version: 'unversioned' };
@@ -71,7 +74,7 @@ function listSchemaOf(def: ResourceDefinition & Partial<BuiltinResourceDefinitio
 
 /** Definitions and paths of a set of resources, in one document flavour. */
 function buildBody(defs: readonly ResourceDefinition[], style: OpenApiStyle, options: OpenApiOptions) {
-  const collector = new DefinitionCollector(style);
+  const collector = new DefinitionCollector(style, (options.domain ?? ORCH_DOMAIN).definitionName);
   const paths: Record<string, OpenApiObject> = {};
   const status = collector.define(statusSchema, { 'x-kubernetes-group-version-kind': [gvk('', 'v1', 'Status')] });
   const deleteOptions = collector.define(deleteOptionsSchema);
@@ -99,7 +102,8 @@ function buildBody(defs: readonly ResourceDefinition[], style: OpenApiStyle, opt
         refTo: (name) => collector.refTo(name),
         refs,
         strategicMergePatch: options.strategicMergePatch?.(def) ?? true,
-        protobuf: options.protobuf?.(def) ?? true,
+        protobuf: options.protobuf?.(def) ?? def.protobuf !== false,
+        protobufMediaType: (options.domain ?? ORCH_DOMAIN).protobufMediaType,
       }),
     );
   }

@@ -20,10 +20,11 @@ export interface PathOptions {
   readonly strategicMergePatch: boolean;
   /** Offer the protobuf media type in responses (built-in kinds only). */
   readonly protobuf: boolean;
+  /** The Protobuf media type of the API domain profile. */
+  readonly protobufMediaType: string;
 }
 
 /** Media type of Orch's protobuf encoding. */
-export const PROTOBUF_MEDIA_TYPE = 'application/vnd.orch.protobuf';
 const PATCH_MEDIA_TYPES = [
   'application/apply-patch+yaml',
   'application/json-patch+json',
@@ -80,7 +81,7 @@ function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** Group name without its domain suffix, split into words: `coordination.orch.io` → `[coordination]`. */
+/** Group name without its domain suffix (either profile's), split into words: `coordination.<domain>` → `[coordination]`. */
 function groupWords(group: string): string[] {
   return group.replace(/\.(orch|k8s)\.io$/, '').split(/[.-]/);
 }
@@ -231,10 +232,10 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
 
 function responseMediaTypes(action: Action, opts: PathOptions): string[] {
   const types = ['application/json', 'application/yaml'];
-  if (opts.protobuf) types.push(PROTOBUF_MEDIA_TYPE);
+  if (opts.protobuf) types.push(opts.protobufMediaType);
   if (action === 'list') {
     types.push('application/json;stream=watch');
-    if (opts.protobuf) types.push(`${PROTOBUF_MEDIA_TYPE};stream=watch`);
+    if (opts.protobuf) types.push(`${opts.protobufMediaType};stream=watch`);
   }
   return types.sort();
 }

@@ -45,7 +45,11 @@ const PLAIN_KEYS = [
 export class DefinitionCollector {
   readonly definitions = new Map<string, OpenApiObject>();
 
-  constructor(readonly style: OpenApiStyle) {}
+  constructor(
+    readonly style: OpenApiStyle,
+    /** The served name of a type's internal name (the API domain's `definitionName`). */
+    private readonly served: (internal: string) => string = (n) => n,
+  ) {}
 
   /** `$ref` target of a definition name. */
   refTo(name: string): string {
@@ -57,8 +61,9 @@ export class DefinitionCollector {
    * returns its name. `extraExtensions` (e.g. the GVK list) are merged into the definition.
    */
   define(schema: Schema, extraExtensions: OpenApiObject = {}): string {
-    const name = schema['x-orch-type-name'];
-    if (!name) throw new Error('define() needs a schema with x-orch-type-name');
+    const internal = schema['x-orch-type-name'];
+    if (!internal) throw new Error('define() needs a schema with x-orch-type-name');
+    const name = this.served(internal);
     if (this.definitions.has(name)) {
       Object.assign(this.definitions.get(name)!, extraExtensions);
       return name;

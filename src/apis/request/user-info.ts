@@ -15,10 +15,10 @@ export const PRIVILEGED_GROUP = 'system:masters';
 
 /**
  * The identity of an in-process controller: kube-controller-manager's controllers run as the
- * service account `system:serviceaccount:<ns>:<controller name>` with
+ * service account `system:serviceaccount:<system namespace>:<controller name>` with
  * `--use-service-account-credentials`, which lets each hold exactly its own role.
  */
-export function controllerUser(controllerName: string, namespace = 'orch-system'): UserInfo {
+export function controllerUser(controllerName: string, namespace: string): UserInfo {
   return {
     name: `system:serviceaccount:${namespace}:${controllerName}`,
     groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, AUTHENTICATED_GROUP],

@@ -1,9 +1,10 @@
+import { ORCH_DOMAIN } from '../api-domain.js';
 import type { ApiObject, JsonValue, ObjectMeta } from '../object.js';
 
 /** The group version Tables and partial metadata are served in by default. */
-export const META_V1 = 'meta.orch.io/v1';
+export const META_V1 = `${ORCH_DOMAIN.metaGroup}/v1`;
 /** The older group version clients may still ask for (`as=Table;g=meta.orch.io;v=v1beta1`). */
-export const META_V1BETA1 = 'meta.orch.io/v1beta1';
+export const META_V1BETA1 = `${ORCH_DOMAIN.metaGroup}/v1beta1`;
 
 /** `TableColumnDefinition`: every member is always serialized (empty `format`, zero `priority`). */
 export interface TableColumnDefinition {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { type ApiDomainName, apiDomain } from '../../apis/api-domain.js';
 import { builtinResources } from '../../apis/builtin.js';
 import { newOrchFeatureGates } from '../../featuregate/orch-features.js';
 import { type ApiServerFlags, apiServerUsage, parseApiServerCommandLine } from './apiserver-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 
-const servedResources = builtinResources();
+const servedResources = (domain: ApiDomainName) => builtinResources({ domain: apiDomain(domain) });
 
 function run(argv: string[]) {
   const featureGates = newOrchFeatureGates();
@@ -82,6 +83,7 @@ describe('parseApiServerCommandLine', () => {
         clientCaFile: '/tmp/ca.crt',
         featureGates: { CBORServingAndStorage: true, WatchList: false },
         runtimeConfig: undefined,
+        apiDomain: 'orch.io',
         authorizationModes: ['AlwaysAllow'],
         enableAdmissionPlugins: [],
         disableAdmissionPlugins: [],
@@ -145,6 +147,7 @@ describe('parseApiServerCommandLine', () => {
 
   const parseErrors: [string[], string][] = [
     [['--x'], 'unknown flag: --x'],
+    [['--api-domain=k9s.io'], 'invalid argument "k9s.io" for "--api-domain" flag: must be one of orch.io, k8s.io'],
     [
       ['--secure-port=abc'],
       'invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax',

@@ -4,6 +4,7 @@ import {
   BUILTIN_ADMISSION_PLUGINS,
   validateAdmissionSelection,
 } from '../../admission/index.js';
+import { API_DOMAIN_NAMES, type ApiDomain, type ApiDomainName, apiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { AUTHORIZATION_MODES } from '../../authz/index.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
@@ -14,6 +15,7 @@ import {
   boolFlag,
   customFlag,
   durationFlag,
+  enumFlag,
   intFlag,
   ipFlag,
   keyValueFlag,
@@ -34,6 +36,8 @@ const SUPPORTED_AUTHORIZATION_MODES: readonly string[] = AUTHORIZATION_MODES;
 /** The validated configuration of `orch-apiserver`. Durations are in milliseconds. */
 export interface ApiServerFlags {
   readonly dataDir: string;
+  /** `--api-domain`: `orch.io` (default) or `k8s.io`. */
+  readonly apiDomain: ApiDomainName;
   readonly bindAddress: string;
   /** 0 picks a free port. */
   readonly securePort: number;
@@ -69,8 +73,19 @@ export type ParsedApiServerCommandLine =
 export interface ApiServerFlagDeps {
   /** Validates `--feature-gates` as it is read and receives the settings once everything is valid. */
   readonly featureGates: FeatureGates;
-  /** The resources the server can serve; `--runtime-config` may name only their groups, versions and resources. */
-  readonly servedResources: readonly GroupVersionResource[];
+  /**
+   * The resources the server can serve under an API domain; `--runtime-config` may name only
+   * their groups, versions and resources.
+   */
+  readonly servedResources: (domain: ApiDomainName) => readonly GroupVersionResource[];
+}
+
+/** `--api-domain` help: the names of each profile, from the one source of them. */
+function apiDomainUsage(): string {
+  const names = (d: ApiDomain) =>
+    `'${d.name}': ${d.group('coordination')}, ${d.systemNamespace}, ${d.protobufMediaType}, ...`;
+  const [orch, kube] = API_DOMAIN_NAMES.map((n) => names(apiDomain(n)));
+  return `The domain of API group names and other domain-derived names. ${orch}; ${kube} (kube-apiserver's names, so that unmodified Kubernetes clients reach every API). A data directory keeps the domain it was first started with.`;
 }
 
 /** The flag table of `orch-apiserver`; `deps.featureGates` supplies the known features. */
@@ -110,6 +125,13 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       name: 'tls-private-key-file',
       section: 'Secure serving',
       usage: 'File containing the default x509 private key matching --tls-cert-file.',
+    }),
+    apiDomain: enumFlag({
+      name: 'api-domain',
+      values: API_DOMAIN_NAMES,
+      default: ORCH_DOMAIN.name,
+      section: 'Generic',
+      usage: apiDomainUsage(),
     }),
     clientCaFile: stringFlag({
       name: 'client-ca-file',
@@ -174,8 +196,7 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
     runtimeConfig: keyValueFlag({
       name: 'runtime-config',
       section: 'API enablement',
-      usage:
-        'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. coordination.orch.io/v1=true)\n<group>/<version>/<resource>=true|false for one resource (e.g. /v1/events=false for the core group)\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\napi/legacy is deprecated, and will be removed in a future version',
+      usage: `A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. ${ORCH_DOMAIN.group('coordination')}/v1=true)\n<group>/<version>/<resource>=true|false for one resource (e.g. /v1/events=false for the core group)\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\napi/legacy is deprecated, and will be removed in a future version`,
     }),
     shutdownDelayDurationMs: durationFlag({
       name: 'shutdown-delay-duration',
@@ -261,7 +282,7 @@ function validate(
   let runtimeConfig: RuntimeConfig | undefined;
   try {
     runtimeConfig = RuntimeConfig.fromEntries(v.runtimeConfig);
-    runtimeConfig.validate(groupVersionRegistry(deps.servedResources));
+    runtimeConfig.validate(groupVersionRegistry(deps.servedResources(v.apiDomain)));
   } catch (err) {
     if (!(err instanceof RuntimeConfigError)) throw err;
     problems.push(...err.problems);
@@ -305,6 +326,7 @@ export function parseApiServerCommandLine(
     warnings,
     flags: {
       dataDir: v.dataDir,
+      apiDomain: v.apiDomain,
       bindAddress: v.bindAddress,
       securePort: v.securePort,
       storageBackend: v.storageBackend as StorageBackend,

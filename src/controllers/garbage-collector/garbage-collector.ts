@@ -1,3 +1,4 @@
+import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
@@ -18,6 +19,8 @@ export interface GarbageCollectorOptions {
   readonly syncTimeoutMs?: number;
   /** Concurrent workers per queue. Default 2. */
   readonly workers?: number;
+  /** Names the collector's identity (its service account lives in the system namespace). */
+  readonly domain: ApiDomain;
 }
 
 type Key = `delete:${string}` | `orphan:${string}`;
@@ -51,7 +54,7 @@ export class GarbageCollector {
       resolver: new OwnerResolver(options.resources),
       logger: options.logger,
       signal: options.signal,
-      identity: controllerIdentity(GARBAGE_COLLECTOR_NAME),
+      identity: controllerIdentity(GARBAGE_COLLECTOR_NAME, options.domain),
       enqueueDelete: (uid) => this.queue.add(`delete:${uid}`),
     };
     for (const informer of options.informers.all()) this.watch(informer);

@@ -1,3 +1,4 @@
+import type { ApiDomain } from '../../apis/api-domain.js';
 import { AUTHENTICATED_GROUP } from '../../apis/request/user-info.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
@@ -5,10 +6,12 @@ import type { ControllerIdentity } from '../object-client.js';
 import { ResourceInformer, sleep } from './resource-informer.js';
 
 /** The shared informers' identity (kube-controller-manager's own user). */
-export const INFORMER_IDENTITY: ControllerIdentity = {
-  user: { name: 'system:orch-controller-manager', groups: [AUTHENTICATED_GROUP] },
-  manager: 'orch-controller-manager',
-};
+export function informerIdentity(domain: ApiDomain): ControllerIdentity {
+  return {
+    user: { name: domain.controllerManagerUser, groups: [AUTHENTICATED_GROUP] },
+    manager: domain.controllerManagerName,
+  };
+}
 
 export type InformerListener = (informer: ResourceInformer) => void;
 
@@ -27,7 +30,7 @@ export class InformerSet {
 
   constructor(
     resources: ResourceSet,
-    private readonly opts: { logger: Logger; signal: AbortSignal },
+    private readonly opts: { logger: Logger; signal: AbortSignal; domain: ApiDomain },
   ) {
     for (const served of resources.all()) this.add(served);
     this.unsubscribe = resources.subscribe((change) => {
@@ -53,7 +56,7 @@ export class InformerSet {
     if (this.opts.signal.aborted) stop.abort();
     const informer = new ResourceInformer({
       served,
-      identity: INFORMER_IDENTITY,
+      identity: informerIdentity(this.opts.domain),
       logger: this.opts.logger,
       signal: stop.signal,
     });

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import { watchStreamOf } from '../../registry/generic/watch-stream.js';
 import { registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
 import type { ResourceStore, WatchEvent } from '../../registry/types.js';
 import { silentLogger } from '../../util/logger.js';
 import { waitFor } from '../testing/controller-fixture.js';
-import { INFORMER_IDENTITY } from './informer-set.js';
+import { informerIdentity } from './informer-set.js';
 import { ResourceInformer } from './resource-informer.js';
 
 /**
@@ -65,7 +66,7 @@ describe('resource informer', () => {
     const ac = new AbortController();
     const informer = new ResourceInformer({
       served: { ...served, store },
-      identity: INFORMER_IDENTITY,
+      identity: informerIdentity(ORCH_DOMAIN),
       logger: silentLogger,
       signal: ac.signal,
     });

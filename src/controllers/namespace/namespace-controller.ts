@@ -1,10 +1,10 @@
-import { FINALIZER_ORCH } from '../../apis/meta/object-meta-validation.js';
+import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatTime, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import type { InformerSet } from '../informer/informer-set.js';
-import { controllerIdentity, getLive, type ObjectRef, updateLive } from '../object-client.js';
+import { type ControllerIdentity, controllerIdentity, getLive, type ObjectRef, updateLive } from '../object-client.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { failingConditions, type NamespaceCondition, updateConditions } from './namespace-conditions.js';
 import { deleteAllContent } from './namespace-content.js';
@@ -19,6 +19,8 @@ export interface NamespaceControllerOptions {
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly clock?: Clock;
+  /** Names the namespace finalizer this controller removes and the controller's identity. */
+  readonly domain: ApiDomain;
 }
 
 interface NamespaceObject extends ApiObject {
@@ -46,9 +48,12 @@ export class NamespaceController {
   private readonly content: ServedResource[];
   private readonly clock: Clock;
 
-  private readonly identity = controllerIdentity(NAMESPACE_CONTROLLER_NAME);
+  private readonly identity: ControllerIdentity;
+  private readonly finalizer: string;
 
   constructor(private readonly options: NamespaceControllerOptions) {
+    this.identity = controllerIdentity(NAMESPACE_CONTROLLER_NAME, options.domain);
+    this.finalizer = options.domain.namespaceFinalizer;
     this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
     this.clock = options.clock ?? systemClock;
     this.namespaces = options.resources.lookup('', 'v1', 'namespaces');
@@ -108,7 +113,7 @@ export class NamespaceController {
       )) as NamespaceObject | undefined;
       if (!ns) return;
     }
-    if (!(ns.spec?.finalizers ?? []).includes(FINALIZER_ORCH)) return;
+    if (!(ns.spec?.finalizers ?? []).includes(this.finalizer)) return;
 
     const totals = await deleteAllContent(this.identity, this.content, name, signal);
     const now = formatTime(this.clock.now());
@@ -136,8 +141,8 @@ export class NamespaceController {
       (obj) => {
         const nsObj = obj as NamespaceObject;
         const finalizers = nsObj.spec?.finalizers ?? [];
-        if (!finalizers.includes(FINALIZER_ORCH)) return false;
-        nsObj.spec = { ...(nsObj.spec ?? {}), finalizers: finalizers.filter((f) => f !== FINALIZER_ORCH) };
+        if (!finalizers.includes(this.finalizer)) return false;
+        nsObj.spec = { ...(nsObj.spec ?? {}), finalizers: finalizers.filter((f) => f !== this.finalizer) };
         return true;
       },
       { signal, subresource: 'finalize' },

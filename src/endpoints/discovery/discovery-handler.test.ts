@@ -21,6 +21,6 @@ describe('wantedAggregatedVersion', () => {
     ['YAML', 'application/yaml;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList', undefined],
   ];
   for (const [name, accept, expected] of cases) {
-    it(`${name} → ${expected}`, () => assert.equal(wantedAggregatedVersion(accept), expected));
+    it(`${name} → ${expected}`, () => assert.equal(wantedAggregatedVersion(accept, 'apidiscovery.orch.io'), expected));
   }
 });

@@ -7,7 +7,6 @@ import { errorResponse } from '../handlers/response-writer.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery-documents.js';
 import { documentResponse } from './document-response.js';
 
-const AGGREGATED_GROUP = 'apidiscovery.orch.io';
 const AGGREGATED_VERSIONS = ['v2', 'v2beta1'];
 
 export interface VersionInfo {
@@ -24,16 +23,16 @@ export interface VersionInfo {
 
 /**
  * The aggregated-discovery version the client asked for in `Accept`, if any: the first clause,
- * in goautoneg order, admitting JSON with `as=APIGroupDiscoveryList;g=apidiscovery.orch.io` and
+ * in goautoneg order, admitting JSON with `as=APIGroupDiscoveryList;g=<discovery group>` and
  * a served `v`. As kube's discovery endpoint restrictions do, clauses without that conversion
  * are skipped rather than deciding for the legacy documents.
  */
-export function wantedAggregatedVersion(accept: string | undefined): string | undefined {
+export function wantedAggregatedVersion(accept: string | undefined, discoveryGroup: string): string | undefined {
   if (!accept) return undefined;
   for (const clause of parseAccept(accept)) {
     if (!acceptClauseMatches(clause, 'application', 'json')) continue;
     const { as, g, v } = clause.params;
-    if (as === 'APIGroupDiscoveryList' && g === AGGREGATED_GROUP && AGGREGATED_VERSIONS.includes(v)) return v;
+    if (as === 'APIGroupDiscoveryList' && g === discoveryGroup && AGGREGATED_VERSIONS.includes(v)) return v;
   }
   return undefined;
 }
@@ -62,9 +61,9 @@ export function discoveryHandler(opts: {
     const vary = { vary: 'Accept' };
     if (path === '/api' || path === '/apis') {
       const legacy = path === '/api';
-      const aggregated = wantedAggregatedVersion(req.headers.accept);
+      const aggregated = wantedAggregatedVersion(req.headers.accept, req.domain.discoveryGroup);
       if (aggregated) {
-        const doc = aggregatedDiscovery(resources, legacy, `${AGGREGATED_GROUP}/${aggregated}`);
+        const doc = aggregatedDiscovery(resources, legacy, `${req.domain.discoveryGroup}/${aggregated}`);
         // The ETag changes with the resource set: clients revalidate with If-None-Match.
         const etag = `"${openApiHash(JSON.stringify(doc))}"`;
         if (req.headers['if-none-match'] === etag) {
@@ -76,7 +75,7 @@ export function discoveryHandler(opts: {
           headers: {
             ...r.headers,
             etag,
-            'content-type': `application/json;g=${AGGREGATED_GROUP};v=${aggregated};as=APIGroupDiscoveryList`,
+            'content-type': `application/json;g=${req.domain.discoveryGroup};v=${aggregated};as=APIGroupDiscoveryList`,
           },
         };
       }

@@ -39,7 +39,7 @@ export function fieldValidationOf(req: ApiRequest, kind: OptionsKind): FieldVali
   try {
     return parseFieldValidation(req.query.get('fieldValidation'));
   } catch (e) {
-    if (e instanceof InvalidFieldValidationError) throw e.toStatusError(kind);
+    if (e instanceof InvalidFieldValidationError) throw e.toStatusError(kind, req.domain.metaGroup);
     throw e;
   }
 }
@@ -63,7 +63,10 @@ export async function decodeObjectBody(
 ): Promise<DecodedBody> {
   let media: string;
   try {
-    media = negotiateRequestMedia(req.headers['content-type'], { cborEnabled: o.cborEnabled }).mediaType;
+    media = negotiateRequestMedia(req.headers['content-type'], {
+      cborEnabled: o.cborEnabled,
+      protobufMediaType: req.domain.protobufMediaType,
+    }).mediaType;
   } catch (e) {
     if (e instanceof UnsupportedMediaTypeError) throw e.toStatusError();
     throw e;

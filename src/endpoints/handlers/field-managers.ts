@@ -4,9 +4,9 @@ import { managerOrUserAgent, validateFieldManager, validatePatchFieldManager } f
 import type { OptionsKind } from '../../encoding/index.js';
 import type { ApiRequest } from '../handler.js';
 
-/** kube answers invalid write options with 422 `<Kind>Options.meta.orch.io "" is invalid: …`. */
-function invalidOptions(kind: OptionsKind, errs: readonly FieldError[]): StatusError {
-  return apiErrors.invalid({ group: 'meta.orch.io', kind }, '', errs);
+/** kube answers invalid write options with 422 `<Kind>Options.<meta group> "" is invalid: …`. */
+function invalidOptions(req: ApiRequest, kind: OptionsKind, errs: readonly FieldError[]): StatusError {
+  return apiErrors.invalid({ group: req.domain.metaGroup, kind }, '', errs);
 }
 
 /**
@@ -16,7 +16,7 @@ function invalidOptions(kind: OptionsKind, errs: readonly FieldError[]): StatusE
 export function writeManager(req: ApiRequest, kind: 'CreateOptions' | 'UpdateOptions'): string {
   const fieldManager = req.query.get('fieldManager') ?? '';
   const errs = validateFieldManager(fieldManager);
-  if (errs.length > 0) throw invalidOptions(kind, errs);
+  if (errs.length > 0) throw invalidOptions(req, kind, errs);
   return managerOrUserAgent(fieldManager, req.headers['user-agent']);
 }
 
@@ -39,7 +39,7 @@ export function patchManager(req: ApiRequest, isApply: boolean): { manager: stri
   const fieldManager = req.query.get('fieldManager') ?? undefined;
   const force = forceParam(req.query);
   const errs = validatePatchFieldManager({ isApply, fieldManager, force });
-  if (errs.length > 0) throw invalidOptions('PatchOptions', errs);
+  if (errs.length > 0) throw invalidOptions(req, 'PatchOptions', errs);
   return {
     manager: isApply ? (fieldManager ?? '') : managerOrUserAgent(fieldManager, req.headers['user-agent']),
     force: force === true,

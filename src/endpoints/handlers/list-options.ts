@@ -26,7 +26,7 @@ export function listOptionsOf(req: ApiRequest, watchListEnabled: boolean): ListO
   const watch = req.info?.verb === 'watch';
   checkListOptions(
     { ...opts, sendInitialEvents: booleanParam(req.query, 'sendInitialEvents') },
-    { watch, watchListEnabled },
+    { watch, watchListEnabled, metaGroup: req.domain.metaGroup },
   );
   return opts;
 }

@@ -69,6 +69,8 @@ export function negotiate(
             : ['json', 'yaml'],
       table: def !== undefined,
       partialObjectMetadata: def !== undefined,
+      metaGroup: req.domain.metaGroup,
+      protobufMediaType: req.domain.protobufMediaType,
       prettyParam: req.query.get('pretty') ?? undefined,
       userAgent: req.headers['user-agent'],
     });
@@ -279,6 +281,7 @@ export function writeError(req: ApiRequest, cfg: ResponseConfig, err: unknown): 
   const status = se.toStatus();
   const media = negotiateErrorOutput(req.headers.accept, {
     cborEnabled: cfg.cborEnabled,
+    protobufMediaType: req.domain.protobufMediaType,
     prettyParam: req.query.get('pretty') ?? undefined,
     userAgent: req.headers['user-agent'],
   });

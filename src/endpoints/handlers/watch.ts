@@ -100,6 +100,8 @@ export async function handleWatch(
   try {
     media = negotiateWatch(req.headers.accept, {
       cborEnabled: cfg.cborEnabled,
+      metaGroup: req.domain.metaGroup,
+      protobufMediaType: req.domain.protobufMediaType,
       prettyParam: req.query.get('pretty') ?? undefined,
       userAgent: req.headers['user-agent'],
     });

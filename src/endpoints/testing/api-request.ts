@@ -1,3 +1,4 @@
+import { type ApiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { apiErrors } from '../../apis/meta/status.js';
 import type { RequestHead } from '../../authn/authenticator.js';
 import type { ApiRequest } from '../handler.js';
@@ -11,6 +12,8 @@ export interface TestRequestInit {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array;
   readonly signal?: AbortSignal;
+  /** Default: the `orch.io` profile. */
+  readonly domain?: ApiDomain;
 }
 
 /**
@@ -45,6 +48,7 @@ export function apiRequest(init: TestRequestInit): ApiRequest {
     signal,
     head,
     warnings: new RequestWarnings(),
+    domain: init.domain ?? ORCH_DOMAIN,
     async readBody(limit) {
       if (body.length > limit) throw apiErrors.requestEntityTooLarge(limit);
       return body;

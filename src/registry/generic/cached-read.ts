@@ -41,7 +41,7 @@ export async function listFromCache(
   o: ListOptions,
 ): Promise<ObjectList | undefined> {
   const prefix = collectionPrefix(rc, ctx.namespace);
-  const sem = listSemantics(o);
+  const sem = listSemantics(o, rc.domain.metaGroup);
   // Exact versions and continue tokens are read from the store (as kube 1.32 delegates them):
   // it keeps exactly the compaction window, so they expire with it.
   if (sem.kind === 'exact' || sem.kind === 'continue') return undefined;
@@ -62,7 +62,10 @@ export async function listFromCache(
       resourceVersion: r.revision.toString(),
     };
     if (r.more && r.lastKey) {
-      list.continue = encodeContinue({ rv: r.revision.toString(), start: r.lastKey.slice(prefix.length) });
+      list.continue = encodeContinue(
+        { rv: r.revision.toString(), start: r.lastKey.slice(prefix.length) },
+        rc.domain.metaGroup,
+      );
       if (predicate.everything && r.remaining !== undefined) list.remainingItemCount = r.remaining;
     }
     return list;

@@ -16,7 +16,6 @@ import { collectionPrefix, type RegistryContext } from './registry-context.js';
 import { watchStreamOf } from './watch-stream.js';
 
 /** The annotation that marks the bookmark ending a streaming list's initial events. */
-export const INITIAL_EVENTS_END_ANNOTATION = 'orch.io/initial-events-end';
 
 /** A watch stream that reports one ERROR event (a `Status`) and ends, as kube does for 410. */
 function errorStream(status: StatusError): WatchStream {
@@ -39,7 +38,7 @@ export async function watchFromCache(
   o: WatchOptions,
 ): Promise<WatchStream> {
   const rv = o.resourceVersion ?? '';
-  checkListOptions(o, { watch: true });
+  checkListOptions(o, { watch: true, metaGroup: rc.domain.metaGroup });
   const revision = rv === '' ? undefined : parseResourceVersion(rv);
   const predicate = selectionPredicate(rc.def, o);
   if (revision !== undefined && revision > 0n) {
@@ -73,7 +72,7 @@ export async function watchFromCache(
   const toWatchEvent = (ev: CacheWatchEvent<ApiObject>): WatchEvent => {
     if (ev.type !== 'BOOKMARK') return ev;
     const metadata: ApiObject['metadata'] = { resourceVersion: ev.revision.toString() };
-    if (ev.initialEventsEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+    if (ev.initialEventsEnd) metadata.annotations = { [rc.domain.initialEventsEndAnnotation]: 'true' };
     return { type: 'BOOKMARK', object: { apiVersion, kind: rc.def.kind, metadata } };
   };
   let ended = false;

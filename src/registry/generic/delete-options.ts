@@ -4,7 +4,6 @@ import type { ApiObject } from '../../apis/object.js';
 import type { DeleteOptions } from '../types.js';
 
 /** The group DeleteOptions belong to (kube's `meta.k8s.io`). */
-export const META_GROUP = 'meta.orch.io';
 
 const UNSAFE_OPTION = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan'] as const;
@@ -23,9 +22,9 @@ export function effectiveDeleteOptions(o: DeleteOptions, allowUnsafeDelete: bool
 /**
  * kube's `ValidateDeleteOptions`: `orphanDependents` and `propagationPolicy` exclude each other,
  * the policy must be known, and an unsafe delete takes no other option. All problems are reported
- * at once as 422 `DeleteOptions.meta.orch.io "" is invalid: ...`.
+ * at once as 422 `DeleteOptions.<meta group> "" is invalid: ...`.
  */
-export function validateDeleteOptions(o: DeleteOptions): void {
+export function validateDeleteOptions(o: DeleteOptions, metaGroup: string): void {
   const errs: FieldError[] = [];
   const policy = o.propagationPolicy as string | undefined;
   if (o.orphanDependents !== undefined && policy !== undefined) {
@@ -49,7 +48,7 @@ export function validateDeleteOptions(o: DeleteOptions): void {
     }
   }
   if (errs.length === 0) return;
-  const e = apiErrors.invalid({ group: META_GROUP, kind: 'DeleteOptions' }, '', errs);
+  const e = apiErrors.invalid({ group: metaGroup, kind: 'DeleteOptions' }, '', errs);
   // kube leaves the empty name out of the details.
   throw new StatusError(e.code, e.reason, e.message, { ...e.details, name: undefined });
 }
@@ -129,11 +128,15 @@ export function parseUnsafeDeleteOption(
  * The options of a deletecollection, as kube's handler checks them: the gate as for a single
  * delete, the same validation, and no unsafe delete of a whole collection.
  */
-export function collectionDeleteOptions(o: DeleteOptions, allowUnsafeDelete: boolean): DeleteOptions {
+export function collectionDeleteOptions(
+  o: DeleteOptions,
+  allowUnsafeDelete: boolean,
+  metaGroup: string,
+): DeleteOptions {
   const effective = effectiveDeleteOptions(o, allowUnsafeDelete);
-  validateDeleteOptions(effective);
+  validateDeleteOptions(effective, metaGroup);
   if (effective.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
-    const e = apiErrors.invalid({ group: META_GROUP, kind: 'DeleteOptions' }, '', [
+    const e = apiErrors.invalid({ group: metaGroup, kind: 'DeleteOptions' }, '', [
       fieldErrors.invalid(
         UNSAFE_OPTION,
         true,

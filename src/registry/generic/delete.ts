@@ -55,7 +55,7 @@ export function withValidatedOptions(
   then: (o: DeleteOptions) => Promise<DeleteOutcome>,
 ): Promise<DeleteOutcome> {
   const o = effectiveDeleteOptions(options, rc.allowUnsafeMalformedObjectDeletion === true);
-  validateDeleteOptions(o);
+  validateDeleteOptions(o, rc.domain.metaGroup);
   if (o.ignoreStoreReadErrorWithClusterBreakingPotential === true) return deleteCorruptObject(rc, ctx, name, o);
   return then(o);
 }

@@ -65,7 +65,11 @@ export class GenericRegistry implements ResourceStore {
   async deleteCollection(ctx: RequestContext, o: DeleteOptions, listOptions: ListOptions): Promise<ObjectList> {
     // Resources without the verb (namespaces) refuse it, as kube's routes do.
     if (!this.rc.def.verbs.includes('deletecollection')) throw apiErrors.methodNotAllowed('DELETE');
-    const options = collectionDeleteOptions(o, this.rc.allowUnsafeMalformedObjectDeletion === true);
+    const options = collectionDeleteOptions(
+      o,
+      this.rc.allowUnsafeMalformedObjectDeletion === true,
+      this.rc.domain.metaGroup,
+    );
     return deleteCollection(this, ctx, options, listOptions);
   }
 }

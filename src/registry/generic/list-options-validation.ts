@@ -80,16 +80,16 @@ export function validateListOptions(
   return opts.watch ? validateWatch(o, opts.watchListEnabled ?? true) : validateList(o);
 }
 
-/** The 422 kube answers for invalid list options: `ListOptions.meta.orch.io "" is invalid: …`. */
-export function invalidListOptions(errs: readonly FieldError[]): StatusError {
-  return apiErrors.invalid({ group: 'meta.orch.io', kind: 'ListOptions' }, '', errs);
+/** The 422 kube answers for invalid list options: `ListOptions.<meta group> "" is invalid: …`. */
+export function invalidListOptions(errs: readonly FieldError[], metaGroup: string): StatusError {
+  return apiErrors.invalid({ group: metaGroup, kind: 'ListOptions' }, '', errs);
 }
 
 /** Throws the 422 of {@link invalidListOptions} when {@link validateListOptions} finds errors. */
 export function checkListOptions(
   o: ListOptionsToValidate,
-  opts: { readonly watch: boolean; readonly watchListEnabled?: boolean },
+  opts: { readonly watch: boolean; readonly watchListEnabled?: boolean; readonly metaGroup: string },
 ): void {
   const errs = validateListOptions(o, opts);
-  if (errs.length > 0) throw invalidListOptions(errs);
+  if (errs.length > 0) throw invalidListOptions(errs, opts.metaGroup);
 }

@@ -4,7 +4,9 @@ import { StatusError } from '../../apis/meta/status.js';
 import type { ListOptions } from '../types.js';
 import { encodeContinue, listSemantics } from './read-semantics.js';
 
-const token = encodeContinue({ rv: '42', start: 'ns/name' });
+const META = 'meta.orch.io';
+
+const token = encodeContinue({ rv: '42', start: 'ns/name' }, META);
 
 // One row per cell of the spec's list resourceVersion table.
 const rows: Array<[string, ListOptions, string | number]> = [
@@ -40,12 +42,12 @@ describe('listSemantics', () => {
     it(name, () => {
       if (typeof want === 'number') {
         assert.throws(
-          () => listSemantics(opts),
+          () => listSemantics(opts, META),
           (e) => e instanceof StatusError && e.code === want,
         );
         return;
       }
-      const s = listSemantics(opts);
+      const s = listSemantics(opts, META);
       const got = 'revision' in s ? `${s.kind}:${s.revision}` : s.kind;
       assert.equal(got, want);
     });
@@ -55,7 +57,7 @@ describe('listSemantics', () => {
 describe('list option errors', () => {
   const fail = (opts: ListOptions): StatusError => {
     try {
-      listSemantics(opts);
+      listSemantics(opts, META);
     } catch (e) {
       if (e instanceof StatusError) return e;
       throw e;

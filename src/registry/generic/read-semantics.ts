@@ -24,17 +24,20 @@ export interface ContinueToken {
   readonly start: string;
 }
 
-// kube's tokens say `meta.k8s.io/v1`; ours carry our group suffix.
-const TOKEN_VERSION = 'meta.orch.io/v1';
+/** Tokens carry `<meta group>/v1` as their version, as kube's say `meta.k8s.io/v1`. */
+function tokenVersion(metaGroup: string): string {
+  return `${metaGroup}/v1`;
+}
 
-export function encodeContinue(t: ContinueToken): string {
-  return Buffer.from(JSON.stringify({ v: TOKEN_VERSION, rv: t.rv, start: t.start })).toString('base64url');
+export function encodeContinue(t: ContinueToken, metaGroup: string): string {
+  return Buffer.from(JSON.stringify({ v: tokenVersion(metaGroup), rv: t.rv, start: t.start })).toString('base64url');
 }
 
 const NOT_VALID = 'continue key is not valid';
 
 /** Why a continue token does not decode, in the words of kube's `DecodeContinue`. */
-function continueTokenProblem(token: string): string | ContinueToken {
+function continueTokenProblem(token: string, metaGroup: string): string | ContinueToken {
+  const version = tokenVersion(metaGroup);
   // Unpadded URL-safe base64, as kube encodes it: any other character is rejected.
   const bad = /[^A-Za-z0-9_-]/.exec(token);
   if (bad) return `${NOT_VALID}: illegal base64 data at input byte ${bad.index}`;
@@ -46,12 +49,12 @@ function continueTokenProblem(token: string): string | ContinueToken {
     return `${NOT_VALID}: ${(e as Error).message}`;
   }
   if (t === null || typeof t !== 'object') return `${NOT_VALID}: not a continue token object`;
-  if (t.v !== TOKEN_VERSION) return `${NOT_VALID}: server does not recognize this encoded version ${String(t.v ?? '')}`;
+  if (t.v !== version) return `${NOT_VALID}: server does not recognize this encoded version ${String(t.v ?? '')}`;
   if (typeof t.rv !== 'string' || !/^[1-9][0-9]{0,18}$/.test(t.rv)) {
-    return `${NOT_VALID}: incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`;
+    return `${NOT_VALID}: incorrect encoded start resourceVersion (version ${version})`;
   }
   if (typeof t.start !== 'string' || t.start === '') {
-    return `${NOT_VALID}: encoded start key empty (version ${TOKEN_VERSION})`;
+    return `${NOT_VALID}: encoded start key empty (version ${version})`;
   }
   // A start key that would leave the collection (`..`, absolute, doubled slashes) is refused.
   if (t.start.startsWith('/') || t.start.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) {
@@ -61,8 +64,8 @@ function continueTokenProblem(token: string): string | ContinueToken {
 }
 
 /** Decodes a continue token; a malformed one is kube's 400 `invalid continue token: …`. */
-export function decodeContinue(token: string): ContinueToken {
-  const r = continueTokenProblem(token);
+export function decodeContinue(token: string, metaGroup: string): ContinueToken {
+  const r = continueTokenProblem(token, metaGroup);
   if (typeof r === 'string') throw apiErrors.badRequest(`invalid continue token: ${r}`);
   return r;
 }
@@ -84,13 +87,13 @@ export function parseResourceVersion(rv: string): bigint {
  * options (422 listing every error), then the continue token (400), then a resourceVersion
  * given with it (400), then the resourceVersion itself (400).
  */
-export function listSemantics(o: ListOptions): ListSemantics {
-  checkListOptions(o, { watch: false });
+export function listSemantics(o: ListOptions, metaGroup: string): ListSemantics {
+  checkListOptions(o, { watch: false, metaGroup });
   const rv = o.resourceVersion;
   const match = o.resourceVersionMatch;
   const hasRv = rv !== undefined && rv !== '';
   if (o.continue) {
-    const t = decodeContinue(o.continue);
+    const t = decodeContinue(o.continue, metaGroup);
     if (hasRv && rv !== '0') {
       throw apiErrors.badRequest('specifying resource version is not allowed when using continue');
     }

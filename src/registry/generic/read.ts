@@ -55,7 +55,7 @@ export async function getObject(
  */
 export async function listObjects(rc: RegistryContext, ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
   const prefix = collectionPrefix(rc, ctx.namespace);
-  const sem = listSemantics(o);
+  const sem = listSemantics(o, rc.domain.metaGroup);
   const predicate = selectionPredicate(rc.def, o);
   let revision: bigint | undefined;
   let startAfter: string | undefined;
@@ -111,7 +111,10 @@ async function readPages(
         resourceVersion: r.revision.toString(),
       };
       if (r.more && lastKey) {
-        list.continue = encodeContinue({ rv: r.revision.toString(), start: lastKey.slice(q.prefix.length) });
+        list.continue = encodeContinue(
+          { rv: r.revision.toString(), start: lastKey.slice(q.prefix.length) },
+          rc.domain.metaGroup,
+        );
         if (q.predicate.everything) list.remainingItemCount = r.remaining;
       }
       return list;

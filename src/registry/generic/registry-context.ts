@@ -1,4 +1,5 @@
 import type { Admission } from '../../admission/index.js';
+import type { ApiDomain } from '../../apis/api-domain.js';
 import type { GroupResource } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
@@ -16,6 +17,8 @@ export interface RegistryContext {
   readonly keys: KeyScheme;
   readonly clock: Clock;
   readonly uid: () => string;
+  /** Names of the meta group, annotations and such (`orch.io` or `k8s.io` profile). */
+  readonly domain: ApiDomain;
   /** Field ownership: writes that name a field manager are recorded in `metadata.managedFields`. */
   readonly fields: ResourceFieldTracking;
   /** Mutating and validating admission, run on every create, update and delete. */

@@ -1,4 +1,5 @@
 import type { Admission } from '../../admission/index.js';
+import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
 import { Cacher } from '../../storage/cacher/index.js';
@@ -19,6 +20,8 @@ export interface ResourceFactoryDeps {
   readonly clock: Clock;
   readonly uid: () => string;
   readonly admission: Admission;
+  /** The API domain profile (names of the meta group, annotations). */
+  readonly domain: ApiDomain;
   readonly logger?: Logger;
   /** Serve reads and watches from a watch cache per resource (default true). */
   readonly watchCache?: boolean;
@@ -66,6 +69,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       cacher,
       fields,
       admission: deps.admission,
+      domain: deps.domain,
       allowUnsafeMalformedObjectDeletion: deps.allowUnsafeMalformedObjectDeletion,
     };
     return {

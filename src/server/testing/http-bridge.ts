@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { apiErrors } from '../../apis/meta/status.js';
 import type { RequestHead } from '../../authn/authenticator.js';
 import type { ApiRequest, ApiResponse, Handler } from '../../endpoints/handler.js';
@@ -95,6 +96,7 @@ async function bridge(
     signal: closed.signal,
     head,
     warnings: new RequestWarnings(),
+    domain: ORCH_DOMAIN,
     async readBody(limit) {
       if (body.length > limit) throw apiErrors.requestEntityTooLarge(limit);
       return body;

@@ -1,3 +1,4 @@
+import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { builtinResources } from '../../apis/builtin.js';
 import type { ApiResponse, Handler } from '../../endpoints/handler.js';
 import { apiRequest, type TestRequestInit } from '../../endpoints/testing/api-request.js';
@@ -49,6 +50,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   const api = buildApiServer({
     store,
     keys: keyScheme('/registry'),
+    domain: ORCH_DOMAIN,
     gates,
     logger: silentLogger,
     health: new HealthRegistry({ logger: silentLogger }),

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { encodeYaml } from '../../encoding/index.js';
 import { PRIVATE_FILE_MODE, writeFileAtomic } from './pem-files.js';
 
@@ -12,7 +13,7 @@ export interface AdminKubeconfigOptions {
   readonly caPem: string;
   readonly clientCertPem: string;
   readonly clientKeyPem: string;
-  /** Names of the cluster, user and context entries; defaults `orch`, `orch-admin`, `orch`. */
+  /** Names of the cluster, user and context entries; defaults `orch`, `orch-admin`, `orch` (the `orch.io` profile's). */
   readonly clusterName?: string;
   readonly userName?: string;
   readonly contextName?: string;
@@ -22,9 +23,9 @@ const b64 = (pem: string): string => Buffer.from(pem, 'utf8').toString('base64')
 
 /** Builds the kubeconfig document (kind Config, v1) with all credentials inlined as base64 data fields. */
 export function buildAdminKubeconfig(options: Omit<AdminKubeconfigOptions, 'path'>): Record<string, unknown> {
-  const cluster = options.clusterName ?? 'orch';
+  const cluster = options.clusterName ?? ORCH_DOMAIN.kubeconfigName;
   const user = options.userName ?? 'orch-admin';
-  const context = options.contextName ?? 'orch';
+  const context = options.contextName ?? ORCH_DOMAIN.kubeconfigName;
   return {
     apiVersion: 'v1',
     kind: 'Config',

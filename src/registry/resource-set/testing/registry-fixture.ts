@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../../../admission/index.js';
+import { ORCH_DOMAIN } from '../../../apis/api-domain.js';
 import { builtinResources } from '../../../apis/builtin.js';
 import type { ApiObject } from '../../../apis/object.js';
 import { internalRequestContext } from '../../../apis/request/request-context.js';
@@ -64,6 +65,7 @@ export async function registryFixture(
       clock: opts.clock ?? systemClock,
       uid: randomUUID,
       admission,
+      domain: ORCH_DOMAIN,
       watchCache: false,
       allowUnsafeMalformedObjectDeletion: opts.allowUnsafeMalformedObjectDeletion,
     }),
