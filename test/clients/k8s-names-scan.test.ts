@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { apiOf } from '../support/api.js';
 import type { HttpResult } from '../support/http-client.js';
@@ -39,12 +40,39 @@ function assertClean(what: string, res: Pick<HttpResult, 'headers' | 'body'>): v
   assert.deepEqual(leaks, [], `${what} shows Orch names`);
 }
 
+/** A watch in any media type, kept as bytes. */
+interface RawWatch {
+  readonly status: number;
+  readonly headers: HttpResult['headers'];
+  bytes(): Buffer;
+  close(): void;
+}
+
+function openRawWatch(server: ServerProcess, path: string, accept: string): Promise<RawWatch> {
+  return new Promise((resolve, reject) => {
+    const { ca, cert, key } = server.admin;
+    const req = httpsRequest(new URL(path, server.url), { ca, cert, key, agent: false, headers: { accept } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', () => {});
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        bytes: () => Buffer.concat(chunks),
+        close: () => req.destroy(),
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 interface TypeCase {
   readonly group: string;
   readonly resource: string;
   readonly kind: string;
   readonly namespaced: boolean;
-  object(name: string): Record<string, unknown>;
+  object(name: string): { metadata: { name: string }; [field: string]: unknown };
   /** A merge patch that changes the object. */
   readonly patch: Record<string, unknown>;
 }
@@ -192,7 +220,7 @@ describe('no Orch names under --api-domain=k8s.io', () => {
   });
 
   for (const t of TYPES) {
-    it(`${t.resource}: watch, create, read in every form, update, patch, apply, delete`, async () => {
+    it(`${t.resource}: watch in every form, create, read in every form, update, patch, apply, delete`, async () => {
       const coll = collectionOf(t);
       const name = `scan-${t.resource}`;
       const item = `${coll}/${name}`;
@@ -210,6 +238,11 @@ describe('no Orch names under --api-domain=k8s.io', () => {
           server.admin,
         ),
       ];
+      const rawWatches = new Map<string, RawWatch>();
+      for (const accept of [`${PROTOBUF};stream=watch`, TABLE, PARTIAL]) {
+        const path = `${coll}?watch=true&resourceVersion=${list.json().metadata.resourceVersion}`;
+        rawWatches.set(accept, await openRawWatch(server, path, accept));
+      }
       try {
         const dry = await call('POST', `${coll}?dryRun=All`, { body });
         assert.equal(dry.status, 201, dry.text);
@@ -256,6 +289,25 @@ describe('no Orch names under --api-domain=k8s.io', () => {
           assert.deepEqual(leaksIn(text), [], `watch of ${coll}`);
           assert.deepEqual(leaksIn(JSON.stringify(w.headers)), [], `watch of ${coll} headers`);
         }
+        for (const [accept, w] of rawWatches) {
+          assert.equal(w.status, 200, accept);
+          assert.equal(
+            w.headers['content-type'],
+            accept.startsWith(PROTOBUF) ? `${PROTOBUF};stream=watch` : 'application/json',
+          );
+          const bytes = w.bytes().toString('latin1');
+          assert.ok(bytes.includes(name), `${accept} watch saw ${name}`);
+          assert.deepEqual(leaksIn(bytes), [], `${accept} watch of ${coll}`);
+        }
+        if (t.namespaced) {
+          assert.equal((await call('POST', coll, { body: { ...body, metadata: { name: `${name}-2` } } })).status, 201);
+          const all = await call('DELETE', `${coll}?fieldSelector=metadata.name%3D${name}-2`);
+          assert.equal(all.status, 200, all.text);
+          assert.deepEqual(
+            all.json().items.map((i: { metadata: { name: string } }) => i.metadata.name),
+            [`${name}-2`],
+          );
+        }
         // The streaming list ends its initial events with a bookmark under kube's annotation.
         const bookmark = watches[1].events.find((e) => e.type === 'BOOKMARK');
         assert.equal(bookmark?.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
@@ -263,6 +315,7 @@ describe('no Orch names under --api-domain=k8s.io', () => {
         assert.equal(bookmarkKind, apiVersionOf(t));
       } finally {
         for (const w of watches) w.close();
+        for (const w of rawWatches.values()) w.close();
       }
     });
   }
