@@ -4,6 +4,5 @@ export type { AdmissionAttributes, AdmissionPlugin, Operation } from './admissio
 export type { ApiDomainName } from './apis/api-domain.js';
 export type { ResourceDefinition, ResourceStrategy, SubresourceDefinition } from './apis/resource-definition.js';
 export { RuntimeConfigError } from './featuregate/errors.js';
-export type { ResourceSet } from './registry/resource-set/index.js';
 export { type RunningServer, type ServerOptions, startServer } from './server/start-server.js';
 export type { Store } from './storage/store.js';
