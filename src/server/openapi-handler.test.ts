@@ -24,3 +24,19 @@ describe('openApiHandler Accept', () => {
     });
   }
 });
+
+describe('openApiHandler /openapi/v2 revalidation', () => {
+  const handler = openApiHandler({ all: () => builtinResources().map((def) => ({ def })), generation: 0 });
+  it('answers 304 to the current ETag in either form, and 200 to another', () => {
+    const first = handler(apiRequest({ url: '/openapi/v2' }));
+    assert.ok(first && first.kind === 'body' && first.status === 200);
+    const etag = String(first.headers.etag);
+    for (const accept of ['application/json', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf']) {
+      const again = handler(apiRequest({ url: '/openapi/v2', headers: { accept, 'if-none-match': etag } }));
+      assert.equal(again?.status, 304);
+      assert.equal(again?.headers.etag, etag);
+    }
+    const stale = handler(apiRequest({ url: '/openapi/v2', headers: { 'if-none-match': '"0"' } }));
+    assert.equal(stale?.status, 200);
+  });
+});

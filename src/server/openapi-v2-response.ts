@@ -34,7 +34,7 @@ export function openApiV2Form(accept: string | undefined): Form | undefined {
 /**
  * Serves `/openapi/v2` as kube-openapi does: JSON, or gnostic's protobuf `Document` (what kubectl
  * asks for), negotiated over `Accept` in clause order; one `ETag` (the SHA-512 of the JSON) for
- * both, `Vary: Accept`, and an empty 406 when nothing matches. Both forms are built on first use.
+ * both (304 to a matching `If-None-Match`), `Vary: Accept`, and an empty 406 when nothing matches. Both forms are built on first use.
  */
 export function openApiV2Responder(build: () => Readonly<Record<string, unknown>>): (req: ApiRequest) => BodyResponse {
   let json: string | undefined;
@@ -47,6 +47,10 @@ export function openApiV2Responder(build: () => Readonly<Record<string, unknown>
     if (json === undefined) {
       json = JSON.stringify(build());
       etag = `"${createHash('sha512').update(json).digest('hex').toUpperCase()}"`;
+    }
+    // A client holding the current document revalidates for nothing (kube-openapi answers 304).
+    if (req.headers['if-none-match'] === etag) {
+      return { kind: 'body', status: 304, headers: { etag, vary: 'Accept' }, body: '' };
     }
     if (form === 'json') {
       return {

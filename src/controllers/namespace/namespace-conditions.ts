@@ -1,3 +1,4 @@
+import { compareGoStrings } from '../../util/go-strings.js';
 /** A `NamespaceCondition`. */
 export interface NamespaceCondition {
   type: string;
@@ -49,7 +50,7 @@ export interface ContentTotals {
 export function failingConditions(t: ContentTotals, now: string): NamespaceCondition[] {
   const out: NamespaceCondition[] = [];
   if (t.errors.length > 0) {
-    const msgs = [...t.errors].sort();
+    const msgs = [...t.errors].sort(compareGoStrings);
     out.push({
       type: 'NamespaceDeletionContentFailure',
       status: 'True',
@@ -61,7 +62,7 @@ export function failingConditions(t: ContentTotals, now: string): NamespaceCondi
   const resources = [...t.remainingByResource]
     .filter(([, n]) => n > 0)
     .map(([gr, n]) => `${gr} has ${n} resource instances`)
-    .sort();
+    .sort(compareGoStrings);
   if (resources.length > 0) {
     out.push({
       type: 'NamespaceContentRemaining',
@@ -74,7 +75,7 @@ export function failingConditions(t: ContentTotals, now: string): NamespaceCondi
   const finalizers = [...t.remainingByFinalizer]
     .filter(([, n]) => n > 0)
     .map(([f, n]) => `${f} in ${n} resource instances`)
-    .sort();
+    .sort(compareGoStrings);
   if (finalizers.length > 0) {
     out.push({
       type: 'NamespaceFinalizersRemaining',
