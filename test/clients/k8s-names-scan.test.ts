@@ -10,7 +10,16 @@ import { openWatch, type WatchClient } from '../support/watch-client.js';
 // Under `--api-domain=k8s.io` nothing a client can see may carry an Orch name: every response
 // body and header of a full session is scanned.
 
-const FORBIDDEN = ['orch.io', 'orch-system', 'orch-public', 'orch-node-lease', 'vnd.orch', 'ORCH_'];
+const FORBIDDEN = [
+  'orch.io',
+  'orch-system',
+  'orch-public',
+  'orch-node-lease',
+  'vnd.orch',
+  'ORCH_',
+  'io.orch.',
+  'x-orch-',
+];
 const NS = 'scan';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const PARTIAL = 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io';

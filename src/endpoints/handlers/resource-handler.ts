@@ -91,7 +91,8 @@ async function dispatch(
         cfg,
       );
     case 'create': {
-      if (info.subresource) throw apiErrors.methodNotAllowed('POST');
+      // kube serves POST on collections only (and on connect sub-resources, none served yet).
+      if (info.subresource || info.name) throw apiErrors.methodNotAllowed('POST');
       const manager = writeManager(req, 'CreateOptions');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'CreateOptions');
@@ -101,6 +102,8 @@ async function dispatch(
       return writeObject(req, cfg, def, 201, created);
     }
     case 'update': {
+      // PUT and PATCH address one object: kube has no such route on a collection.
+      if (!info.name) throw apiErrors.methodNotAllowed('PUT');
       const manager = writeManager(req, 'UpdateOptions');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'UpdateOptions');
@@ -113,6 +116,7 @@ async function dispatch(
       return writeObject(req, cfg, def, r.created ? 201 : 200, r.obj);
     }
     case 'patch': {
+      if (!info.name) throw apiErrors.methodNotAllowed('PATCH');
       const r = await handlePatch(served, req, ctx, { cfg });
       addWarnings(ctx, r.warnings);
       return writeObject(req, cfg, def, r.created ? 201 : 200, r.obj);
