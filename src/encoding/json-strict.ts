@@ -6,7 +6,7 @@
  * `spec.items[0].name`, `[0].a` under a top-level array). Malformed input throws a
  * `JsonSyntaxError` worded like Go's. Pure and synchronous.
  */
-import { parseJsonExact } from '../util/json-text.js';
+import { jsonStringEnd, parseJsonExact } from '../util/json-text.js';
 import { JsonSyntaxError } from './errors.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 
@@ -106,18 +106,6 @@ function pathOf(frames: readonly Frame[], key: string): string {
   return empty ? key : `${p}.${key}`;
 }
 
-/** The end (exclusive) of the string starting at `i` (a `"`) in valid JSON. */
-function stringEnd(text: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const q = text.indexOf('"', from);
-    let b = q - 1;
-    while (text.charCodeAt(b) === 0x5c) b--;
-    if ((q - 1 - b) % 2 === 0) return q + 1;
-    from = q + 1;
-  }
-}
-
 /** Go's `maxNestingDepth`, which `JSON.parse` does not enforce. */
 const MAX_DEPTH = 10_000;
 
@@ -163,7 +151,7 @@ function walkKeys(text: string, visitor: KeyVisitor): { longIntegers: boolean } 
         i++;
         break;
       case 0x22: // a string value
-        i = stringEnd(text, i);
+        i = jsonStringEnd(text, i);
         break;
       default:
         if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
@@ -211,7 +199,7 @@ function readKey(text: string, from: number, frames: Frame[], visitor: KeyVisito
     if (text.charCodeAt(i) === 0x7d) return i; // empty object: `}` is handled by the caller
     i++;
   }
-  const end = stringEnd(text, i);
+  const end = jsonStringEnd(text, i);
   const raw = text.slice(i + 1, end - 1);
   const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
   const frame = frames[frames.length - 1];

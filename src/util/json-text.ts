@@ -88,7 +88,7 @@ export function parseJsonExact(text: string): unknown {
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      const end = stringEnd(text, i);
+      const end = jsonStringEnd(text, i);
       const s = JSON.parse(text.slice(i, end)) as string;
       i = end;
       const top = stack[stack.length - 1];
@@ -137,7 +137,7 @@ function nextNonSpace(text: string, from: number): number {
 }
 
 /** The end (exclusive) of the valid JSON string starting at `i` (a `"`). */
-function stringEnd(text: string, i: number): number {
+export function jsonStringEnd(text: string, i: number): number {
   let from = i + 1;
   for (;;) {
     const q = text.indexOf('"', from);

@@ -2,11 +2,10 @@ import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ControllerFinalization } from '../../apis/resource-definition.js';
 import { ConflictError, NotFoundError } from '../../storage/errors.js';
-import type { KeyValue } from '../../storage/store.js';
 import { formatTime } from '../../util/clock.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
-import { admitDelete, type DeleteOutcome, deleteValidated, withValidatedOptions } from './delete.js';
-import { decodeOrThrow, readErrorToStatus } from './delete-corrupt-object.js';
+import { admitDelete, type DeleteOutcome, deleteValidated, readForDelete, withValidatedOptions } from './delete.js';
+import { decodeOrThrow } from './delete-corrupt-object.js';
 import { checkStoragePreconditions } from './delete-options.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
@@ -62,12 +61,7 @@ async function markOrDelete(
   finalization: ControllerFinalization,
 ): Promise<DeleteOutcome> {
   const key = keyFor(rc, ctx.namespace, name);
-  let kv: KeyValue | undefined;
-  try {
-    kv = await rc.store.get(key, { signal: ctx.signal });
-  } catch (e) {
-    throw readErrorToStatus(rc, e, name);
-  }
+  let kv = await readForDelete(rc, ctx, key, name);
   if (!kv) throw apiErrors.notFound(rc.gr, name);
   let live = decodeOrThrow(rc, kv);
   checkStoragePreconditions(rc.gr, live, o);

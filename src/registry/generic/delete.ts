@@ -68,12 +68,7 @@ export async function deleteValidated(
   o: DeleteOptions,
 ): Promise<DeleteOutcome> {
   const key = keyFor(rc, ctx.namespace, name);
-  let kv: KeyValue | undefined;
-  try {
-    kv = await rc.store.get(key, { signal: ctx.signal });
-  } catch (e) {
-    throw readErrorToStatus(rc, e, name);
-  }
+  let kv = await readForDelete(rc, ctx, key, name);
   for (let attempt = 1; ; attempt++) {
     if (!kv) throw apiErrors.notFound(rc.gr, name);
     const live = decodeOrThrow(rc, kv);
@@ -144,4 +139,18 @@ export async function admitDelete(
 function deleteOptionsObject(o: DeleteOptions): Record<string, unknown> {
   const { dryRun, ...rest } = o;
   return { ...rest, dryRun: dryRun ? ['All'] : undefined };
+}
+
+/** The stored object a delete starts from (undefined when absent); read errors as kube reports them. */
+export async function readForDelete(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  key: string,
+  name: string,
+): Promise<KeyValue | undefined> {
+  try {
+    return await rc.store.get(key, { signal: ctx.signal });
+  } catch (e) {
+    throw readErrorToStatus(rc, e, name);
+  }
 }
