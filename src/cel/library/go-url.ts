@@ -337,7 +337,8 @@ function parseAuthority(authority: Bytes): [Userinfo | undefined, Bytes] {
     }
   }
   const colon = userinfo.indexOf(':');
-  if (colon < 0) return [{ username: percentDecode(userinfo, Mode.UserPassword), password: '', passwordSet: false }, host];
+  if (colon < 0)
+    return [{ username: percentDecode(userinfo, Mode.UserPassword), password: '', passwordSet: false }, host];
   const username = percentDecode(userinfo.slice(0, colon), Mode.UserPassword);
   const password = percentDecode(userinfo.slice(colon + 1), Mode.UserPassword);
   return [{ username, password, passwordSet: true }, host];
