@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { Environment, EvaluationError } from '@marcbachmann/cel-js';
+import { Environment, EvaluationError, Optional } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../../cel-library.js';
 
 /**
@@ -53,7 +53,14 @@ export function runCelCases(libraries: readonly CelLibrary[], cases: readonly Ce
         assert.equal(evaluationErrorOf(env, c.expr, context), c.error);
         return;
       }
-      assert.deepEqual(env.evaluate(c.expr, context), c.want);
+      assert.deepEqual(comparable(env.evaluate(c.expr, context)), comparable(c.want));
     });
   }
+}
+
+/** Optionals keep their value in a private field, which deepEqual does not see: unwrap them. */
+function comparable(v: unknown): unknown {
+  if (v instanceof Optional) return v.hasValue() ? { optionalOf: comparable(v.value()) } : { optionalNone: true };
+  if (Array.isArray(v)) return v.map(comparable);
+  return v;
 }
