@@ -218,6 +218,18 @@ describe('cel.lib.ext.strings', () => {
       'b"\\xff"',
       'error during formatting: could not convert argument "invalid UTF-8 in bytes, cannot convert to string" to string',
     ),
+    // A list literal argument may mix types (kube exempts format from homogeneous literals).
+    formats('%s is %d years and %.1f%% done: %s', '"x", 3, 42.5, [1, 2]', 'x is 3 years and 42.5% done: [1, 2]'),
+    formats('%s', '["abc", 3.14, null]', '["abc", 3.140000, null]'),
+    formats('%s', "[{'a': 1, 'b': 'x'}]", '[{"a":1, "b":"x"}]'),
+    // Outside format's argument, literals stay homogeneous.
+    { expr: "'%s'.format([1]) + string(['a', 1])", checkError: 'List elements must have the same type' },
+    { expr: 'f.format(args)', vars: { f: ['string', '%s/%s'], args: ['list<string>', ['a', 'b']] }, want: 'a/b' },
+    { expr: 'dyn("%d").format(dyn([7]))', want: '7' },
+    { expr: '1.format([1])', checkError: "found no matching overload for 'int.format(list)'" },
+    { expr: '"%s".format("x")', checkError: "found no matching overload for 'string.format(string)'" },
+    { expr: '"%s".format([x])', checkError: 'Unknown variable: x' },
+    { expr: 'dyn(1).format([1])', error: 'no such overload' },
     formats('100%% of %s', '"it"', '100% of it'),
     formats('%.2f', '1234567.891', '1,234,567.89'),
     formats('%.2f', '0.125', '0.12'),

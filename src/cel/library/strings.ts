@@ -1,3 +1,4 @@
+import { EvaluationError } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../cel-library.js';
 import { celError, registerFunctions } from './cel-values.js';
 import { FormatError, formatCelString } from './string-format.js';
@@ -64,13 +65,84 @@ function quote(s: string): string {
   return `${out}"`;
 }
 
-function format(s: string, args: Iterable<unknown>): string {
-  try {
-    return formatCelString(s, args);
-  } catch (err) {
-    if (err instanceof FormatError) throw celError(err.message);
-    throw err;
-  }
+/** The engine's view of an expression node and of a type, as far as the macro below needs. */
+interface Node {
+  readonly op: string;
+  readonly args: unknown;
+}
+interface CheckedType {
+  readonly kind: string;
+  readonly name: string;
+}
+interface Checker {
+  readonly opts: { readonly homogeneousAggregateLiterals: boolean };
+  check(node: Node, ctx: unknown): CheckedType;
+  getType(name: string): CheckedType;
+  createError(code: string, message: string, node: Node): Error;
+}
+interface Evaluator {
+  run(node: Node, ctx: unknown): unknown;
+}
+interface FormatMacro {
+  readonly ast: Node;
+  readonly receiver: Node;
+  readonly arg: Node;
+}
+
+/**
+ * The checker, with mixed-type list and map literals allowed: kube exempts the literals inside
+ * `format`'s argument from the homogeneous-literal rule (cel-go's exempt functions), nested ones
+ * included. The engine reads the rule from the checker's options as it checks each literal.
+ */
+function lenient(checker: Checker): Checker {
+  return Object.create(checker, { opts: { value: { ...checker.opts, homogeneousAggregateLiterals: false } } });
+}
+
+/**
+ * `<string>.format(<list>)` is a macro so that a list literal argument may mix types, as in
+ * kube: its elements are type-checked on their own, leniently. Otherwise it checks and runs as a
+ * function of a string and a list.
+ */
+function formatMacro({ ast, args, receiver }: { ast: Node; args: Node[]; receiver: Node }) {
+  return {
+    ast,
+    receiver,
+    arg: args[0],
+    async: false,
+    typeCheck(checker: Checker, m: FormatMacro, ctx: unknown): CheckedType {
+      const target = checker.check(m.receiver, ctx);
+      let arg: CheckedType | undefined;
+      if (m.arg.op === 'list') {
+        const elementChecker = lenient(checker);
+        for (const element of m.arg.args as Node[]) elementChecker.check(element, ctx);
+      } else {
+        arg = checker.check(m.arg, ctx);
+      }
+      const targetOk = target.kind === 'dyn' || target.name === 'string';
+      if (!targetOk || (arg !== undefined && arg.kind !== 'dyn' && arg.kind !== 'list')) {
+        const argName = arg?.name ?? 'list';
+        throw checker.createError(
+          'no_matching_overload',
+          `found no matching overload for '${target.name}.format(${argName})'`,
+          m.ast,
+        );
+      }
+      return checker.getType('string');
+    },
+    evaluate(ev: Evaluator, m: FormatMacro, ctx: unknown): string {
+      const target = ev.run(m.receiver, ctx);
+      const list = ev.run(m.arg, ctx);
+      if (typeof target !== 'string' || !(Array.isArray(list) || list instanceof Set)) {
+        throw new EvaluationError('no such overload', m.ast as never);
+      }
+      try {
+        return formatCelString(target, list);
+      } catch (err) {
+        if (err instanceof FormatError) throw new EvaluationError(err.message, m.ast as never);
+        throw err;
+      }
+    },
+  };
 }
 
 /**
@@ -89,7 +161,7 @@ export const stringsLibrary: CelLibrary = {
       ['string.charAt(int): string', charAt],
       ['string.replace(string, string): string', (s: string, o: string, r: string) => replace(s, o, r, -1n)],
       ['string.replace(string, string, int): string', replace],
-      ['string.format(list): string', format],
+      ['string.format(ast): string', formatMacro],
       [`${STRINGS_FUNCTIONS}.quote(string): string`, (_: StringsFunctions, s: string) => quote(s)],
     ]);
   },
