@@ -7,6 +7,7 @@ import { type Environment, EvaluationError, Optional } from '@marcbachmann/cel-j
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { compareGoStrings } from '../../util/go-strings.js';
 
+/** The range of CEL's int (Go's int64) and the top of its uint (uint64). */
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 export const UINT64_MAX = 2n ** 64n - 1n;

@@ -4,6 +4,7 @@ import type { CelLibrary } from '../cel-library.js';
 import { type CelObject, celError, registerFunctions } from './cel-values.js';
 import { type Addr, NetipError, parseAddr } from './go-netip.js';
 
+/** kube's name for the IP address type. */
 export const IP_TYPE = 'net.IP';
 /** The type of the `ip` identifier that carries `ip.isCanonical(<string>)`. */
 const IP_FUNCTIONS_TYPE = 'kubernetes.net.IPFunctions';
