@@ -1,0 +1,46 @@
+import type { CelLibrary } from '../cel-library.js';
+import { type AuthzLibraryOptions, authzLibrary } from './authz.js';
+import { cidrLibrary } from './cidr.js';
+import { formatLibrary } from './format.js';
+import { ipLibrary } from './ip.js';
+import { listsLibrary } from './lists.js';
+import { quantityLibrary } from './quantity.js';
+import { regexLibrary } from './regex.js';
+import { semverLibrary } from './semver.js';
+import { setsLibrary } from './sets.js';
+import { stringsLibrary } from './strings.js';
+import { urlsLibrary } from './urls.js';
+
+export { AUTHORIZER_TYPE, authorizerValue, type CelAuthorize } from './authz.js';
+
+/** Which optional libraries to include. */
+export interface CelLibrariesOptions extends AuthzLibraryOptions {
+  /**
+   * Adds `kubernetes.Semver`. kube-apiserver v1.32 has it only in the DRA device-selector
+   * environment; its base environment gains it in v1.33.
+   */
+  readonly semver?: boolean;
+}
+
+/**
+ * The function libraries of kube-apiserver v1.32's base CEL environment, in kube's order:
+ * URLs, regex, lists, authorizer (with the selector functions when `authorizeWithSelectors`),
+ * quantity, strings (cel-go ext version 2), sets, IP, CIDR, format. Each call makes fresh
+ * libraries (the regex library caches compiled patterns per environment). Not included:
+ * cel-go's two-variable comprehensions, which v1.32 also enables.
+ */
+export function celLibraries(options: CelLibrariesOptions = {}): CelLibrary[] {
+  return [
+    urlsLibrary,
+    regexLibrary(),
+    listsLibrary,
+    authzLibrary(options),
+    quantityLibrary,
+    stringsLibrary,
+    setsLibrary,
+    ipLibrary,
+    cidrLibrary,
+    formatLibrary,
+    ...(options.semver === true ? [semverLibrary] : []),
+  ];
+}
