@@ -1,0 +1,88 @@
+import type { ParseResult } from '@marcbachmann/cel-js';
+import { forEachNode } from './ast-walk.js';
+import type { CelEnvironment } from './cel-environment.js';
+import { compileErrorFrom, evaluationErrorFrom, undeclaredReference } from './engine-errors.js';
+import type { EngineNode } from './engine-internals.js';
+import { fromCel } from './json-values.js';
+
+/**
+ * A compiled (parsed and type-checked) expression, bound to its environment. Immutable once
+ * built; evaluations may run concurrently (they share nothing but the program).
+ */
+export class CelProgram {
+  constructor(
+    readonly expression: string,
+    readonly environment: CelEnvironment,
+    readonly parsed: ParseResult,
+    /** The result type the checker inferred, in the engine's spelling (`bool`, `list<string>`). */
+    readonly outputType: string,
+  ) {}
+
+  /** The checked syntax tree: nodes with `op`, `args`, source offsets and `checkedType` (for a cost estimator). */
+  get ast(): EngineNode {
+    return this.parsed.ast as unknown as EngineNode;
+  }
+}
+
+/** Variable values of one evaluation, as decoded JSON (or engine values for `native` variables). */
+export type CelActivation = Readonly<Record<string, unknown>>;
+
+/**
+ * Compiles `expression` in `env`: parses and type-checks it, or throws a `CelCompileError` with
+ * cel-go's message and position. Successful compilations are cached per (environment, expression)
+ * in the environment set, so compiling the same expression again is a lookup.
+ */
+export function compile(expression: string, env: CelEnvironment): CelProgram {
+  const cached = env.cache.get(env.key, expression);
+  if (cached) return cached;
+  let parsed: ParseResult;
+  try {
+    parsed = env.engine.parse(expression);
+  } catch (e) {
+    throw compileErrorFrom(expression, e);
+  }
+  if (!env.engine.opts.enableOptionalTypes) rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
+  const checked = parsed.check();
+  if (!checked.valid) throw compileErrorFrom(expression, checked.error);
+  const program = new CelProgram(expression, env, parsed, checked.type ?? 'dyn');
+  env.cache.set(env.key, expression, program);
+  return program;
+}
+
+/**
+ * Without optional types the engine still declares the `optional` namespace (its functions then
+ * misbehave); cel-go does not declare it at all, so neither do we.
+ */
+function rejectOptionalNamespace(expression: string, ast: EngineNode): void {
+  forEachNode(ast, (node) => {
+    if (node.op === 'id' && node.args === 'optional') throw undeclaredReference(expression, node.start, 'optional');
+  });
+}
+
+/**
+ * Evaluates `program` with the declared variables taken from `activation` (other keys are
+ * ignored; a variable left out fails the evaluation only if the expression reads it). Values
+ * are converted by their declared type on the way in (an integer property becomes an `int`), and
+ * the result on the way out (see `fromCel`). Throws a `CelEvaluationError` on failure. The result
+ * is a Promise only when the environment has an asynchronous library function and the
+ * expression calls it.
+ */
+export function evaluate(program: CelProgram, activation: CelActivation): unknown {
+  let result: unknown;
+  try {
+    const values: Record<string, unknown> = {};
+    for (const [name, convert] of program.environment.variables) {
+      const v = activation[name];
+      if (v !== undefined) values[name] = v === null ? null : convert(v);
+    }
+    result = program.parsed(values);
+  } catch (e) {
+    throw evaluationErrorFrom(e);
+  }
+  if (result instanceof Promise) {
+    return result.then(fromCel, (e: unknown) => {
+      throw evaluationErrorFrom(e);
+    });
+  }
+  return fromCel(result);
+}
