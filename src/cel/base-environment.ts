@@ -1,6 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from './cel-library.js';
-import type { ListOperatorInstaller } from './list-semantics.js';
+import type { EnginePatcher } from './engine-patches.js';
 import { registerRe2Matches } from './re2-matches.js';
 import { type CelVersion, celVersion, compareCelVersions } from './version.js';
 
@@ -67,17 +67,17 @@ export function sameBase(a: BaseSelection, b: BaseSelection): boolean {
   return a.optionalTypes === b.optionalTypes && same(a.options, b.options) && same(a.libraries, b.libraries);
 }
 
-/** A new engine environment with the selection registered and the list operators installed. */
-export function buildBaseEnvironment(selection: BaseSelection, installer: ListOperatorInstaller): Environment {
+/** A new engine environment with the selection registered and the engine patched. */
+export function buildBaseEnvironment(selection: BaseSelection, patcher: EnginePatcher): Environment {
   const env = new Environment({
     enableOptionalTypes: selection.optionalTypes,
     homogeneousAggregateLiterals: true,
     unlistedVariablesAreDyn: false,
   });
-  installer.prepare(env);
+  patcher.prepare(env);
   for (const o of selection.options) o.register?.(env);
   for (const l of selection.libraries) l.library.register(env);
-  installer.install(env);
+  patcher.install(env);
   return env;
 }
 

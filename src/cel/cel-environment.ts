@@ -39,7 +39,7 @@ export class CelEnvironment {
   constructor(
     /** Identifies the environment among those of its set: the program cache's key. */
     readonly key: string,
-    /** The engine environment (variables declared, list operators installed). */
+    /** The engine environment (variables declared, engine patches applied). */
     readonly engine: Environment,
     /** Conversion of each declared variable's (non-null) value into the engine's representation. */
     readonly variables: ReadonlyMap<string, (value: unknown) => unknown>,

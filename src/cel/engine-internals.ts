@@ -73,18 +73,22 @@ export interface EngineMacroCall {
   readonly parser: { readonly registry: EngineRegistry };
 }
 
-/** One operator overload (`OperatorDeclaration`, frozen). */
-export interface EngineOperator {
+/** An overload's implementation; `this` is the evaluator for functions. */
+export type EngineHandler = (...args: unknown[]) => unknown;
+
+/** One operator or function overload (`OperatorDeclaration`/`FunctionDeclaration`, frozen). */
+export interface EngineOverload {
   readonly signature: string;
-  readonly handler: (left: unknown, right: unknown, node: EngineNode, evaluator: EngineEvaluator) => unknown;
+  readonly handler: EngineHandler;
 }
 
-/** The overloads of one operator in one environment. */
-export interface EngineOperatorCandidates {
-  readonly declarations: EngineOperator[];
+/** The overloads of one operator, or of one function name, receiver kind and arity, in one environment. */
+export interface EngineCandidates {
+  readonly declarations: EngineOverload[];
 }
 
 /** An environment's registry of types, variables and overloads. */
 export interface EngineRegistry {
-  operatorCandidates(operator: string): EngineOperatorCandidates;
+  operatorCandidates(operator: string): EngineCandidates;
+  functionCandidates(receiver: boolean, name: string, arity: number): EngineCandidates;
 }

@@ -7,8 +7,10 @@ import {
   type VersionedLibrary,
 } from './base-environment.js';
 import { type CelDeclarations, CelEnvironment, type CelVariableType } from './cel-environment.js';
+import { EnginePatcher } from './engine-patches.js';
+import { INTEGER_PATCHES } from './integer-semantics.js';
 import { toCelDynamic } from './json-values.js';
-import { ListOperatorInstaller } from './list-semantics.js';
+import { LIST_PATCHES } from './list-semantics.js';
 import { ProgramCache } from './program-cache.js';
 import type { CelTypeBinding } from './schema-scalars.js';
 import { declareSchemaType } from './schema-types.js';
@@ -38,7 +40,7 @@ export interface CelEnvironmentPair {
  */
 export class CelEnvironmentSet {
   readonly compatibilityVersion: CelVersion;
-  readonly #installer = new ListOperatorInstaller();
+  readonly #patcher = new EnginePatcher([...LIST_PATCHES, ...INTEGER_PATCHES]);
   readonly #cache: ProgramCache;
   readonly #newBase: Environment;
   readonly #storedBase: Environment;
@@ -50,8 +52,8 @@ export class CelEnvironmentSet {
     const libraries = options.libraries ?? [];
     const forNew: BaseSelection = selectBase(libraries, this.compatibilityVersion);
     const forStored: BaseSelection = selectBase(libraries);
-    this.#newBase = buildBaseEnvironment(forNew, this.#installer);
-    this.#storedBase = sameBase(forNew, forStored) ? this.#newBase : buildBaseEnvironment(forStored, this.#installer);
+    this.#newBase = buildBaseEnvironment(forNew, this.#patcher);
+    this.#storedBase = sameBase(forNew, forStored) ? this.#newBase : buildBaseEnvironment(forStored, this.#patcher);
   }
 
   /** Number of compiled programs in the cache. */
@@ -87,7 +89,7 @@ export class CelEnvironmentSet {
       env.registerVariable(v.name, celType);
       variables.set(v.name, convert);
     }
-    this.#installer.install(env);
+    this.#patcher.install(env);
     return new CelEnvironment(key, env, variables, this.#cache);
   }
 }
