@@ -1,4 +1,4 @@
-import { SchemaObject } from './schema-object.js';
+import { SchemaObject, schemaJson } from './schema-object.js';
 
 /**
  * JSON values in and out of CEL where no schema says more. Going in, a whole number is a CEL
@@ -31,12 +31,23 @@ export function toCelDynamic(value: unknown): unknown {
     if (!Object.hasOwn(obj, key)) continue;
     const v = toCelDynamic(obj[key]);
     if (v === obj[key]) continue;
-    // A null prototype keeps a `__proto__` key an ordinary property; the engine reads such
-    // objects as maps.
-    out ??= Object.assign(Object.create(null), obj);
-    (out as Record<string, unknown>)[key] = v;
+    out ??= copyObject(obj);
+    setOwn(out, key, v);
   }
   return out ?? value;
+}
+
+function copyObject(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in obj) if (Object.hasOwn(obj, key)) setOwn(out, key, obj[key]);
+  return out;
+}
+
+/** `o[key] = v`, also for `__proto__`, which as an assignment would set the prototype. */
+function setOwn(o: Record<string, unknown>, key: string, v: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[key] = v;
 }
 
 /**
@@ -52,7 +63,7 @@ export function fromCel(value: unknown): unknown {
     case 'object': {
       if (value === null) return null;
       if (Array.isArray(value)) return value.map(fromCel);
-      if (value instanceof SchemaObject) return value.json;
+      if (value instanceof SchemaObject) return schemaJson(value);
       if (value instanceof Set) return [...value].map(fromCel);
       if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, fromCel(v)]));
       const proto = Object.getPrototypeOf(value);

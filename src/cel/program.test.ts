@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { CelDeclarations } from './cel-environment.js';
 import { CelEnvironmentSet } from './environment-set.js';
 import { CelCompileError, CelEvaluationError } from './errors.js';
-import { compile, evaluate } from './program.js';
+import { compile, evaluate, PreparedActivation } from './program.js';
 
 const DECLS: CelDeclarations = {
   name: 'test',
@@ -142,6 +142,20 @@ describe('evaluation', () => {
     assert.equal(evaluate(compile('has(x.b)', e), { x: { a: 1 } }), false);
     assert.equal(evaluate(compile('has(x.a.b)', e), { x: { a: { b: null } } }), true);
     assert.equal(evaluate(compile("'a' in x && !('b' in x)", e), { x: { a: 1 } }), true);
+  });
+});
+
+describe('prepared activations', () => {
+  it('convert once and serve every program of their environment', () => {
+    const e = env();
+    const prepared = new PreparedActivation(e, { n: 2, obj: { a: 3 }, x: { b: [1] } });
+    assert.equal(evaluate(compile('n + obj.a', e), prepared), 5);
+    assert.deepEqual(evaluate(compile('x.b + [n]', e), prepared), [1, 2]);
+    assert.throws(() => evaluate(compile('n', env()), prepared), RangeError);
+    assert.throws(() => new PreparedActivation(e, { n: 'two' }), {
+      name: 'CelEvaluationError',
+      message: 'invalid data, expected int, got string',
+    });
   });
 });
 

@@ -10,13 +10,22 @@ import { fromCel } from './json-values.js';
  * built; evaluations may run concurrently (they share nothing but the program).
  */
 export class CelProgram {
+  /** The declared variables the expression reads, with their conversions (the only ones converted). */
+  readonly inputs: readonly (readonly [name: string, convert: (value: unknown) => unknown])[];
+
   constructor(
     readonly expression: string,
     readonly environment: CelEnvironment,
     readonly parsed: ParseResult,
     /** The result type the checker inferred, in the engine's spelling (`bool`, `list<string>`). */
     readonly outputType: string,
-  ) {}
+  ) {
+    const read = new Set<string>();
+    forEachNode(parsed.ast as unknown as EngineNode, (node) => {
+      if (node.op === 'id') read.add(node.args as string);
+    });
+    this.inputs = [...environment.variables].filter(([name]) => read.has(name));
+  }
 
   /** The checked syntax tree: nodes with `op`, `args`, source offsets and `checkedType` (for a cost estimator). */
   get ast(): EngineNode {
@@ -60,25 +69,63 @@ function rejectOptionalNamespace(expression: string, ast: EngineNode): void {
 }
 
 /**
+ * Variable values converted once for several evaluations in one environment: kube-apiserver
+ * builds one activation per object and evaluates every rule of the object against it, so the
+ * conversion (and the containers read lazily from a schema-typed object) is shared. The values
+ * must not change while it is in use.
+ */
+export class PreparedActivation {
+  readonly values: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly environment: CelEnvironment,
+    activation: CelActivation,
+  ) {
+    const values: Record<string, unknown> = {};
+    try {
+      for (const [name, convert] of environment.variables) {
+        const v = activation[name];
+        if (v !== undefined) values[name] = v === null ? null : convert(v);
+      }
+    } catch (e) {
+      throw evaluationErrorFrom(e);
+    }
+    this.values = values;
+  }
+}
+
+/**
  * Evaluates `program` with the declared variables taken from `activation` (other keys are
  * ignored; a variable left out fails the evaluation only if the expression reads it). Values
  * are converted by their declared type on the way in (an integer property becomes an `int`), and
- * the result on the way out (see `fromCel`). Throws a `CelEvaluationError` on failure. The result
- * is a Promise only when the environment has an asynchronous library function and the
- * expression calls it.
+ * the result on the way out (see `fromCel`); a {@link PreparedActivation} of the program's
+ * environment skips the way in. Throws a `CelEvaluationError` on failure. The result is a Promise
+ * only when the environment has an asynchronous library function and the expression calls it.
  */
-export function evaluate(program: CelProgram, activation: CelActivation): unknown {
+export function evaluate(program: CelProgram, activation: CelActivation | PreparedActivation): unknown {
+  const prepared = activation instanceof PreparedActivation;
+  if (prepared && activation.environment !== program.environment) {
+    throw new RangeError('the activation was prepared for another environment');
+  }
   let result: unknown;
   try {
-    const values: Record<string, unknown> = {};
-    for (const [name, convert] of program.environment.variables) {
-      const v = activation[name];
-      if (v !== undefined) values[name] = v === null ? null : convert(v);
+    let values: Readonly<Record<string, unknown>>;
+    if (prepared) values = activation.values;
+    else {
+      const converted: Record<string, unknown> = {};
+      const inputs = program.inputs;
+      for (let i = 0; i < inputs.length; i++) {
+        const [name, convert] = inputs[i];
+        const v = activation[name];
+        if (v !== undefined) converted[name] = v === null ? null : convert(v);
+      }
+      values = converted;
     }
     result = program.parsed(values);
   } catch (e) {
     throw evaluationErrorFrom(e);
   }
+  if (typeof result === 'boolean' || typeof result === 'string') return result;
   if (result instanceof Promise) {
     return result.then(fromCel, (e: unknown) => {
       throw evaluationErrorFrom(e);

@@ -199,6 +199,24 @@ describe('schema types: property names', () => {
     assert.equal(run(s, value, 'has(self.v.foo__dash__bar)'), true);
   });
 
+  it('may be any accessible name, even one JavaScript objects reserve', () => {
+    // JSON.parse: in an object literal `__proto__` would set the prototype.
+    const odd: Schema = JSON.parse(
+      '{"type": "object", "properties": {"constructor": {"type": "integer"}, "__proto__": {"type": "integer"}, "toString": {"type": "integer"}, "json": {"type": "integer"}}}',
+    );
+    const v = JSON.parse('{"constructor": 1, "__proto__": 2, "toString": 3, "json": 4}');
+    assert.equal(
+      run(
+        odd,
+        v,
+        'self.v.constructor + self.v.__underscores__proto__underscores__ + self.v.toString + self.v.json == 10',
+      ),
+      true,
+    );
+    assert.equal(run(odd, v, 'self.v == oldSelf.v && has(self.v.toString) && has(self.v.constructor)', v), true);
+    rejects(odd, 'self.v.$json', /Syntax error/);
+  });
+
   it('are not accessible when they do not match [a-zA-Z_.-/][a-zA-Z0-9_.-/]*', () => {
     rejects(s, 'self.v.namespace', /Syntax error|undefined field/);
     rejects(s, "self.v['not accessible']", /found no matching overload for '_\[_\]'/);

@@ -3,7 +3,7 @@ import { canonicalJson, isPlainObject, jsonEqual } from '../apis/schema/json-val
 import type { Schema } from '../apis/schema/schema.js';
 import { escapeCelName } from './escaping.js';
 import { type ListSemantics, withListSemantics } from './list-semantics.js';
-import { type SchemaField, SchemaObject, schemaObjectClass } from './schema-object.js';
+import { type SchemaField, SchemaObject, schemaJson, schemaObjectClass } from './schema-object.js';
 import { type CelTypeBinding, INT_OR_STRING, invalidData, scalarBinding, scalarKey } from './schema-scalars.js';
 
 /**
@@ -133,7 +133,7 @@ class SchemaTypeBuilder {
       const b = this.build(propSchema, `${name}.${escaped}`, propSchema['x-orch-embedded-resource'] === true);
       if (!b) continue;
       byJsonName.set(prop, b);
-      fields.set(escaped, { jsonName: prop, convert: b.convert });
+      fields.set(escaped, { jsonName: prop, convert: b.convert, keep: !CHEAP_TYPES.has(b.celType) });
       celFields[escaped] = b.celType;
     }
     const ObjectClass = schemaObjectClass(fields);
@@ -147,7 +147,7 @@ class SchemaTypeBuilder {
     };
     this.env.registerType(name, { ctor: ObjectClass, fields: celFields });
     this.env.registerOperator(`${name} == ${name}`, (x: SchemaObject, y: SchemaObject) =>
-      binding.equal(x.json, y.json),
+      binding.equal(schemaJson(x), schemaJson(y)),
     );
     return binding;
   }
@@ -164,6 +164,9 @@ const SCALAR_TYPES: ReadonlySet<string> = new Set([
   'google.protobuf.Timestamp',
   'google.protobuf.Duration',
 ]);
+
+/** Types converted again on each read rather than kept: a conversion cheaper than keeping it. */
+const CHEAP_TYPES: ReadonlySet<string> = new Set(['bool', 'int', 'double', 'string', 'dyn']);
 
 function isSchema(v: Schema | boolean | undefined): v is Schema {
   return typeof v === 'object' && v !== null;
@@ -250,11 +253,11 @@ function setSemantics(): ListSemantics {
 function mapListSemantics(keys: readonly string[], items: CelTypeBinding): ListSemantics {
   return {
     listType: 'map',
-    key: (e) => (e instanceof SchemaObject ? jsonListKey(keys, e.json) : undefined),
+    key: (e) => (e instanceof SchemaObject ? jsonListKey(keys, schemaJson(e)) : undefined),
     equal: (a, b) =>
       a instanceof SchemaObject &&
       b instanceof SchemaObject &&
       a.constructor === b.constructor &&
-      items.equal(a.json, b.json),
+      items.equal(schemaJson(a), schemaJson(b)),
   };
 }
