@@ -69,7 +69,10 @@ function parseWordNanos(text: string): bigint | undefined {
       spellings.some((v, i) => unit === v || (i === spellings.length - 1 && unit.startsWith(v))),
     );
     if (!entry) continue;
-    total += BigInt(m[1]) * entry[1];
+    const n = BigInt(m[1]);
+    if (n > MAX_NANOS) return undefined; // not an int64: strconv.Atoi fails
+    total += n * entry[1];
+    if (total > MAX_NANOS) return undefined;
     found = true;
   }
   return found ? total : undefined;
