@@ -43,6 +43,8 @@ export class CelEnvironment {
     readonly engine: Environment,
     /** Conversion of each declared variable's (non-null) value into the engine's representation. */
     readonly variables: ReadonlyMap<string, (value: unknown) => unknown>,
+    /** The CEL field names of each schema object type declared, by type name. */
+    readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>,
     readonly cache: ProgramCache,
   ) {}
 }

@@ -84,13 +84,14 @@ export class CelEnvironmentSet {
     const env = base.clone();
     const variables = new Map<string, (value: unknown) => unknown>();
     const schemaTypes = new Map<string, CelTypeBinding | undefined>();
+    const objectFields = new Map<string, ReadonlySet<string>>();
     for (const v of declarations.variables) {
-      const { celType, convert } = binding(env, v.type, schemaTypes);
+      const { celType, convert } = binding(env, v.type, { schemaTypes, objectFields });
       env.registerVariable(v.name, celType);
       variables.set(v.name, convert);
     }
     this.#patcher.install(env);
-    return new CelEnvironment(key, env, variables, this.#cache);
+    return new CelEnvironment(key, env, variables, objectFields, this.#cache);
   }
 }
 
@@ -100,8 +101,12 @@ const identity = (v: unknown) => v;
 function binding(
   env: Environment,
   type: CelVariableType,
-  schemaTypes: Map<string, CelTypeBinding | undefined>,
+  declared: {
+    readonly schemaTypes: Map<string, CelTypeBinding | undefined>;
+    readonly objectFields: Map<string, ReadonlySet<string>>;
+  },
 ): { celType: string; convert: (value: unknown) => unknown } {
+  const { schemaTypes, objectFields } = declared;
   switch (type.kind) {
     case 'json':
       return { celType: type.celType ?? 'dyn', convert: toCelDynamic };
@@ -109,7 +114,7 @@ function binding(
       return { celType: type.celType, convert: identity };
     case 'schema': {
       if (!schemaTypes.has(type.typeName)) {
-        const options = { typeName: type.typeName, isResourceRoot: type.isResourceRoot };
+        const options = { typeName: type.typeName, isResourceRoot: type.isResourceRoot, objectFields };
         schemaTypes.set(type.typeName, declareSchemaType(env, type.schema, options));
       }
       // A schema CEL cannot see (no type, preserve-unknown-fields only) is dynamic JSON.

@@ -1,7 +1,7 @@
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { forEachNode } from './ast-walk.js';
 import type { CelEnvironment } from './cel-environment.js';
-import { compileErrorFrom, evaluationErrorFrom, undeclaredReference } from './engine-errors.js';
+import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedField } from './engine-errors.js';
 import type { EngineNode } from './engine-internals.js';
 import { fromCel } from './json-values.js';
 
@@ -53,9 +53,27 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   if (!env.engine.opts.enableOptionalTypes) rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
   const checked = parsed.check();
   if (!checked.valid) throw compileErrorFrom(expression, checked.error);
+  if (env.objectFields.size > 0) checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
   const program = new CelProgram(expression, env, parsed, checked.type ?? 'dyn');
   env.cache.set(env.key, expression, program);
   return program;
+}
+
+/**
+ * `has(x.f)` where `x` is of an object type without field `f` is a compile error in cel-go
+ * (`undefined field`); the engine checks only the root variable and answers `false` at run time.
+ * The operand is checked on its own (skipped when it needs a comprehension's variable).
+ */
+function checkPresenceTests(expression: string, env: CelEnvironment, ast: EngineNode): void {
+  forEachNode(ast, (node) => {
+    if (node.op !== 'call' || (node.args as readonly unknown[])[0] !== 'has') return;
+    const select = ((node.args as readonly unknown[])[1] as readonly EngineNode[])[0];
+    if (select?.op !== '.') return;
+    const [operand, field] = select.args as [EngineNode, string];
+    const checked = env.engine.check(expression.slice(operand.start, operand.end));
+    const fields = checked.valid && checked.type !== undefined ? env.objectFields.get(checked.type) : undefined;
+    if (fields && !fields.has(field)) throw undefinedField(expression, select);
+  });
 }
 
 /**

@@ -35,6 +35,8 @@ describe('schema types: one row of the mapping table each', () => {
     assert.equal(run(s, { a: 1, b: 'x' }, 'self.v == oldSelf.v', { b: 'x', a: 1 }), true);
     assert.equal(run(s, { a: 1, b: 'x' }, 'self.v != oldSelf.v', { a: 2, b: 'x' }), true);
     rejects(s, 'self.v.c', /undefined field 'c'/);
+    // a presence test of a field the type lacks is a compile error too, as in cel-go
+    rejects(s, 'has(self.v.c)', /ERROR: <input>:1:11: undefined field 'c'/);
     rejects(s, 'size(self.v)', /found no matching overload for 'size'/);
   });
 

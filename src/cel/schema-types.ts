@@ -31,6 +31,8 @@ export interface SchemaTypeOptions {
   readonly typeName: string;
   /** The root of a resource: `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` are always there. */
   readonly isResourceRoot?: boolean;
+  /** Receives the fields of each object type declared: type name → CEL field names. */
+  readonly objectFields?: Map<string, ReadonlySet<string>>;
 }
 
 /**
@@ -44,7 +46,8 @@ export function declareSchemaType(
   options: SchemaTypeOptions,
 ): CelTypeBinding | undefined {
   if (!/^[A-Za-z_][\w.]*$/.test(options.typeName)) throw new RangeError(`invalid CEL type name ${options.typeName}`);
-  return new SchemaTypeBuilder(env).build(schema, options.typeName, options.isResourceRoot ?? false);
+  const builder = new SchemaTypeBuilder(env, options.objectFields ?? new Map());
+  return builder.build(schema, options.typeName, options.isResourceRoot ?? false);
 }
 
 /** Walks one schema, registering its object types on the environment as it goes. */
@@ -52,7 +55,10 @@ class SchemaTypeBuilder {
   /** Named types (`x-orch-type-name`) already registered, by name. */
   readonly #named = new Map<string, { schema: Schema; binding: CelTypeBinding }>();
 
-  constructor(private readonly env: Environment) {}
+  constructor(
+    private readonly env: Environment,
+    private readonly objectFields: Map<string, ReadonlySet<string>>,
+  ) {}
 
   build(schema: Schema, path: string, resourceRoot: boolean): CelTypeBinding | undefined {
     if (schema['x-orch-int-or-string']) return INT_OR_STRING;
@@ -146,6 +152,7 @@ class SchemaTypeBuilder {
       equal: (a, b) => objectsEqual(a, b, (key) => byJsonName.get(key)),
     };
     this.env.registerType(name, { ctor: ObjectClass, fields: celFields });
+    this.objectFields.set(name, new Set(fields.keys()));
     this.env.registerOperator(`${name} == ${name}`, (x: SchemaObject, y: SchemaObject) =>
       binding.equal(schemaJson(x), schemaJson(y)),
     );
