@@ -36,15 +36,27 @@ export interface CelDeclarations {
  * `CelEnvironmentSet#extend`; pass it to `compile`.
  */
 export class CelEnvironment {
-  constructor(
-    /** Identifies the environment among those of its set: the program cache's key. */
-    readonly key: string,
-    /** The engine environment (variables declared, engine patches applied). */
-    readonly engine: Environment,
-    /** Conversion of each declared variable's (non-null) value into the engine's representation. */
-    readonly variables: ReadonlyMap<string, (value: unknown) => unknown>,
-    /** The CEL field names of each schema object type declared, by type name. */
-    readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>,
-    readonly cache: ProgramCache,
-  ) {}
+  /** Identifies the environment among those of its set: the program cache's key. */
+  readonly key: string;
+  /** The engine environment (variables declared, engine patches applied). */
+  readonly engine: Environment;
+  /** Conversion of each declared variable's (non-null) value into the engine's representation. */
+  readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
+  /** The CEL field names of each schema object type declared, by type name. */
+  readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly cache: ProgramCache;
+
+  constructor(parts: {
+    readonly key: string;
+    readonly engine: Environment;
+    readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
+    readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+    readonly cache: ProgramCache;
+  }) {
+    this.key = parts.key;
+    this.engine = parts.engine;
+    this.variables = parts.variables;
+    this.objectFields = parts.objectFields;
+    this.cache = parts.cache;
+  }
 }

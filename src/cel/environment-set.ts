@@ -91,7 +91,7 @@ export class CelEnvironmentSet {
       variables.set(v.name, convert);
     }
     this.#patcher.install(env);
-    return new CelEnvironment(key, env, variables, objectFields, this.#cache);
+    return new CelEnvironment({ key, engine: env, variables, objectFields, cache: this.#cache });
   }
 }
 

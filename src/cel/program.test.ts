@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { forEachNode } from './ast-walk.js';
 import type { CelDeclarations } from './cel-environment.js';
 import { CelEnvironmentSet } from './environment-set.js';
 import { CelCompileError, CelEvaluationError } from './errors.js';
@@ -142,6 +143,18 @@ describe('evaluation', () => {
     assert.equal(evaluate(compile('has(x.b)', e), { x: { a: 1 } }), false);
     assert.equal(evaluate(compile('has(x.a.b)', e), { x: { a: { b: null } } }), true);
     assert.equal(evaluate(compile("'a' in x && !('b' in x)", e), { x: { a: 1 } }), true);
+  });
+});
+
+describe('compiled programs', () => {
+  it('expose the checked syntax tree and result type, for a cost estimator', () => {
+    const p = compile('n > 1 && obj.a in l', env());
+    assert.equal(p.outputType, 'bool');
+    assert.equal(p.ast.op, '&&');
+    const ops: string[] = [];
+    forEachNode(p.ast, (node) => ops.push(`${node.op}:${node.checkedType?.name}`));
+    assert.deepEqual(ops, ['&&:bool', '>:bool', 'id:int', 'value:int', 'in:bool', '.:int', 'id:Obj', 'id:list<int>']);
+    assert.equal(compile('[n]', env()).outputType, 'list<int>');
   });
 });
 

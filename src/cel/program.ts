@@ -16,9 +16,8 @@ export class CelProgram {
   constructor(
     readonly expression: string,
     readonly environment: CelEnvironment,
+    /** The engine's parsed (and, through `compile`, checked) expression; callable with engine values. */
     readonly parsed: ParseResult,
-    /** The result type the checker inferred, in the engine's spelling (`bool`, `list<string>`). */
-    readonly outputType: string,
   ) {
     const read = new Set<string>();
     forEachNode(parsed.ast as unknown as EngineNode, (node) => {
@@ -30,6 +29,11 @@ export class CelProgram {
   /** The checked syntax tree: nodes with `op`, `args`, source offsets and `checkedType` (for a cost estimator). */
   get ast(): EngineNode {
     return this.parsed.ast as unknown as EngineNode;
+  }
+
+  /** The result type the checker inferred, in the engine's spelling (`bool`, `list<string>`); `dyn` unchecked. */
+  get outputType(): string {
+    return this.ast.checkedType?.name ?? 'dyn';
   }
 }
 
@@ -54,7 +58,7 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   const checked = parsed.check();
   if (!checked.valid) throw compileErrorFrom(expression, checked.error);
   if (env.objectFields.size > 0) checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
-  const program = new CelProgram(expression, env, parsed, checked.type ?? 'dyn');
+  const program = new CelProgram(expression, env, parsed);
   env.cache.set(env.key, expression, program);
   return program;
 }

@@ -109,7 +109,7 @@ function runTest(set: CelEnvironmentSet, test: IncrementalTest): Outcome {
   const env = set.extend({ name: 'conformance', variables }).storedExpressions;
   let program: CelProgram;
   try {
-    program = t.disableCheck ? new CelProgram(t.expr, env, env.engine.parse(t.expr), 'dyn') : compile(t.expr, env);
+    program = t.disableCheck ? new CelProgram(t.expr, env, env.engine.parse(t.expr)) : compile(t.expr, env);
   } catch (e) {
     return { status: 'fail', reason: `compile: ${e instanceof CelCompileError ? e.issues[0]?.message : String(e)}` };
   }
