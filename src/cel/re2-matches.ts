@@ -47,12 +47,16 @@ export function registerRe2Matches(env: Environment): void {
 }
 
 interface MatchesMacro extends EngineMacro {
+  readonly call: EngineNode;
   /** The compiled pattern when it is a literal. */
   literal?: RE2JS;
+  /** The last computed pattern and its compilation: a pattern from a variable rarely changes. */
+  last?: { readonly source: string; readonly re: RE2JS };
 }
 
 function matchesMacro(call: EngineNode, text: EngineNode, pattern: EngineNode, member: boolean): MatchesMacro {
   return {
+    call,
     typeCheck(checker: EngineChecker, macro: MatchesMacro, scope: EngineScope): EngineType {
       const textType = checker.check(text, scope);
       const patternType = checker.check(pattern, scope);
@@ -77,9 +81,9 @@ function matchesMacro(call: EngineNode, text: EngineNode, pattern: EngineNode, m
       const s = evaluator.run(text, scope);
       const p = macro.literal ?? evaluator.run(pattern, scope);
       if (s instanceof Promise || p instanceof Promise) {
-        return Promise.all([s, p]).then(([rs, rp]) => match(evaluator, call, rs, rp));
+        return Promise.all([s, p]).then(([rs, rp]) => match(evaluator, macro, rs, rp));
       }
-      return match(evaluator, call, s, p);
+      return match(evaluator, macro, s, p);
     },
   };
 }
@@ -88,18 +92,17 @@ function isStringOrDyn(t: EngineType): boolean {
   return t.kind === 'dyn' || t.name === 'string';
 }
 
-function match(evaluator: EngineEvaluator, call: EngineNode, text: unknown, pattern: unknown): boolean {
+function match(evaluator: EngineEvaluator, macro: MatchesMacro, text: unknown, pattern: unknown): boolean {
   if (typeof text !== 'string' || !(pattern instanceof RE2JS || typeof pattern === 'string')) {
-    throw evaluator.createError('no_matching_overload', 'no such overload', call);
+    throw evaluator.createError('no_matching_overload', 'no such overload', macro.call);
   }
-  let re: RE2JS;
-  if (pattern instanceof RE2JS) re = pattern;
-  else {
+  if (pattern instanceof RE2JS) return pattern.test(text);
+  if (macro.last?.source !== pattern) {
     try {
-      re = RE2JS.compile(pattern);
+      macro.last = { source: pattern, re: RE2JS.compile(pattern) };
     } catch (e) {
-      throw evaluator.createError('invalid_argument', (e as Error).message, call);
+      throw evaluator.createError('invalid_argument', (e as Error).message, macro.call);
     }
   }
-  return re.test(text);
+  return macro.last.re.test(text);
 }
