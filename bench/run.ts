@@ -7,6 +7,7 @@ const suites: Record<string, () => Promise<void>> = {
   encoding: async () => (await import('./encoding/encoding-bench.js')).runEncodingBench(),
   api: async () => (await import('./api/api-bench.js')).runApiBench(),
   apply: async () => (await import('./apply/apply-bench.js')).runApplyBench(),
+  cel: async () => (await import('./cel/cel-bench.js')).runCelBench(),
 };
 
 const name = process.argv[2];

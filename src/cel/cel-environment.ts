@@ -1,0 +1,62 @@
+import type { Environment } from '@marcbachmann/cel-js';
+import type { Schema } from '../apis/schema/schema.js';
+import type { ProgramCache } from './program-cache.js';
+
+/** How a variable's values are typed and converted. */
+export type CelVariableType =
+  /** Decoded JSON of any shape; whole numbers become `int`. Declared as `celType` (default `dyn`). */
+  | { readonly kind: 'json'; readonly celType?: string }
+  /** Decoded JSON typed by a structural schema (see schema-types.ts). */
+  | {
+      readonly kind: 'schema';
+      readonly schema: Schema;
+      /** Name of the root object type, e.g. `kubernetes.UserInfo`. */
+      readonly typeName: string;
+      readonly isResourceRoot?: boolean;
+    }
+  /** Values already in the engine's representation, passed through, declared as `celType`. */
+  | { readonly kind: 'native'; readonly celType: string };
+
+/** One variable of an environment. */
+export interface CelVariable {
+  readonly name: string;
+  readonly type: CelVariableType;
+}
+
+/** The variables of one use of CEL (custom resource validation, claim mapping, ...). */
+export interface CelDeclarations {
+  /** Names the use in the environment's key, e.g. `authentication-claims`. */
+  readonly name: string;
+  readonly variables: readonly CelVariable[];
+}
+
+/**
+ * One environment: the engine environment with a use's variables declared, the conversion of
+ * each variable's values, and the program cache of its environment set. Built by
+ * `CelEnvironmentSet#extend`; pass it to `compile`.
+ */
+export class CelEnvironment {
+  /** Identifies the environment among those of its set: the program cache's key. */
+  readonly key: string;
+  /** The engine environment (variables declared, engine patches applied). */
+  readonly engine: Environment;
+  /** Conversion of each declared variable's (non-null) value into the engine's representation. */
+  readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
+  /** The CEL field names of each schema object type declared, by type name. */
+  readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly cache: ProgramCache;
+
+  constructor(parts: {
+    readonly key: string;
+    readonly engine: Environment;
+    readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
+    readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+    readonly cache: ProgramCache;
+  }) {
+    this.key = parts.key;
+    this.engine = parts.engine;
+    this.variables = parts.variables;
+    this.objectFields = parts.objectFields;
+    this.cache = parts.cache;
+  }
+}

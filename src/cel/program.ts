@@ -1,0 +1,157 @@
+import type { ParseResult } from '@marcbachmann/cel-js';
+import { forEachNode } from './ast-walk.js';
+import type { CelEnvironment } from './cel-environment.js';
+import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedField } from './engine-errors.js';
+import type { EngineNode } from './engine-internals.js';
+import { fromCel } from './json-values.js';
+
+/**
+ * A compiled (parsed and type-checked) expression, bound to its environment. Immutable once
+ * built; evaluations may run concurrently (they share nothing but the program).
+ */
+export class CelProgram {
+  /** The declared variables the expression reads, with their conversions (the only ones converted). */
+  readonly inputs: readonly (readonly [name: string, convert: (value: unknown) => unknown])[];
+
+  constructor(
+    readonly expression: string,
+    readonly environment: CelEnvironment,
+    /** The engine's parsed (and, through `compile`, checked) expression; callable with engine values. */
+    readonly parsed: ParseResult,
+  ) {
+    const read = new Set<string>();
+    forEachNode(parsed.ast as unknown as EngineNode, (node) => {
+      if (node.op === 'id') read.add(node.args as string);
+    });
+    this.inputs = [...environment.variables].filter(([name]) => read.has(name));
+  }
+
+  /** The checked syntax tree: nodes with `op`, `args`, source offsets and `checkedType` (for a cost estimator). */
+  get ast(): EngineNode {
+    return this.parsed.ast as unknown as EngineNode;
+  }
+
+  /** The result type the checker inferred, in the engine's spelling (`bool`, `list<string>`); `dyn` unchecked. */
+  get outputType(): string {
+    return this.ast.checkedType?.name ?? 'dyn';
+  }
+}
+
+/** Variable values of one evaluation, as decoded JSON (or engine values for `native` variables). */
+export type CelActivation = Readonly<Record<string, unknown>>;
+
+/**
+ * Compiles `expression` in `env`: parses and type-checks it, or throws a `CelCompileError` with
+ * cel-go's message and position. Successful compilations are cached per (environment, expression)
+ * in the environment set, so compiling the same expression again is a lookup.
+ */
+export function compile(expression: string, env: CelEnvironment): CelProgram {
+  const cached = env.cache.get(env.key, expression);
+  if (cached) return cached;
+  let parsed: ParseResult;
+  try {
+    parsed = env.engine.parse(expression);
+  } catch (e) {
+    throw compileErrorFrom(expression, e);
+  }
+  if (!env.engine.opts.enableOptionalTypes) rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
+  const checked = parsed.check();
+  if (!checked.valid) throw compileErrorFrom(expression, checked.error);
+  if (env.objectFields.size > 0) checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
+  const program = new CelProgram(expression, env, parsed);
+  env.cache.set(env.key, expression, program);
+  return program;
+}
+
+/**
+ * `has(x.f)` where `x` is of an object type without field `f` is a compile error in cel-go
+ * (`undefined field`); the engine checks only the root variable and answers `false` at run time.
+ * The operand is checked on its own (skipped when it needs a comprehension's variable).
+ */
+function checkPresenceTests(expression: string, env: CelEnvironment, ast: EngineNode): void {
+  forEachNode(ast, (node) => {
+    if (node.op !== 'call' || (node.args as readonly unknown[])[0] !== 'has') return;
+    const select = ((node.args as readonly unknown[])[1] as readonly EngineNode[])[0];
+    if (select?.op !== '.') return;
+    const [operand, field] = select.args as [EngineNode, string];
+    const checked = env.engine.check(expression.slice(operand.start, operand.end));
+    const fields = checked.valid && checked.type !== undefined ? env.objectFields.get(checked.type) : undefined;
+    if (fields && !fields.has(field)) throw undefinedField(expression, select);
+  });
+}
+
+/**
+ * Without optional types the engine still declares the `optional` namespace (its functions then
+ * misbehave); cel-go does not declare it at all, so neither do we.
+ */
+function rejectOptionalNamespace(expression: string, ast: EngineNode): void {
+  forEachNode(ast, (node) => {
+    if (node.op === 'id' && node.args === 'optional') throw undeclaredReference(expression, node.start, 'optional');
+  });
+}
+
+/**
+ * Variable values converted once for several evaluations in one environment: kube-apiserver
+ * builds one activation per object and evaluates every rule of the object against it, so the
+ * conversion (and the containers read lazily from a schema-typed object) is shared. The values
+ * must not change while it is in use.
+ */
+export class PreparedActivation {
+  readonly values: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly environment: CelEnvironment,
+    activation: CelActivation,
+  ) {
+    const values: Record<string, unknown> = {};
+    try {
+      for (const [name, convert] of environment.variables) {
+        const v = activation[name];
+        if (v !== undefined) values[name] = v === null ? null : convert(v);
+      }
+    } catch (e) {
+      throw evaluationErrorFrom(e);
+    }
+    this.values = values;
+  }
+}
+
+/**
+ * Evaluates `program` with the declared variables taken from `activation` (other keys are
+ * ignored; a variable left out fails the evaluation only if the expression reads it). Values
+ * are converted by their declared type on the way in (an integer property becomes an `int`), and
+ * the result on the way out (see `fromCel`); a {@link PreparedActivation} of the program's
+ * environment skips the way in. Throws a `CelEvaluationError` on failure. The result is a Promise
+ * only when the environment has an asynchronous library function and the expression calls it.
+ */
+export function evaluate(program: CelProgram, activation: CelActivation | PreparedActivation): unknown {
+  const prepared = activation instanceof PreparedActivation;
+  if (prepared && activation.environment !== program.environment) {
+    throw new RangeError('the activation was prepared for another environment');
+  }
+  let result: unknown;
+  try {
+    let values: Readonly<Record<string, unknown>>;
+    if (prepared) values = activation.values;
+    else {
+      const converted: Record<string, unknown> = {};
+      const inputs = program.inputs;
+      for (let i = 0; i < inputs.length; i++) {
+        const [name, convert] = inputs[i];
+        const v = activation[name];
+        if (v !== undefined) converted[name] = v === null ? null : convert(v);
+      }
+      values = converted;
+    }
+    result = program.parsed(values);
+  } catch (e) {
+    throw evaluationErrorFrom(e);
+  }
+  if (typeof result === 'boolean' || typeof result === 'string') return result;
+  if (result instanceof Promise) {
+    return result.then(fromCel, (e: unknown) => {
+      throw evaluationErrorFrom(e);
+    });
+  }
+  return fromCel(result);
+}

@@ -1,0 +1,141 @@
+/**
+ * Runs cel-spec's conformance suite (from `@bufbuild/cel-spec`) through this layer's
+ * environments: each test's variables are declared in a stored-expressions environment of a
+ * `CelEnvironmentSet`, its expression compiled with `compile` (or only parsed, when the test
+ * disables checking) and evaluated by the engine on the test's bindings. The raw engine result
+ * is compared, so that `1` and `1.0` stay apart.
+ */
+import type { IncrementalTest, IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
+import type { CelVariable } from '../cel-environment.js';
+import { CelEnvironmentSet } from '../environment-set.js';
+import { CelCompileError } from '../errors.js';
+import { CelProgram, compile } from '../program.js';
+import { engineTypeName, engineValue, isTypeValue, sameValue, UNSUPPORTED } from './conformance-values.js';
+
+/** Groups not run, and why. */
+export const SKIPPED_GROUPS: Readonly<Record<string, string>> = {
+  proto2: 'protobuf messages (TestAllTypes): the engine has no protobuf types',
+  proto3: 'protobuf messages (TestAllTypes): the engine has no protobuf types',
+  proto2_ext: 'protobuf extensions: the engine has no protobuf types',
+  enums: 'protobuf enums: the engine has no protobuf types',
+  dynamic:
+    'protobuf well-known types (wrappers, Struct, Value, Any) built from message literals: the engine has no protobuf types',
+  wrappers: 'protobuf wrapper types built from message literals: the engine has no protobuf types',
+  namespace: 'containers (qualified names): the engine has no namespaces',
+  unknowns: 'partial evaluation with unknowns: not part of kube-apiserver evaluation',
+  block_ext: 'cel.block is an optimizer extension kube-apiserver does not offer',
+  encoders_ext: 'base64 encoders are not in kube-apiserver v1.32 environments',
+  math_ext: 'the math extension is not in kube-apiserver v1.32 environments',
+};
+
+export interface GroupResult {
+  readonly group: string;
+  passed: number;
+  failed: number;
+  /** Tests of a run group that need what the engine lacks, by reason. */
+  readonly skipped: Map<string, number>;
+  /** `name: reason` of each failed test. */
+  readonly failures: string[];
+}
+
+type Outcome = { status: 'pass' } | { status: 'fail'; reason: string } | { status: 'skip'; reason: string };
+
+/** Runs every group of `suite` not in {@link SKIPPED_GROUPS}. */
+export function runConformanceSuite(suite: IncrementalTestSuite): GroupResult[] {
+  const set = new CelEnvironmentSet({ programCacheSize: 0 });
+  const results: GroupResult[] = [];
+  for (const group of suite.suites) {
+    if (SKIPPED_GROUPS[group.name]) continue;
+    const result: GroupResult = { group: group.name, passed: 0, failed: 0, skipped: new Map(), failures: [] };
+    for (const test of testsOf(group)) {
+      const outcome = runTest(set, test);
+      if (outcome.status === 'pass') result.passed++;
+      else if (outcome.status === 'fail') {
+        result.failed++;
+        result.failures.push(`${test.name}: ${outcome.reason}`);
+      } else result.skipped.set(outcome.reason, (result.skipped.get(outcome.reason) ?? 0) + 1);
+    }
+    results.push(result);
+  }
+  return results;
+}
+
+function testsOf(suite: IncrementalTestSuite): IncrementalTest[] {
+  return [...suite.tests, ...suite.suites.flatMap(testsOf)];
+}
+
+/** `TypeName{...}` or `google.protobuf.Int32Value{value: 1}`: constructing a protobuf message. */
+const MESSAGE_LITERAL = /(?:^|[^\w.'"])(?!in\s*\{)[A-Za-z_][\w.]*\s*\{/;
+
+function skip(reason: string): Outcome {
+  return { status: 'skip', reason };
+}
+
+function runTest(set: CelEnvironmentSet, test: IncrementalTest): Outcome {
+  const t = test.original;
+  if (t.disableMacros) return skip('macros disabled');
+  if (t.container) return skip('containers (qualified names)');
+  if (MESSAGE_LITERAL.test(t.expr)) return skip('protobuf message literals');
+  const variables: CelVariable[] = [];
+  for (const decl of t.typeEnv) {
+    if (decl.declKind.case !== 'ident') return skip('declared functions');
+    const celType = engineTypeName(decl.declKind.value.type);
+    if (celType === undefined) return skip('protobuf message types');
+    variables.push({ name: decl.name, type: { kind: 'native', celType } });
+  }
+  const values: Record<string, unknown> = {};
+  for (const [name, bound] of Object.entries(t.bindings)) {
+    if (bound.kind.case !== 'value') return skip('unknown or error bindings');
+    const v = engineValue(bound.kind.value);
+    if (v === UNSUPPORTED) return skip('protobuf message values');
+    values[name] = v;
+    if (!variables.some((x) => x.name === name)) variables.push({ name, type: { kind: 'native', celType: 'dyn' } });
+  }
+  const matcher = t.resultMatcher;
+  if (matcher.case === 'unknown' || matcher.case === 'anyUnknowns') return skip('unknowns');
+  let expected: unknown = true;
+  let expectedType: string | undefined;
+  if (matcher.case === 'value' || matcher.case === 'typedResult') {
+    const v = matcher.case === 'value' ? matcher.value : matcher.value.result;
+    if (v === undefined) return skip('no expected value');
+    if (v.kind.case === 'typeValue') expectedType = v.kind.value;
+    else {
+      expected = engineValue(v);
+      if (expected === UNSUPPORTED) return skip('protobuf message values');
+    }
+  }
+  const wantsError = matcher.case === 'evalError' || matcher.case === 'anyEvalErrors';
+
+  const env = set.extend({ name: 'conformance', variables }).storedExpressions;
+  let program: CelProgram;
+  try {
+    program = t.disableCheck ? new CelProgram(t.expr, env, env.engine.parse(t.expr)) : compile(t.expr, env);
+  } catch (e) {
+    return { status: 'fail', reason: `compile: ${e instanceof CelCompileError ? e.issues[0]?.message : String(e)}` };
+  }
+  if (t.checkOnly) return { status: 'pass' };
+  let actual: unknown;
+  try {
+    actual = program.parsed(values);
+  } catch (e) {
+    return wantsError
+      ? { status: 'pass' }
+      : { status: 'fail', reason: `evaluation: ${(e as Error).message.split('\n')[0]}` };
+  }
+  if (wantsError) return { status: 'fail', reason: `want an error, got ${show(actual)}` };
+  const ok = expectedType !== undefined ? isTypeValue(actual, expectedType) : sameValue(actual, expected);
+  return ok
+    ? { status: 'pass' }
+    : { status: 'fail', reason: `got ${show(actual)}, want ${show(expectedType ?? expected)}` };
+}
+
+function show(v: unknown): string {
+  try {
+    return (
+      JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Map ? Object.fromEntries(x) : x)) ??
+      String(v)
+    );
+  } catch {
+    return String(v);
+  }
+}
