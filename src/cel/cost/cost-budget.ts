@@ -1,5 +1,4 @@
-import type { ASTNode } from '@marcbachmann/cel-js';
-import { estimateCost, type SizeBound } from './cost-estimator.js';
+import { type CelNode, estimateCost, type SizeBound } from './cost-estimator.js';
 import { LIMITS } from './cost-model.js';
 import { valueSizeBound } from './size-bounds.js';
 
@@ -18,7 +17,7 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
  * kube's message when over (the caller reports it as a field error of the rule), else undefined.
  */
 export function checkEstimatedCost(
-  ast: ASTNode,
+  ast: CelNode,
   bound: SizeBound,
   limit: number = LIMITS.estimatedPerExpression,
 ): string | undefined {
@@ -64,7 +63,7 @@ export class ObjectCostBudget {
   }
 
   /** The cost of evaluating `ast` on `activation`, charged to this budget. @throws CostLimitError */
-  charge(ast: ASTNode, activation: Readonly<Record<string, unknown>>, rule: string): number {
+  charge(ast: CelNode, activation: Readonly<Record<string, unknown>>, rule: string): number {
     if (this.exhausted) throw outOfBudget();
     const { cost } = estimateCost(ast, valueSizeBound(activation));
     if (cost > this.perCall) throw new CostLimitError(`call cost exceeds limit for rule: ${rule}`, 'call');

@@ -1,5 +1,12 @@
-import type { ASTNode } from '@marcbachmann/cel-js';
 import { COST, UNBOUNDED } from './cost-model.js';
+
+/** A node of the engine's checked AST: its operator and operands (what the estimator reads). */
+export interface CelNode {
+  readonly op: string;
+  readonly args: unknown;
+}
+
+type ASTNode = CelNode;
 
 /**
  * The largest size (string/bytes length, list items, map entries) a value at `path` can have:

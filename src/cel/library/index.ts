@@ -1,4 +1,6 @@
+import type { VersionedLibrary } from '../base-environment.js';
 import type { CelLibrary } from '../cel-library.js';
+import { celVersion } from '../version.js';
 import { type AuthzLibraryOptions, authzLibrary } from './authz.js';
 import { cidrLibrary } from './cidr.js';
 import { formatLibrary } from './format.js';
@@ -43,4 +45,29 @@ export function celLibraries(options: CelLibrariesOptions = {}): CelLibrary[] {
     formatLibrary,
     ...(options.semver === true ? [semverLibrary] : []),
   ];
+}
+
+/**
+ * The same libraries with the compatibility versions kube-apiserver introduced them at (its
+ * `MustBaseEnvSet`): URLs, regex and lists from the start; authorizer 1.27; quantity and sets
+ * 1.28; strings (version 2) 1.29; IP and CIDR 1.30; format 1.31. An expression written for an
+ * older compatibility version cannot use a newer library; a stored one always can.
+ */
+export function versionedCelLibraries(options: CelLibrariesOptions = {}): VersionedLibrary[] {
+  const since: Readonly<Record<string, [number, number]>> = {
+    'kubernetes.urls': [1, 0],
+    'kubernetes.regex': [1, 0],
+    'kubernetes.lists': [1, 0],
+    'kubernetes.authz': [1, 27],
+    'kubernetes.quantity': [1, 28],
+    'cel.lib.ext.sets': [1, 28],
+    'cel.lib.ext.strings': [1, 29],
+    'kubernetes.net.ip': [1, 30],
+    'kubernetes.net.cidr': [1, 30],
+    'kubernetes.format': [1, 31],
+  };
+  return celLibraries(options).map((library) => {
+    const [major, minor] = since[library.name] ?? [1, 0];
+    return { library, introducedVersion: celVersion(major, minor) };
+  });
 }
