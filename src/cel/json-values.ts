@@ -37,10 +37,9 @@ export function toCelDynamic(value: unknown): unknown {
   return out ?? value;
 }
 
+/** A shallow copy of the own enumerable properties (spread defines them, so `__proto__` stays a key). */
 function copyObject(obj: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key in obj) if (Object.hasOwn(obj, key)) setOwn(out, key, obj[key]);
-  return out;
+  return { ...obj };
 }
 
 /** `o[key] = v`, also for `__proto__`, which as an assignment would set the prototype. */
