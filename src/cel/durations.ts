@@ -1,3 +1,4 @@
+import { parseGoDurationNanos } from '../util/go-duration.js';
 /**
  * Durations in strings of `format: duration`, as kube-openapi's `strfmt.ParseDuration` reads them:
  * Go's `time.ParseDuration` form (`1h30m`, `-1.5s`, `300ms`), else a sequence of whole numbers with
@@ -10,43 +11,7 @@ export interface SplitDuration {
   readonly nanos: number;
 }
 
-const NANOS_PER: Readonly<Record<string, bigint>> = {
-  ns: 1n,
-  us: 1_000n,
-  µs: 1_000n, // U+00B5 micro sign
-  μs: 1_000n, // U+03BC Greek mu
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
 const MAX_NANOS = 2n ** 63n - 1n;
-const GO_PART = /^(\d*)(?:\.(\d*))?([a-zµμ]+)/;
-
-/** Nanoseconds of a Go duration string, or `undefined` when it is not one (or overflows int64). */
-function parseGoNanos(text: string): bigint | undefined {
-  let s = text;
-  let negative = false;
-  if (s[0] === '-' || s[0] === '+') {
-    negative = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return 0n;
-  if (s === '') return undefined;
-  let total = 0n;
-  while (s !== '') {
-    const m = GO_PART.exec(s);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
-    const unit = NANOS_PER[m[3]];
-    if (unit === undefined) return undefined;
-    const frac = m[2] ?? '';
-    total += BigInt(m[1] || '0') * unit;
-    if (frac !== '') total += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
-    if (total > MAX_NANOS + (negative ? 1n : 0n)) return undefined;
-    s = s.slice(m[0].length);
-  }
-  return negative ? -total : total;
-}
 
 /** strfmt's unit words: a unit is one of the spellings, or starts with the last (`days`, `minutes`). */
 const UNIT_WORDS: readonly [readonly string[], bigint][] = [
@@ -80,7 +45,8 @@ function parseWordNanos(text: string): bigint | undefined {
 
 /** The duration in `text`, or `undefined` when it is not a duration. */
 export function parseDuration(text: string): SplitDuration | undefined {
-  const nanos = parseGoNanos(text) ?? parseWordNanos(text);
+  const go = parseGoDurationNanos(text);
+  const nanos = typeof go === 'bigint' ? go : parseWordNanos(text);
   if (nanos === undefined) return undefined;
   return { seconds: nanos / 1_000_000_000n, nanos: Number(nanos % 1_000_000_000n) };
 }

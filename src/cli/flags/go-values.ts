@@ -4,6 +4,7 @@
  * Each parser returns the value or `{ error }`.
  */
 
+import { parseGoDurationNanos } from '../../util/go-duration.js';
 import { goParseBool, goQuote } from '../../util/go-strconv.js';
 
 export type Parsed<T> = T | { readonly error: string };
@@ -53,49 +54,13 @@ export function parseGoInt(s: string): Parsed<number> {
   return Number(n);
 }
 
-/** Nanoseconds per unit accepted by `time.ParseDuration`. */
-const UNIT_NS: Readonly<Record<string, bigint>> = {
-  ns: 1n,
-  us: 1_000n,
-  µs: 1_000n, // U+00B5 micro sign
-  μs: 1_000n, // U+03BC Greek mu
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
-
 /**
  * `time.ParseDuration`, in milliseconds (fractional below 1ms): a signed sequence of decimal numbers
  * with optional fraction and a unit each (`300ms`, `-1.5h`, `2h45m`); `0` needs no unit.
  */
 export function parseGoDuration(s: string): Parsed<number> {
-  const invalid = { error: `time: invalid duration ${goQuote(s)}` };
-  let rest = s;
-  let negative = false;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    negative = rest[0] === '-';
-    rest = rest.slice(1);
-  }
-  if (rest === '0') return 0;
-  if (rest === '') return invalid;
-  let total = 0n;
-  while (rest !== '') {
-    const num = /^(\d*)(?:\.(\d*))?/.exec(rest)!;
-    const [matched, whole, frac] = num;
-    if (whole === '' && (frac === undefined || frac === '')) return invalid;
-    rest = rest.slice(matched.length);
-    const unitMatch = /^[^0-9.]*/.exec(rest)![0];
-    if (unitMatch === '') return { error: `time: missing unit in duration ${goQuote(s)}` };
-    const unit = UNIT_NS[unitMatch];
-    if (unit === undefined) return { error: `time: unknown unit ${goQuote(unitMatch)} in duration ${goQuote(s)}` };
-    rest = rest.slice(unitMatch.length);
-    total += BigInt(whole || '0') * unit;
-    if (frac) total += (BigInt(frac) * unit) / 10n ** BigInt(frac.length);
-    if (total > INT64_MAX) return invalid;
-  }
-  const ms = Number(total) / 1e6;
-  return negative ? -ms : ms;
+  const nanos = parseGoDurationNanos(s);
+  return typeof nanos === 'bigint' ? Number(nanos) / 1e6 : nanos;
 }
 
 function fraction(v: bigint, digits: number): string {
