@@ -1,4 +1,5 @@
 import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../apis/meta/name-validation.js';
+import type { Attributes, AuthorizationResult } from '../../apis/request/authorization-attributes.js';
 import type { UserInfo } from '../../apis/request/user-info.js';
 import type { CelLibrary } from '../cel-library.js';
 import { celError, registerFunctions } from './cel-values.js';
@@ -11,30 +12,11 @@ const GROUP_CHECK = 'kubernetes.authorization.GroupCheck';
 const RESOURCE_CHECK = 'kubernetes.authorization.ResourceCheck';
 const DECISION = 'kubernetes.authorization.Decision';
 
-/**
- * What a check asks: the shape of the authorization layer's `Attributes` (this library may not
- * import it), so an authorizer's attributes type accepts these as they are. Selectors are the
- * raw strings, set only with the `AuthorizeWithSelectors` gate.
- */
-export interface CelAuthorizationAttributes {
-  readonly user: UserInfo;
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly path: string;
-  readonly namespace: string;
-  readonly apiGroup: string;
-  readonly apiVersion: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly name: string;
-  readonly fieldSelector: string;
-  readonly labelSelector: string;
-}
+/** What a check asks: the authorization layer's attributes (selectors set only with `AuthorizeWithSelectors`). */
+export type CelAuthorizationAttributes = Attributes;
 
 /** An authorizer's answer; `error` is what `errored()` and `error()` report (kube's `err`). */
-export interface CelAuthorizationDecision {
-  readonly decision: 'allow' | 'deny' | 'no-opinion';
-  readonly reason: string;
+export interface CelAuthorizationDecision extends AuthorizationResult {
   readonly error?: string;
 }
 
