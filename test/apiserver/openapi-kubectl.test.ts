@@ -1,44 +1,33 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { type HttpBridge, startHttpBridge } from '../../src/server/testing/http-bridge.js';
-import { type InProcessServer, startInProcessServer } from '../../src/server/testing/in-process-server.js';
-
-const run = promisify(execFile);
-const KUBECTL = '/usr/bin/kubectl';
+import type { HttpBridge } from '../../src/server/testing/http-bridge.js';
+import type { InProcessServer } from '../../src/server/testing/in-process-server.js';
+import { KUBECTL, type KubectlBridge, startKubectlBridge } from '../support/kubectl-bridge.js';
 
 // The real kubectl (v1.32) reads the OpenAPI v3 documents the server's handler serves, and
 // derives its request parameters and patches from them.
 describe('kubectl against the OpenAPI documents of the in-process server', {
   skip: !existsSync(KUBECTL) && 'kubectl not installed',
 }, () => {
+  let k: KubectlBridge;
   let server: InProcessServer;
   let bridge: HttpBridge;
   let home = '';
 
   const kubectl = async (...args: string[]): Promise<string> => {
-    const { stdout } = await run(KUBECTL, ['--server', bridge.url, '--cache-dir', join(home, 'cache'), ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: join(home, 'none') },
-      timeout: 30_000,
-    });
-    return stdout;
+    const r = await k.run(...args);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout;
   };
   const urls = () => bridge.exchanges.map((e) => `${e.path}${e.query.size > 0 ? `?${e.query}` : ''}`);
 
   before(async () => {
-    home = mkdtempSync(join(tmpdir(), 'orch-kubectl-'));
-    server = await startInProcessServer();
-    bridge = await startHttpBridge(server.handler);
+    k = await startKubectlBridge('orch-kubectl-');
+    ({ server, bridge, home } = k);
   });
-  after(async () => {
-    await bridge.close();
-    await server.close();
-    rmSync(home, { recursive: true, force: true });
-  });
+  after(() => k.close());
 
   it('explains lease.spec from the coordination.orch.io/v1 document', async () => {
     const out = await kubectl('explain', 'lease.spec');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { builtinResources } from '../../src/apis/builtin.js';
@@ -18,40 +17,29 @@ import {
   WatchFrameReader,
 } from '../../src/encoding/protobuf/index.js';
 import { apiRequest } from '../../src/endpoints/testing/api-request.js';
-import { type BridgedExchange, type HttpBridge, startHttpBridge } from '../../src/server/testing/http-bridge.js';
+import type { BridgedExchange, HttpBridge } from '../../src/server/testing/http-bridge.js';
 import { type InProcessServer, startInProcessServer } from '../../src/server/testing/in-process-server.js';
+import { KUBECTL, type KubectlBridge, startKubectlBridge } from '../support/kubectl-bridge.js';
 
 /**
  * The real kubectl (v1.32) against the server's handler, in process: kubectl's protobuf request
  * bodies must decode (with our codec) to what it meant, and our protobuf answers (objects, lists,
  * Status errors, watch frames) must decode in kubectl to what the server holds.
  */
-const KUBECTL = '/usr/bin/kubectl';
 const core = builtinResources().filter((d) => d.group === '');
 const def = (kind: string) => core.find((d) => d.kind === kind)!;
 const PROTOBUF_WATCH = `${KUBERNETES_PROTOBUF};stream=watch`;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 describe('kubectl 1.32 speaks protobuf with the server', {
   skip: !existsSync(KUBECTL) && 'kubectl not installed',
 }, () => {
+  let k: KubectlBridge;
   let server: InProcessServer;
   let bridge: HttpBridge;
   let home = '';
-  const args = (...rest: string[]) => ['--server', bridge.url, '--cache-dir', join(home, 'cache'), ...rest];
-  const env = () => ({ PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: join(home, 'none') });
-
-  const kubectl = (...rest: string[]) =>
-    new Promise<Run>((resolve) => {
-      execFile(KUBECTL, args(...rest), { env: env(), timeout: 30_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  const args = (...rest: string[]) => k.args(...rest);
+  const env = () => k.env();
+  const kubectl = (...rest: string[]) => k.run(...rest);
 
   const last = (method: string, path: string, query?: (q: URLSearchParams) => boolean): BridgedExchange => {
     const found = bridge.exchanges.filter((e) => e.method === method && e.path === path && (!query || query(e.query)));
@@ -68,15 +56,10 @@ describe('kubectl 1.32 speaks protobuf with the server', {
     decodeObject(def(kind).schema, e.body, { apiVersion: 'v1', kind });
 
   before(async () => {
-    home = mkdtempSync(join(tmpdir(), 'orch-kubectl-pb-'));
-    server = await startInProcessServer();
-    bridge = await startHttpBridge(server.handler);
+    k = await startKubectlBridge('orch-kubectl-pb-');
+    ({ server, bridge, home } = k);
   });
-  after(async () => {
-    await bridge.close();
-    await server.close();
-    rmSync(home, { recursive: true, force: true });
-  });
+  after(() => k.close());
 
   it('create configmap: kubectl sends protobuf, and prints the protobuf object we answer', async () => {
     const run = await kubectl(
