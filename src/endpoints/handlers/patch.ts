@@ -1,6 +1,7 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
+import type { Schema } from '../../apis/schema/schema.js';
 import {
   decodeJsonStrict,
   decodeUtf8Lenient,
@@ -28,19 +29,20 @@ import type { ResponseConfig } from './response-writer.js';
 
 type Patcher = (live: ApiObject) => unknown;
 
-function patcherFor(served: ServedResource, type: PatchType, patch: unknown): Patcher {
+/** Applies a JSON, merge or strategic merge patch (strategic merge keys from `schema`). */
+export function patcherFor(schema: Schema, type: PatchType, patch: unknown): Patcher {
   switch (type) {
     case 'json-patch':
       return (live) => applyJsonPatch(live, patch);
     case 'merge-patch':
       return (live) => applyMergePatch(live, patch);
     default:
-      return (live) => applyStrategicMergePatch(live, patch, served.def.schema);
+      return (live) => applyStrategicMergePatch(live, patch, schema);
   }
 }
 
 /** A `metadata.resourceVersion` inside a patch makes it conditional on that version. */
-function pinnedResourceVersion(type: PatchType, patch: unknown): boolean {
+export function pinnedResourceVersion(type: PatchType, patch: unknown): boolean {
   if (type === 'json-patch') {
     return (
       Array.isArray(patch) &&
@@ -116,7 +118,7 @@ export async function handlePatch(
       `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
     );
   }
-  const apply = patcherFor(served, type, patch);
+  const apply = patcherFor(served.def.schema, type, patch);
   const r = await served.store.update(
     ctx,
     info.name,

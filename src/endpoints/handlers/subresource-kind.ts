@@ -9,15 +9,13 @@ import {
   UnsupportedMediaTypeError,
 } from '../../encoding/index.js';
 import { JsonPatchError, StrategicMergePatchError } from '../../patch/errors.js';
-import { applyJsonPatch } from '../../patch/json-patch.js';
-import { applyMergePatch } from '../../patch/merge-patch.js';
 import { patchErrorToStatusError } from '../../patch/patch-status.js';
-import { applyStrategicMergePatch } from '../../patch/strategic-merge.js';
 import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext } from '../../registry/types.js';
 import type { ApiRequest, ApiResponse } from '../handler.js';
 import { decodeObjectBody, fieldValidationOf, MAX_REQUEST_BODY_BYTES } from './decode-body.js';
 import { patchManager, writeManager } from './field-managers.js';
+import { patcherFor, pinnedResourceVersion } from './patch.js';
 import { parseDryRun } from './request-options.js';
 import { type ResponseConfig, writeObject } from './response-writer.js';
 
@@ -81,8 +79,8 @@ export async function handleSubresourceKind(
     pinned = !!obj.metadata?.resourceVersion;
   } else if (info.verb === 'patch') {
     manager = patchManager(req, false).manager;
-    const patch = await readPatch(req, cfg);
-    change = (current) => patch.apply(current, kind.schema);
+    const patch = await readPatch(req, cfg, kind.schema);
+    change = (current) => patch.apply(current);
     pinned = patch.pinned;
   } else {
     throw new StatusError(
@@ -112,11 +110,15 @@ export async function handleSubresourceKind(
 }
 
 interface DecodedPatch {
-  apply(current: ApiObject, schema: SubresourceKind['schema']): ApiObject;
+  apply(current: ApiObject): ApiObject;
   readonly pinned: boolean;
 }
 
-async function readPatch(req: ApiRequest, cfg: ResponseConfig): Promise<DecodedPatch> {
+async function readPatch(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  schema: SubresourceKind['schema'],
+): Promise<DecodedPatch> {
   let type: ReturnType<typeof negotiatePatchType>['patchType'];
   try {
     type = negotiatePatchType(req.headers['content-type'], {
@@ -144,18 +146,12 @@ async function readPatch(req: ApiRequest, cfg: ResponseConfig): Promise<DecodedP
       throw new StatusError(400, 'BadRequest', `error decoding patch: ${e.message}`, undefined, { cause: e });
     throw e;
   }
-  const pinned =
-    type === 'json-patch'
-      ? Array.isArray(patch) &&
-        patch.some((op) => (op as { path?: unknown } | null)?.path === '/metadata/resourceVersion')
-      : !!(patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+  const patcher = patcherFor(schema, type, patch);
   return {
-    pinned,
-    apply(current, schema) {
+    pinned: pinnedResourceVersion(type, patch),
+    apply(current) {
       try {
-        if (type === 'json-patch') return applyJsonPatch(current, patch) as ApiObject;
-        if (type === 'merge-patch') return applyMergePatch(current, patch) as ApiObject;
-        return applyStrategicMergePatch(current, patch, schema) as ApiObject;
+        return patcher(current) as ApiObject;
       } catch (e) {
         if (e instanceof JsonPatchError || e instanceof StrategicMergePatchError) throw patchErrorToStatusError(e);
         throw e;
