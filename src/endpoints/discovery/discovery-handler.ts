@@ -47,6 +47,23 @@ export function discoveryHandler(opts: {
   serverAddress: () => string;
 }): (req: ApiRequest) => ApiResponse | undefined {
   const { resources } = opts;
+  // Aggregated documents and their ETags, for the resource set's current generation only.
+  let cachedAt = -1;
+  const aggregatedCache = new Map<string, { doc: unknown; etag: string }>();
+  const aggregatedOf = (legacy: boolean, groupVersion: string) => {
+    if (cachedAt !== resources.generation) {
+      aggregatedCache.clear();
+      cachedAt = resources.generation;
+    }
+    const key = `${legacy}|${groupVersion}`;
+    let entry = aggregatedCache.get(key);
+    if (!entry) {
+      const doc = aggregatedDiscovery(resources, legacy, groupVersion);
+      entry = { doc, etag: `"${openApiHash(JSON.stringify(doc))}"` };
+      aggregatedCache.set(key, entry);
+    }
+    return entry;
+  };
   return (req) => {
     const path = req.path.replace(/\/+$/, '') || '/';
     const parts = path.split('/').filter(Boolean);
@@ -63,9 +80,8 @@ export function discoveryHandler(opts: {
       const legacy = path === '/api';
       const aggregated = wantedAggregatedVersion(req.headers.accept, req.domain.discoveryGroup);
       if (aggregated) {
-        const doc = aggregatedDiscovery(resources, legacy, `${req.domain.discoveryGroup}/${aggregated}`);
         // The ETag changes with the resource set: clients revalidate with If-None-Match.
-        const etag = `"${openApiHash(JSON.stringify(doc))}"`;
+        const { doc, etag } = aggregatedOf(legacy, `${req.domain.discoveryGroup}/${aggregated}`);
         if (req.headers['if-none-match'] === etag) {
           return { kind: 'body', status: 304, headers: { etag, vary: 'Accept' }, body: '' };
         }
