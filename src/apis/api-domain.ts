@@ -16,8 +16,6 @@ export interface ApiDomain {
   readonly name: ApiDomainName;
   /** A named API group: `coordination` → `coordination.orch.io` | `coordination.k8s.io`. */
   group(base: string): string;
-  /** The group base of a served group name (`coordination.k8s.io` → `coordination`), or undefined. */
-  groupBase(group: string): string | undefined;
   /** `meta.orch.io` | `meta.k8s.io`: Table, PartialObjectMetadata, ListOptions, DeleteOptions, ... */
   readonly metaGroup: string;
   /** `apidiscovery.orch.io` | `apidiscovery.k8s.io`: aggregated discovery. */
@@ -65,55 +63,54 @@ export interface ApiDomain {
   envVar(name: string): string;
 }
 
-const ORCH: ApiDomain = Object.freeze({
-  name: 'orch.io' as const,
-  group: (base: string) => `${base}.orch.io`,
-  groupBase: (group: string) => (group.endsWith('.orch.io') ? group.slice(0, -'.orch.io'.length) : undefined),
-  metaGroup: 'meta.orch.io',
-  discoveryGroup: 'apidiscovery.orch.io',
-  systemNamespace: 'orch-system',
-  publicNamespace: 'orch-public',
-  nodeLeaseNamespace: 'orch-node-lease',
-  namespaceFinalizer: 'orch',
-  namespaceNameLabel: 'orch.io/metadata.name',
-  protobufMediaType: 'application/vnd.orch.protobuf',
-  initialEventsEndAnnotation: 'orch.io/initial-events-end',
-  credentialIdExtra: 'authentication.orch.io/credential-id',
-  controllerManagerUser: 'system:orch-controller-manager',
-  controllerManagerName: 'orch-controller-manager',
-  apiServerManager: 'orch-apiserver',
-  kubeconfigName: 'orch',
-  definitionName: (internal: string) => internal,
-  key: (prefixBase: string, name: string) => `${prefixBase ? `${prefixBase}.` : ''}orch.io/${name}`,
-  kindName: (suffix: string) => `Orch${suffix}`,
-  systemUser: (component: string) => `system:orch-${component}`,
-  envVar: (name: string) => `ORCH_${name}`,
-});
+/** What the two profiles differ in; every name is derived from these. */
+interface DomainRoots {
+  /** Group suffix: `orch.io` | `k8s.io`. */
+  readonly name: ApiDomainName;
+  /** Domain of label, annotation and secret-type keys: `orch.io` | `kubernetes.io`. */
+  readonly keyDomain: string;
+  /** Short product name of namespaces, components and kinds: `orch` | `kube`. */
+  readonly product: string;
+  /** Long product name of the finalizer, media type, kubeconfig and environment: `orch` | `kubernetes`. */
+  readonly longProduct: string;
+}
 
-const KUBE: ApiDomain = Object.freeze({
-  name: 'k8s.io' as const,
-  group: (base: string) => `${base}.k8s.io`,
-  groupBase: (group: string) => (group.endsWith('.k8s.io') ? group.slice(0, -'.k8s.io'.length) : undefined),
-  metaGroup: 'meta.k8s.io',
-  discoveryGroup: 'apidiscovery.k8s.io',
-  systemNamespace: 'kube-system',
-  publicNamespace: 'kube-public',
-  nodeLeaseNamespace: 'kube-node-lease',
-  namespaceFinalizer: 'kubernetes',
-  namespaceNameLabel: 'kubernetes.io/metadata.name',
-  protobufMediaType: 'application/vnd.kubernetes.protobuf',
-  initialEventsEndAnnotation: 'k8s.io/initial-events-end',
-  credentialIdExtra: 'authentication.kubernetes.io/credential-id',
-  controllerManagerUser: 'system:kube-controller-manager',
-  controllerManagerName: 'kube-controller-manager',
-  apiServerManager: 'kube-apiserver',
-  kubeconfigName: 'kubernetes',
-  definitionName: (internal: string) => (internal.startsWith('io.orch.') ? `io.k8s.${internal.slice(8)}` : internal),
-  key: (prefixBase: string, name: string) => `${prefixBase ? `${prefixBase}.` : ''}kubernetes.io/${name}`,
-  kindName: (suffix: string) => `Kube${suffix}`,
-  systemUser: (component: string) => `system:kube-${component}`,
-  envVar: (name: string) => `KUBERNETES_${name}`,
-});
+/** Internal type names are spelled in the default profile's reversed domain. */
+const INTERNAL_TYPE_PREFIX = 'io.orch.';
+
+function profile(r: DomainRoots): ApiDomain {
+  const group = (base: string) => `${base}.${r.name}`;
+  const key = (prefixBase: string, name: string) => `${prefixBase ? `${prefixBase}.` : ''}${r.keyDomain}/${name}`;
+  const systemUser = (component: string) => `system:${r.product}-${component}`;
+  const typePrefix = `io.${r.name.split('.')[0]}.`;
+  return Object.freeze({
+    name: r.name,
+    group,
+    metaGroup: group('meta'),
+    discoveryGroup: group('apidiscovery'),
+    systemNamespace: `${r.product}-system`,
+    publicNamespace: `${r.product}-public`,
+    nodeLeaseNamespace: `${r.product}-node-lease`,
+    namespaceFinalizer: r.longProduct,
+    namespaceNameLabel: key('', 'metadata.name'),
+    protobufMediaType: `application/vnd.${r.longProduct}.protobuf`,
+    initialEventsEndAnnotation: `${r.name}/initial-events-end`,
+    credentialIdExtra: key('authentication', 'credential-id'),
+    controllerManagerUser: systemUser('controller-manager'),
+    controllerManagerName: `${r.product}-controller-manager`,
+    apiServerManager: `${r.product}-apiserver`,
+    kubeconfigName: r.longProduct,
+    definitionName: (internal: string) =>
+      internal.startsWith(INTERNAL_TYPE_PREFIX) ? typePrefix + internal.slice(INTERNAL_TYPE_PREFIX.length) : internal,
+    key,
+    kindName: (suffix: string) => `${r.product[0].toUpperCase()}${r.product.slice(1)}${suffix}`,
+    systemUser,
+    envVar: (name: string) => `${r.longProduct.toUpperCase()}_${name}`,
+  });
+}
+
+const ORCH = profile({ name: 'orch.io', keyDomain: 'orch.io', product: 'orch', longProduct: 'orch' });
+const KUBE = profile({ name: 'k8s.io', keyDomain: 'kubernetes.io', product: 'kube', longProduct: 'kubernetes' });
 
 /** The profile of a domain name. */
 export function apiDomain(name: ApiDomainName = 'orch.io'): ApiDomain {
