@@ -12,6 +12,21 @@ export {
   UNAUTHENTICATED_GROUP,
   type UserInfo,
 } from './authenticator.js';
+export {
+  type BearerTokenOptions,
+  bearerToken,
+  bearerTokenAuthenticator,
+  INVALID_BEARER_TOKEN,
+} from './bearer-token-authenticator.js';
+export { cachedTokenAuthenticator, type TokenCacheOptions } from './cached-token-authenticator.js';
 export { buildRequestAuthenticator, type RequestAuthenticatorOptions } from './request-authenticator.js';
+export {
+  audienceAgnostic,
+  TOKEN_NO_OPINION,
+  type TokenAuthenticator,
+  type TokenAuthResult,
+  type TokenRequestContext,
+  unionTokenAuthenticator,
+} from './token-authenticator.js';
 export { type UnionOptions, unionAuthenticator } from './union-authenticator.js';
 export { CREDENTIAL_ID_KEY, X509Authenticator, type X509AuthenticatorOptions } from './x509-authenticator.js';

@@ -1,0 +1,46 @@
+import type { Authenticator, AuthResult, RequestHead } from './authenticator.js';
+import { NO_OPINION } from './authenticator.js';
+import type { TokenAuthenticator, TokenRequestContext } from './token-authenticator.js';
+
+/** kube-apiserver's text when a bearer token is recognised by nobody. */
+export const INVALID_BEARER_TOKEN = 'invalid bearer token';
+
+export interface BearerTokenOptions {
+  /** The server's own audiences (`--api-audiences`), required of every token a request carries. */
+  readonly audiences: readonly string[];
+}
+
+/**
+ * Reads `Authorization: Bearer <token>` (scheme case-insensitive; anything else, or an empty token,
+ * is `no-opinion`) and hands the token to `tokens`. A token nobody accepts is an `error`, so the
+ * request gets 401 and never falls through to anonymous.
+ */
+export function bearerTokenAuthenticator(tokens: TokenAuthenticator, options: BearerTokenOptions): Authenticator {
+  const audiences = Object.freeze([...options.audiences]);
+  return {
+    async authenticate(req: RequestHead): Promise<AuthResult> {
+      const token = bearerToken(req.headers.authorization);
+      if (token === undefined) return NO_OPINION;
+      const ctx: TokenRequestContext = {
+        audiences,
+        get signal() {
+          return req.signal;
+        },
+      };
+      const r = await tokens.authenticateToken(token, ctx);
+      if (r.kind === 'user') return { kind: 'user', user: r.user };
+      return { kind: 'error', message: r.kind === 'error' ? r.message : INVALID_BEARER_TOKEN };
+    },
+  } satisfies Authenticator;
+}
+
+/** The token of an `Authorization` header value, as kube-apiserver splits it (`Bearer <token>[ ...]`). */
+export function bearerToken(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const value = header.trim();
+  if (value === '') return undefined;
+  const parts = value.split(' ', 3);
+  if (parts.length < 2 || parts[0]?.toLowerCase() !== 'bearer') return undefined;
+  const token = parts[1] as string;
+  return token === '' ? undefined : token;
+}
