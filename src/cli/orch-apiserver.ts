@@ -43,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
     tlsCertFile: f.tlsCertFile,
     tlsPrivateKeyFile: f.tlsPrivateKeyFile,
     clientCaFile: f.clientCaFile,
+    authentication: f.authentication,
     featureGates: f.featureGates,
     runtimeConfig: f.runtimeConfig,
     shutdownDelayDurationMs: f.shutdownDelayDurationMs,

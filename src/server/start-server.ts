@@ -1,8 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
 import { builtinResources } from '../apis/builtin.js';
+import type { AuthenticationOptions } from '../authn/authentication-options.js';
+import { buildAuthentication } from '../authn/build-authentication.js';
 import { startControllers } from '../controllers/index.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
@@ -15,6 +18,7 @@ import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
+import { resourceSetReader } from './resource-set-reader.js';
 import { startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
@@ -43,6 +47,8 @@ export interface ServerOptions {
   readonly tlsCertFile?: string;
   readonly tlsPrivateKeyFile?: string;
   readonly clientCaFile?: string;
+  /** Authentication methods beyond client certificates, and anonymous requests. */
+  readonly authentication?: AuthenticationOptions;
   /** Feature gate settings, e.g. `{ APIResponseCompression: false }`. */
   readonly featureGates?: Readonly<Record<string, boolean>>;
   /** `--runtime-config` value(s); naming anything not served rejects with a `RuntimeConfigError`. */
@@ -89,6 +95,22 @@ export interface RunningServer {
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+
+/**
+ * kube-apiserver turns anonymous requests off, with a warning, whenever `AlwaysAllow` is among the
+ * authorization modes: everything would be open to anyone who reaches the port.
+ */
+function anonymousWithAuthorizer(options: ServerOptions, logger: Logger): AuthenticationOptions {
+  const authn = options.authentication ?? {};
+  const modes = options.authorizationModes ?? ['AlwaysAllow'];
+  if (authn.anonymous !== false && modes.includes('AlwaysAllow')) {
+    logger.warn(
+      'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',
+    );
+    return { ...authn, anonymous: false };
+  }
+  return authn;
+}
 
 /**
  * Starts Orch in this process: opens the store, ensures certificates, builds the registries,
@@ -142,6 +164,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     health.registerPostStartHook('start-compactor');
 
     let serverAddress = '';
+    // Served at /metrics once metrics are exposed; authentication registers its own today.
+    const metrics = new Registry();
+    let served: ResourceSet | undefined;
+    const authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
+      domain,
+      logger,
+      objects: resourceSetReader(() => served),
+      lifetime: lifetime.signal,
+      metrics,
+    });
     const api = buildApiServer({
       store,
       keys,
@@ -151,13 +183,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       health,
       lifetime: lifetime.signal,
       serverAddress: () => serverAddress,
+      authenticator: authentication.authenticator,
       authorizationModes: options.authorizationModes,
       enableAdmissionPlugins: options.enableAdmissionPlugins,
       disableAdmissionPlugins: options.disableAdmissionPlugins,
       admissionPlugins: options.admissionPlugins,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
     });
-    const served = api.resources;
+    served = api.resources;
     const handler = api.handler;
     const server = await startSecureServer({
       host: options.bindAddress ?? '127.0.0.1',

@@ -6,50 +6,50 @@ import { type ServerProcess, startServerProcess } from '../support/server-proces
 
 describe('health endpoints', () => {
   let server: ServerProcess;
-  let anon: ReturnType<typeof apiOf>['anonymous'];
+  let client: ReturnType<typeof apiOf>['admin'];
   before(async () => {
     server = await startServerProcess();
-    anon = apiOf(server).anonymous;
+    client = apiOf(server).admin;
   });
   after(async () => server?.dispose());
 
   it('answers ok on /healthz, /livez and /readyz', async () => {
     for (const p of ['/healthz', '/livez', '/readyz']) {
-      const r = await anon('GET', p);
+      const r = await client('GET', p);
       assert.equal(r.status, 200);
       assert.equal(r.text, 'ok');
     }
   });
 
   it('prints one line per check with ?verbose', async () => {
-    const r = await anon('GET', '/readyz?verbose');
+    const r = await client('GET', '/readyz?verbose');
     assert.equal(r.status, 200);
     const lines = r.text.trim().split('\n');
     for (const c of ['ping', 'log', 'etcd', 'poststarthook/bootstrap-namespaces', 'shutdown']) {
       assert.ok(lines.includes(`[+]${c} ok`), `${c} in ${r.text}`);
     }
     assert.equal(lines[lines.length - 1], 'readyz check passed');
-    const live = await anon('GET', '/livez?verbose');
+    const live = await client('GET', '/livez?verbose');
     assert.ok(!live.text.includes('[+]shutdown'), 'shutdown is a readyz check only');
     assert.match(live.text, /livez check passed/);
-    const hz = await anon('GET', '/healthz?verbose');
+    const hz = await client('GET', '/healthz?verbose');
     assert.match(hz.text, /healthz check passed/);
   });
 
   it('excludes checks with ?exclude', async () => {
-    const r = await anon('GET', '/livez?verbose&exclude=etcd&exclude=log');
+    const r = await client('GET', '/livez?verbose&exclude=etcd&exclude=log');
     assert.equal(r.status, 200);
     assert.match(r.text, /\[\+\]etcd excluded: ok/);
     assert.match(r.text, /\[\+\]log excluded: ok/);
   });
 
   it('serves single checks and 404 for unknown ones', async () => {
-    const r = await anon('GET', '/readyz/etcd');
+    const r = await client('GET', '/readyz/etcd');
     assert.equal(r.status, 200);
     assert.equal(r.text, 'ok');
-    const ping = await anon('GET', '/livez/ping');
+    const ping = await client('GET', '/livez/ping');
     assert.equal(ping.status, 200);
-    const unknown = await anon('GET', '/livez/nope');
+    const unknown = await client('GET', '/livez/nope');
     assert.equal(unknown.status, 404);
   });
 });
@@ -59,13 +59,13 @@ describe('graceful shutdown', () => {
     const server = await startServerProcess({ args: ['--shutdown-delay-duration=2s'] });
     try {
       const api = apiOf(server);
-      assert.equal((await api.anonymous('GET', '/readyz')).status, 200);
+      assert.equal((await api.admin('GET', '/readyz')).status, 200);
       const exit = server.stop('SIGTERM');
       await new Promise((r) => setTimeout(r, 300));
-      const ready = await api.anonymous('GET', '/readyz?verbose');
+      const ready = await api.admin('GET', '/readyz?verbose');
       assert.equal(ready.status, 500);
       assert.match(ready.text, /\[-\]shutdown failed: reason withheld/);
-      const live = await api.anonymous('GET', '/livez');
+      const live = await api.admin('GET', '/livez');
       assert.equal(live.status, 200);
       const stillServing = await api.admin('GET', '/api/v1/namespaces/default');
       assert.equal(stillServing.status, 200);

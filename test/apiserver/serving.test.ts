@@ -60,12 +60,15 @@ describe('orch-apiserver secure serving', () => {
     assert.match(kc, new RegExp(`server: ${server.url.replace(/\./g, '\\.')}`));
   });
 
-  it('lets anonymous users read health endpoints and /version', async () => {
-    const { anonymous } = apiOf(server);
+  it("turns anonymous requests off under the default AlwaysAllow authorizer, with kube-apiserver's warning", async () => {
+    const { anonymous, admin } = apiOf(server);
     for (const p of ['/healthz', '/livez', '/readyz', '/version']) {
       const r = await anonymous('GET', p);
-      assert.equal(r.status, 200, p);
+      assert.equal(r.status, 401, p);
+      assert.equal(r.json().reason, 'Unauthorized');
+      assert.equal((await admin('GET', p)).status, 200, p);
     }
+    assert.match(server.output(), /AnonymousAuth is not allowed with the AlwaysAllow authorizer/);
   });
 
   it('rejects a client certificate from a foreign CA with 401', async () => {

@@ -29,6 +29,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   util: [],
   apis: ['util'],
   ...Object.fromEntries(SIBLINGS.map((s) => [s, ['apis', 'util']])),
+  // Claim mappings, match conditions and admission policies are CEL expressions.
+  authn: ['apis', 'util', 'cel'],
+  authz: ['apis', 'util', 'cel'],
+  admission: ['apis', 'util', 'cel'],
   // Backends implement the storage interface (store.ts, errors, keys).
   'storage/backend': ['storage', 'apis', 'util'],
   storage: [...LIBRARIES],

@@ -53,23 +53,28 @@ describe('authorization filter (AlwaysDeny)', () => {
 
 describe('authorization modes in order', () => {
   it('AlwaysAllow before AlwaysDeny allows; AlwaysDeny before AlwaysAllow denies', async () => {
-    const allowFirst = await startInProcess({
-      authorizationModes: ['AlwaysAllow', 'AlwaysDeny'],
-      runControllers: false,
-    });
-    try {
-      assert.equal((await allowFirst.api.anonymous('GET', '/api/v1/namespaces')).status, 200);
-    } finally {
-      await allowFirst.stop();
+    for (const [modes, status] of [
+      [['AlwaysAllow', 'AlwaysDeny'], 200],
+      [['AlwaysDeny', 'AlwaysAllow'], 403],
+    ] as const) {
+      const s = await startInProcess({ authorizationModes: modes, runControllers: false });
+      try {
+        const alice = await s.userCredentials('alice', ['dev']);
+        assert.equal((await s.api.admin('GET', '/api/v1/namespaces', { as: alice })).status, status, modes.join(','));
+      } finally {
+        await s.stop();
+      }
     }
-    const denyFirst = await startInProcess({
-      authorizationModes: ['AlwaysDeny', 'AlwaysAllow'],
-      runControllers: false,
-    });
+  });
+
+  it('turns anonymous requests off, as kube-apiserver does, whenever AlwaysAllow is a mode', async () => {
+    const s = await startInProcess({ authorizationModes: ['AlwaysDeny', 'AlwaysAllow'], runControllers: false });
     try {
-      assert.equal((await denyFirst.api.anonymous('GET', '/api/v1/namespaces')).status, 403);
+      const r = await s.api.anonymous('GET', '/api/v1/namespaces');
+      assert.equal(r.status, 401);
+      assert.equal(r.json().reason, 'Unauthorized');
     } finally {
-      await denyFirst.stop();
+      await s.stop();
     }
   });
 

@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/start-server.js';
 import { apiOf } from '../support/api.js';
+import { issueUserCertificate } from '../support/user-cert.js';
 
 export interface InProcessServer {
   readonly server: RunningServer;
   readonly url: string;
   readonly admin: { ca: string; cert: string; key: string };
   readonly api: ReturnType<typeof apiOf>;
+  /** Credentials of a user (not in `system:masters`) the server's CA vouches for. */
+  userCredentials(name: string, groups?: readonly string[]): Promise<{ ca: string; cert: string; key: string }>;
   stop(): Promise<void>;
 }
 
@@ -23,6 +26,9 @@ export async function startInProcess(options: ServerOptions & { dataDir?: string
     url: server.url,
     admin,
     api: apiOf(target),
+    async userCredentials(name, groups = []) {
+      return { ca: admin.ca, ...(await issueUserCertificate(dataDir, name, groups)) };
+    },
     async stop() {
       await server.close();
       await rm(dataDir, { recursive: true, force: true });

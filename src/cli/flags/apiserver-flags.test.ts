@@ -66,11 +66,14 @@ describe('parseApiServerCommandLine', () => {
       '--livez-grace-period=1m30s',
       '--run-controllers=false',
       '--min-request-timeout=60',
+      '--anonymous-auth=false',
+      '--api-audiences=https://a.example,b',
     ]);
     assert.deepEqual(
       { ...f, runtimeConfig: undefined },
       {
         dataDir: '/var/lib/orch',
+        authentication: { anonymous: false, apiAudiences: ['https://a.example', 'b'] },
         bindAddress: '0.0.0.0',
         securePort: 0,
         storageBackend: 'etcd3',

@@ -5,10 +5,12 @@ import {
   validateAdmissionSelection,
 } from '../../admission/index.js';
 import { API_DOMAIN_NAMES, type ApiDomain, type ApiDomainName, apiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
+import type { AuthenticationOptions } from '../../authn/authentication-options.js';
 import { AUTHORIZATION_MODES } from '../../authz/index.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
+import { authenticationFlagTable, authenticationOptionsFromFlags } from './authentication-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 import { type FlagValues, parseFlags } from './flag-parser.js';
 import {
@@ -52,6 +54,8 @@ export interface ApiServerFlags {
   readonly tlsCertFile: string;
   readonly tlsPrivateKeyFile: string;
   readonly clientCaFile: string;
+  /** Every authentication method beyond client certificates, and anonymous requests. */
+  readonly authentication: AuthenticationOptions;
   /** The `--feature-gates` settings as given; they have also been applied to the injected gates. */
   readonly featureGates: Readonly<Record<string, boolean>>;
   readonly runtimeConfig: RuntimeConfig;
@@ -91,6 +95,7 @@ function apiDomainUsage(): string {
 /** The flag table of `orch-apiserver`; `deps.featureGates` supplies the known features. */
 export function apiServerFlagTable(deps: ApiServerFlagDeps) {
   return {
+    ...authenticationFlagTable(),
     dataDir: stringFlag({
       name: 'data-dir',
       default: './.orch',
@@ -312,6 +317,8 @@ export function parseApiServerCommandLine(
   }
   const v = parsed.values;
   const { problems, runtimeConfig } = validate(v, deps);
+  const authentication = authenticationOptionsFromFlags(v, parsed.changed);
+  problems.push(...authentication.problems);
   if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
   let warnings: string[];
   try {
@@ -337,6 +344,7 @@ export function parseApiServerCommandLine(
       tlsCertFile: v.tlsCertFile,
       tlsPrivateKeyFile: v.tlsPrivateKeyFile,
       clientCaFile: v.clientCaFile,
+      authentication: authentication.options,
       featureGates: v.featureGates,
       runtimeConfig,
       authorizationModes: v.authorizationModes,

@@ -1,0 +1,35 @@
+import type { ApiObject } from '../apis/object.js';
+import { internalRequestContext } from '../apis/request/request-context.js';
+import type { ObjectReader } from '../authn/object-reader.js';
+import type { ResourceSet } from '../registry/resource-set/index.js';
+import { API_SERVER_USER } from './bootstrap-namespaces.js';
+
+/**
+ * Reads objects for authenticators from the watch caches of the served resources (as
+ * kube-apiserver's authenticators read informer caches): `resourceVersion=0`, so a read never waits
+ * on the store. `resources` is bound late because the authenticators are built before the set.
+ */
+export function resourceSetReader(resources: () => ResourceSet | undefined): ObjectReader {
+  return {
+    async get(ref, namespace, name, signal): Promise<ApiObject | undefined> {
+      const served = resources()?.lookup(ref.group, ref.version, ref.resource);
+      if (!served) return undefined;
+      const ctx = internalRequestContext({
+        user: API_SERVER_USER,
+        signal,
+        verb: 'get',
+        group: ref.group,
+        version: ref.version,
+        resource: ref.resource,
+        namespace: namespace || undefined,
+        name,
+      });
+      try {
+        return (await served.store.get(ctx, name, { resourceVersion: '0' })) as ApiObject;
+      } catch (e) {
+        if ((e as { code?: number }).code === 404) return undefined;
+        throw e;
+      }
+    },
+  };
+}
