@@ -3,9 +3,8 @@ import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
-import { builtinResources } from '../apis/builtin.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
-import { buildAuthentication } from '../authn/build-authentication.js';
+import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { startControllers } from '../controllers/index.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
@@ -19,6 +18,7 @@ import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { resourceSetReader } from './resource-set-reader.js';
+import { servedDefinitions } from './served-definitions.js';
 import { startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
@@ -131,7 +131,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ? RuntimeConfig.parse(options.runtimeConfig as string | string[])
         : RuntimeConfig.empty();
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
-  runtimeConfig.validate(groupVersionRegistry(builtinResources({ domain })));
+  let authentication: Authentication | undefined;
+  const servable = servedDefinitions(domain, () => {
+    if (!authentication) throw new Error('authentication is not built yet');
+    return authentication;
+  });
+  runtimeConfig.validate(groupVersionRegistry(servable));
 
   const lifetime = new AbortController();
   const certs = await ensureCertificates({
@@ -155,7 +160,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
-    const defs = builtinResources({ domain }).filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
+    const defs = servable.filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
       await store.currentRevision(signal);
@@ -167,7 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Served at /metrics once metrics are exposed; authentication registers its own today.
     const metrics = new Registry();
     let served: ResourceSet | undefined;
-    const authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
+    authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
       domain,
       logger,
       objects: resourceSetReader(() => served),
