@@ -12,7 +12,7 @@ import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
-import { buildApiServer } from './api-server.js';
+import { type ApiServer, buildApiServer } from './api-server.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
@@ -132,9 +132,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         : RuntimeConfig.empty();
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
   let authentication: Authentication | undefined;
+  let api: ApiServer | undefined;
   const servable = servedDefinitions(domain, () => {
-    if (!authentication) throw new Error('authentication is not built yet');
-    return authentication;
+    if (!authentication || !api) throw new Error('the server is not built yet');
+    return { authentication, authorizer: api.authorizer };
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
 
@@ -179,7 +180,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       lifetime: lifetime.signal,
       metrics,
     });
-    const api = buildApiServer({
+    api = buildApiServer({
       store,
       keys,
       domain,
