@@ -17,11 +17,14 @@ export type AuthResult =
   | { readonly kind: 'error'; readonly message: string };
 
 /**
- * The client certificate presented during the TLS handshake, as verified by the TLS layer against the
- * server's client CA bundle.
+ * The client certificate presented during the TLS handshake, as verified by the TLS layer against
+ * every CA bundle the server trusts for client certificates (client CA and request-header CA).
  */
 export interface PeerCertificate {
-  /** True when the TLS layer verified the chain (and the clientAuth purpose) against the client CA bundle. */
+  /**
+   * True when the TLS layer verified the chain (and the clientAuth purpose) against the union of the
+   * server's client CA bundles; which bundle vouches for it is for each authenticator to check.
+   */
   readonly authorized: boolean;
   /** OpenSSL's verification error code when not authorized, e.g. `UNABLE_TO_VERIFY_LEAF_SIGNATURE`, `CERT_HAS_EXPIRED`. */
   readonly authorizationError: string | undefined;
@@ -37,6 +40,12 @@ export interface PeerCertificate {
   readonly fingerprint256: string;
   /** DER encoding. */
   readonly raw: Uint8Array;
+  /**
+   * DER of the rest of the chain as the TLS layer has it (what the client presented beyond the
+   * leaf, completed from the server's trust store), nearest issuer first. Authenticators verify the
+   * leaf against their own trust bundle with it. Absent or empty: only the leaf is known.
+   */
+  readonly issuerChain?: readonly Uint8Array[];
 }
 
 /** Header names are lower-case; repeated headers are joined with ", " (set-cookie excepted). */

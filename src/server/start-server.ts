@@ -145,6 +145,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     tlsCertFile: options.tlsCertFile || undefined,
     tlsKeyFile: options.tlsPrivateKeyFile || undefined,
     clientCaFile: options.clientCaFile || undefined,
+    requestHeaderClientCaFile: options.authentication?.requestHeader?.clientCaFile || undefined,
     signal: lifetime.signal,
   });
 
@@ -179,6 +180,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       objects: resourceSetReader(() => served),
       lifetime: lifetime.signal,
       metrics,
+      clientCa: certs.clientCa,
+      requestHeaderClientCa: certs.requestHeaderClientCa,
     });
     api = buildApiServer({
       store,
@@ -201,7 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const server = await startSecureServer({
       host: options.bindAddress ?? '127.0.0.1',
       port: options.securePort ?? 6443,
-      tls: { cert: certs.cert, key: certs.key, ca: certs.clientCa },
+      tls: { cert: certs.cert, key: certs.key, ca: certs.trustedClientCas },
       handler: exchangeHandler(handler, logger, domain),
       logger,
     });
