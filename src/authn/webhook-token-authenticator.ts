@@ -96,6 +96,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A message with the token cut out, in case the webhook echoed it (too short a token would cut words). */
+function redact(message: string, token: string): string {
+  return token.length >= 8 ? message.replaceAll(token, '[redacted]') : message;
+}
+
 function stringList(v: unknown): string[] | undefined {
   return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 }
@@ -215,7 +220,7 @@ export function webhookTokenAuthenticator(options: WebhookTokenOptions): TokenAu
         }
       }
       if (!result.ok) {
-        const message = result.message.replaceAll(token, '[redacted]');
+        const message = redact(result.message, token);
         logger?.error('Failed to make webhook authenticator request', { error: message });
         return { kind: 'error', message };
       }
@@ -247,7 +252,7 @@ export function webhookTokenAuthenticator(options: WebhookTokenOptions): TokenAu
       }
       if (status.authenticated !== true) {
         const error = typeof status.error === 'string' ? status.error : '';
-        return error !== '' ? { kind: 'error', message: error.replaceAll(token, '[redacted]') } : TOKEN_NO_OPINION;
+        return error !== '' ? { kind: 'error', message: redact(error, token) } : TOKEN_NO_OPINION;
       }
       const u = (typeof status.user === 'object' && status.user !== null ? status.user : {}) as Record<string, unknown>;
       let extra: Record<string, readonly string[]> | undefined;
