@@ -1,0 +1,54 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerOptions } from '../../src/server/start-server.js';
+import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { type HttpResult, request } from '../support/http-client.js';
+
+/** A temporary directory for configuration files; `remove` deletes it. */
+export async function tempDir(
+  prefix: string,
+): Promise<{ dir: string; write(name: string, text: string): Promise<string>; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  return {
+    dir,
+    async write(name, text) {
+      const path = join(dir, name);
+      await writeFile(path, text);
+      return path;
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** How a test request authenticates. */
+export interface As {
+  readonly token?: string;
+  readonly cert?: { readonly cert: string; readonly key: string };
+  readonly headers?: Record<string, string>;
+}
+
+/** A server whose authorizer denies everyone but `system:masters`, so a 403 names the user. */
+export async function startDenyingServer(options: ServerOptions = {}): Promise<InProcessServer> {
+  return startInProcess({ authorizationModes: ['AlwaysDeny'], runControllers: false, ...options });
+}
+
+/** GET `path` as `as`. */
+export function getAs(server: InProcessServer, path: string, as: As): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...(as.headers ?? {}) };
+  if (as.token !== undefined) headers.authorization = `Bearer ${as.token}`;
+  return request(server.url, path, {
+    ca: server.admin.ca,
+    headers,
+    as: as.cert ? { ca: server.admin.ca, ...as.cert } : 'anonymous',
+  });
+}
+
+/** The user a request ran as, read from AlwaysDeny's 403 (`User "x" cannot ...`); `200` for system:masters. */
+export async function whoAmI(server: InProcessServer, as: As): Promise<string> {
+  const r = await getAs(server, '/api/v1/namespaces', as);
+  if (r.status === 200) return '200';
+  if (r.status === 401) return '401';
+  const m = /User "([^"]*)" cannot list resource "namespaces"/.exec(r.json().message);
+  return m ? (m[1] as string) : `${r.status}: ${r.text}`;
+}
