@@ -21,6 +21,9 @@ export async function tempDir(
   };
 }
 
+/** A server to send requests to: its URL and the CA that verifies it. */
+export type Target = Pick<InProcessServer, 'url'> & { readonly admin: { readonly ca: string } };
+
 /** How a test request authenticates. */
 export interface As {
   readonly token?: string;
@@ -34,7 +37,7 @@ export async function startDenyingServer(options: ServerOptions = {}): Promise<I
 }
 
 /** GET `path` as `as`. */
-export function getAs(server: InProcessServer, path: string, as: As): Promise<HttpResult> {
+export function getAs(server: Target, path: string, as: As): Promise<HttpResult> {
   const headers: Record<string, string> = { ...(as.headers ?? {}) };
   if (as.token !== undefined) headers.authorization = `Bearer ${as.token}`;
   return request(server.url, path, {
@@ -45,7 +48,7 @@ export function getAs(server: InProcessServer, path: string, as: As): Promise<Ht
 }
 
 /** The user a request ran as, read from AlwaysDeny's 403 (`User "x" cannot ...`); `200` for system:masters. */
-export async function whoAmI(server: InProcessServer, as: As): Promise<string> {
+export async function whoAmI(server: Target, as: As): Promise<string> {
   const r = await getAs(server, '/api/v1/namespaces', as);
   if (r.status === 200) return '200';
   if (r.status === 401) return '401';
