@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import type { InProcessServer } from '../pipeline/server-fixture.js';
+import { kubectl } from '../support/kubectl.js';
 import { startDenyingServer, whoAmI } from './authn-fixture.js';
 
 const NS = ORCH_DOMAIN.systemNamespace;
@@ -52,6 +53,24 @@ describe('bootstrap tokens', () => {
 
   it('authenticates a valid token as system:bootstrap:<id>', async () => {
     assert.equal(await settle(server, 'abcdef.0123456789abcdef', 'system:bootstrap:abcdef'), 'system:bootstrap:abcdef');
+  });
+
+  it('accepts a Secret made with the README’s kubectl command', async () => {
+    const kubeconfig = server.server.kubeconfigPath as string;
+    const r = await kubectl(kubeconfig, [
+      '-n',
+      NS,
+      'create',
+      'secret',
+      'generic',
+      'bootstrap-token-kubect',
+      `--type=${TYPE}`,
+      '--from-literal=token-id=kubect',
+      '--from-literal=token-secret=0123456789abcdef',
+      '--from-literal=usage-bootstrap-authentication=true',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(await settle(server, 'kubect.0123456789abcdef', 'system:bootstrap:kubect'), 'system:bootstrap:kubect');
   });
 
   const rejected: { name: string; token: string }[] = [

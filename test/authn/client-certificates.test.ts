@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
+import { h2request } from '../support/http-client.js';
 import { type As, type Target, tempDir, whoAmI } from './authn-fixture.js';
 import {
   type CertificateKeyPair,
@@ -110,4 +111,15 @@ describe('client certificates and the authenticating proxy', () => {
       assert.equal(await whoAmI(target, c.as()), c.want);
     });
   }
+
+  it('reads the proxy headers over HTTP/2 too', async () => {
+    const r = await h2request(target.url, '/api/v1/namespaces', {
+      ca: target.admin.ca,
+      as: { ca: target.admin.ca, ...(certs.proxy as CertificateKeyPair) },
+      headers: { 'x-remote-user': 'erin' },
+    });
+    assert.equal(r.alpn, 'h2');
+    assert.equal(r.status, 403);
+    assert.match(r.json().message, /User "erin" cannot list resource "namespaces"/);
+  });
 });
