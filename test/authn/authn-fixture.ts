@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import type { ServerOptions } from '../../src/server/start-server.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
 import { type HttpResult, request } from '../support/http-client.js';
@@ -54,4 +55,34 @@ export async function whoAmI(server: Target, as: As): Promise<string> {
   if (r.status === 401) return '401';
   const m = /User "([^"]*)" cannot list resource "namespaces"/.exec(r.json().message);
   return m ? (m[1] as string) : `${r.status}: ${r.text}`;
+}
+
+const AUTHN = `/apis/${ORCH_DOMAIN.group('authentication')}/v1`;
+
+/** TokenReview `status` of `token`, asked by the admin (system:masters passes AlwaysDeny). */
+export async function tokenReview(server: InProcessServer, token: string, audiences?: string[]) {
+  const r = await server.api.admin('POST', `${AUTHN}/tokenreviews`, {
+    body: {
+      apiVersion: `${ORCH_DOMAIN.group('authentication')}/v1`,
+      kind: 'TokenReview',
+      spec: { token, ...(audiences ? { audiences } : {}) },
+    },
+  });
+  if (r.status !== 201) throw new Error(`tokenreviews: ${r.status} ${r.text}`);
+  return r.json().status;
+}
+
+/** SelfSubjectReview `status.userInfo` of a request made as `as` (the user must pass the authorizer). */
+export async function selfReview(server: Target, as: As) {
+  const headers: Record<string, string> = { ...(as.headers ?? {}) };
+  if (as.token !== undefined) headers.authorization = `Bearer ${as.token}`;
+  const r = await request(server.url, `${AUTHN}/selfsubjectreviews`, {
+    method: 'POST',
+    ca: server.admin.ca,
+    headers,
+    as: as.cert ? { ca: server.admin.ca, ...as.cert } : 'anonymous',
+    body: { apiVersion: `${ORCH_DOMAIN.group('authentication')}/v1`, kind: 'SelfSubjectReview' },
+  });
+  if (r.status !== 201) throw new Error(`selfsubjectreviews: ${r.status} ${r.text}`);
+  return r.json().status.userInfo;
 }

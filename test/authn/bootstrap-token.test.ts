@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import type { InProcessServer } from '../pipeline/server-fixture.js';
 import { kubectl } from '../support/kubectl.js';
-import { startDenyingServer, whoAmI } from './authn-fixture.js';
+import { startDenyingServer, tokenReview, whoAmI } from './authn-fixture.js';
 
 const NS = ORCH_DOMAIN.systemNamespace;
 const TYPE = ORCH_DOMAIN.key('bootstrap', 'token');
@@ -53,6 +53,13 @@ describe('bootstrap tokens', () => {
 
   it('authenticates a valid token as system:bootstrap:<id>', async () => {
     assert.equal(await settle(server, 'abcdef.0123456789abcdef', 'system:bootstrap:abcdef'), 'system:bootstrap:abcdef');
+  });
+
+  it('reports system:bootstrappers and the extra groups in a TokenReview', async () => {
+    const status = await tokenReview(server, 'abcdef.0123456789abcdef');
+    assert.equal(status.authenticated, true);
+    assert.equal(status.user.username, 'system:bootstrap:abcdef');
+    assert.deepEqual(status.user.groups.slice(0, 2), ['system:bootstrappers', 'system:bootstrappers:worker']);
   });
 
   it('accepts a Secret made with the README’s kubectl command', async () => {
@@ -127,7 +134,6 @@ describe('bootstrap tokens disabled', () => {
 
   it('ignores bootstrap-token Secrets without --enable-bootstrap-token-auth', async () => {
     await new Promise((r) => setTimeout(r, 300));
-    // With no bearer-token method at all, kube-apiserver does not read the header: the request is anonymous.
-    assert.equal(await whoAmI(server, { token: 'abcdef.0123456789abcdef' }), 'system:anonymous');
+    assert.equal(await whoAmI(server, { token: 'abcdef.0123456789abcdef' }), '401');
   });
 });

@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { h2request } from '../support/http-client.js';
-import { type As, type Target, tempDir, whoAmI } from './authn-fixture.js';
+import { type As, selfReview, type Target, tempDir, whoAmI } from './authn-fixture.js';
 import {
   type CertificateKeyPair,
   clientCert,
@@ -111,6 +112,29 @@ describe('client certificates and the authenticating proxy', () => {
       assert.equal(await whoAmI(target, c.as()), c.want);
     });
   }
+
+  it('gives a proxied user the headers’ groups and extras, and no credential id', async () => {
+    const info = await selfReview(
+      target,
+      as('proxy', {
+        'X-Remote-User': 'carol',
+        'X-Remote-Group': 'system:masters',
+        'X-Remote-Extra-Scopes': 'read',
+        'X-Remote-Extra-Acme.com%2fteam': 'blue',
+      }),
+    );
+    assert.deepEqual(info, {
+      username: 'carol',
+      groups: ['system:masters', 'system:authenticated'],
+      extra: { scopes: ['read'], 'acme.com/team': ['blue'] },
+    });
+  });
+
+  it('gives a certificate user of the second CA its credential id', async () => {
+    const info = await selfReview(target, as('bobAdmin'));
+    assert.equal(info.username, 'bob-admin');
+    assert.match(info.extra[ORCH_DOMAIN.credentialIdExtra][0], /^X509SHA256=[0-9a-f]{64}$/);
+  });
 
   it('reads the proxy headers over HTTP/2 too', async () => {
     const r = await h2request(target.url, '/api/v1/namespaces', {

@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { AuthenticationConfigError } from '../../src/authn/authentication-config-error.js';
 import type { InProcessServer } from '../pipeline/server-fixture.js';
 import { kubectl } from '../support/kubectl.js';
-import { getAs, startDenyingServer, tempDir, whoAmI } from './authn-fixture.js';
+import { getAs, startDenyingServer, tempDir, tokenReview, whoAmI } from './authn-fixture.js';
 
 const ALICE = 'c0ffee00-alice-token-0000000000000001';
 const ROOT = 'c0ffee00-root-token-00000000000000002';
@@ -28,6 +28,15 @@ describe('static token file', () => {
 
   it('authenticates a listed token as its user', async () => {
     assert.equal(await whoAmI(server, { token: ALICE }), 'alice');
+  });
+
+  it('reports uid and groups in a TokenReview', async () => {
+    const status = await tokenReview(server, ALICE);
+    assert.equal(status.authenticated, true);
+    assert.equal(status.user.username, 'alice');
+    assert.equal(status.user.uid, '1001');
+    assert.deepEqual(status.user.groups.slice(0, 2), ['dev', 'ops']);
+    assert.deepEqual(status.user.extra, undefined);
   });
 
   it('carries the groups of the file (system:masters passes AlwaysDeny)', async () => {

@@ -10,7 +10,7 @@ import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import { AuthenticationConfigError } from '../../src/authn/authentication-config-error.js';
 import { issueServingCertificate } from '../../src/server/tls/certificate-factory.js';
 import type { InProcessServer } from '../pipeline/server-fixture.js';
-import { startDenyingServer, tempDir, whoAmI } from './authn-fixture.js';
+import { startDenyingServer, tempDir, tokenReview, whoAmI } from './authn-fixture.js';
 import { clientCert, createCertificateAuthority } from './test-pki.js';
 
 interface Review {
@@ -121,6 +121,16 @@ describe('token webhook', () => {
       assert.deepEqual(call?.review.spec, { token: 'good-alice-token', audiences: ['orch-api'] });
     });
   }
+
+  it('reports the webhook’s user and audiences in a TokenReview', async () => {
+    const status = await tokenReview(servers.v1 as InProcessServer, 'good-alice-token', ['orch-api', 'elsewhere']);
+    assert.equal(status.authenticated, true);
+    assert.equal(status.user.username, 'wh-alice');
+    assert.equal(status.user.uid, '7');
+    assert.deepEqual(status.user.groups.slice(0, 1), ['dev']);
+    assert.deepEqual(status.audiences, ['orch-api']);
+    assert.deepEqual(calls.at(-1)?.review.spec.audiences, ['orch-api', 'elsewhere']);
+  });
 
   it('passes the groups the webhook returns', async () => {
     assert.equal(await whoAmI(servers.v1 as InProcessServer, { token: 'good-admin-token' }), '200');
