@@ -8,6 +8,12 @@ import { bearerTokenAuthenticator } from './bearer-token-authenticator.js';
 import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import type { ObjectReader } from './object-reader.js';
 import { buildRequestAuthenticator } from './request-authenticator.js';
+import { ServiceAccountTokenAuthenticator } from './service-account/service-account-authenticator.js';
+import {
+  loadServiceAccountConfig,
+  type ServiceAccountDefaults,
+  type ServiceAccountTokenConfig,
+} from './service-account/service-account-config.js';
 import { type TokenAuthenticator, unionTokenAuthenticator } from './token-authenticator.js';
 import { X509Authenticator } from './x509-authenticator.js';
 
@@ -24,6 +30,11 @@ export interface AuthenticationDeps {
   /** Where authentication metrics are registered (never prom-client's global registry). */
   readonly metrics: Registry;
   readonly clock?: Clock;
+  /**
+   * The default service-account issuer and key (the server's URL and serving key). Without it,
+   * service-account tokens are off.
+   */
+  readonly serviceAccountDefaults?: ServiceAccountDefaults;
 }
 
 /** The composed authentication of a server. */
@@ -34,20 +45,41 @@ export interface Authentication {
   readonly tokens: TokenAuthenticator;
   /** The server's own audiences. */
   readonly apiAudiences: readonly string[];
+  /** Issuers, signer and keys of service-account tokens (TokenRequest and issuer discovery); absent when off. */
+  readonly serviceAccounts: ServiceAccountTokenConfig | undefined;
 }
 
 /**
  * Builds the authenticator chain from the options: client certificates, then the bearer-token
  * methods (cached together), then anonymous, as kube-apiserver composes them.
- * @throws AuthenticationConfigError listing every problem of the flags and files it reads.
+ * Service-account tokens join the token methods whenever `deps.serviceAccountDefaults` is given;
+ * `apiAudiences` defaults to their issuers.
+ * @throws AuthenticationConfigError listing every problem of the flags and files it reads
+ *   (ServiceAccountConfigError for the service-account settings).
  */
 export async function buildAuthentication(
   options: AuthenticationOptions,
   deps: AuthenticationDeps,
 ): Promise<Authentication> {
   const clock = deps.clock ?? systemClock;
-  const apiAudiences = [...(options.apiAudiences ?? [])];
+  const serviceAccounts = deps.serviceAccountDefaults
+    ? await loadServiceAccountConfig(options, deps.serviceAccountDefaults, { domain: deps.domain, clock })
+    : undefined;
+  const apiAudiences = [...(options.apiAudiences?.length ? options.apiAudiences : (serviceAccounts?.issuers ?? []))];
   const tokenMethods: TokenAuthenticator[] = [];
+  if (serviceAccounts) {
+    tokenMethods.push(
+      new ServiceAccountTokenAuthenticator({
+        issuers: serviceAccounts.issuers,
+        keys: serviceAccounts.publicKeys,
+        implicitAudiences: apiAudiences,
+        lookup: serviceAccounts.lookup,
+        objects: deps.objects,
+        domain: deps.domain,
+        clock,
+      }),
+    );
+  }
   const tokens = cachedTokenAuthenticator(unionTokenAuthenticator(tokenMethods), {
     successTtlMs: TOKEN_SUCCESS_CACHE_TTL_MS,
     failureTtlMs: 0,
@@ -61,5 +93,5 @@ export async function buildAuthentication(
     authenticators,
     anonymous: options.anonymous === false ? false : {},
   });
-  return { authenticator, tokens, apiAudiences };
+  return { authenticator, tokens, apiAudiences, serviceAccounts };
 }

@@ -4,9 +4,12 @@ import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
 import { builtinResources } from '../apis/builtin.js';
+import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { buildAuthentication } from '../authn/build-authentication.js';
 import { startControllers } from '../controllers/index.js';
+import type { Handler } from '../endpoints/handler.js';
+import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
@@ -19,7 +22,8 @@ import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { resourceSetReader } from './resource-set-reader.js';
-import { startSecureServer } from './serving/secure-server.js';
+import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
+import { type SecureServer, startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
 
@@ -95,6 +99,7 @@ export interface RunningServer {
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+const NOT_READY = apiErrors.serviceUnavailable('the server is starting');
 
 /**
  * kube-apiserver turns anonymous requests off, with a warning, whenever `AlwaysAllow` is among the
@@ -153,6 +158,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
     }));
 
+  let listening: SecureServer | undefined;
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
     const defs = builtinResources({ domain }).filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
@@ -163,7 +169,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     health.registerPostStartHook('bootstrap-namespaces');
     health.registerPostStartHook('start-compactor');
 
-    let serverAddress = '';
+    // Listen first: the default service-account issuer is the server's own URL (its port may be
+    // chosen by the system). Nothing can reach the pipeline before it is set just below.
+    let pipeline: Handler | undefined;
+    const server = await startSecureServer({
+      host: options.bindAddress ?? '127.0.0.1',
+      port: options.securePort ?? 6443,
+      tls: { cert: certs.cert, key: certs.key, ca: certs.clientCa },
+      handler: exchangeHandler(
+        (req) => (pipeline ? pipeline(req) : Promise.resolve(errorResponse(req, NOT_READY))),
+        logger,
+        domain,
+      ),
+      logger,
+    });
+    listening = server;
+    const serverAddress = new URL(server.url).host;
     // Served at /metrics once metrics are exposed; authentication registers its own today.
     const metrics = new Registry();
     let served: ResourceSet | undefined;
@@ -173,6 +194,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       objects: resourceSetReader(() => served),
       lifetime: lifetime.signal,
       metrics,
+      serviceAccountDefaults: { issuer: server.url, servingKeyPem: certs.key },
     });
     const api = buildApiServer({
       store,
@@ -189,17 +211,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       disableAdmissionPlugins: options.disableAdmissionPlugins,
       admissionPlugins: options.admissionPlugins,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+      serviceAccountIssuer: serviceAccountIssuerDocuments(authentication.serviceAccounts, serverAddress, logger),
     });
     served = api.resources;
-    const handler = api.handler;
-    const server = await startSecureServer({
-      host: options.bindAddress ?? '127.0.0.1',
-      port: options.securePort ?? 6443,
-      tls: { cert: certs.cert, key: certs.key, ca: certs.clientCa },
-      handler: exchangeHandler(handler, logger, domain),
-      logger,
-    });
-    serverAddress = new URL(server.url).host;
+    pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);
     // --- controllers (src/controllers): garbage collector and namespace controller ---
@@ -247,6 +262,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return { url: server.url, kubeconfigPath, admin, store, resources: served, close };
   } catch (e) {
     lifetime.abort();
+    await listening?.close({ drainTimeoutMs: 0 }).catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw e;
   }

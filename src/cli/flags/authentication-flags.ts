@@ -1,6 +1,7 @@
 import type { AuthenticationOptions } from '../../authn/authentication-options.js';
 import type { FlagValues } from './flag-parser.js';
 import { boolFlag, stringListFlag } from './flag-spec.js';
+import { serviceAccountFlagTable, serviceAccountOptionsFromFlags } from './service-account-flags.js';
 
 const SECTION = 'Authentication';
 
@@ -20,6 +21,7 @@ export function authenticationFlagTable() {
       usage:
         'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. If the --service-account-issuer flag is configured and this flag is not, this field defaults to a single element list containing the issuer URL.',
     }),
+    ...serviceAccountFlagTable(),
   };
 }
 
@@ -37,6 +39,7 @@ export function authenticationOptionsFromFlags(
   const options: AuthenticationOptions = {
     anonymous: changed.has('anonymousAuth') ? v.anonymousAuth : undefined,
     apiAudiences: v.apiAudiences.length > 0 ? v.apiAudiences : undefined,
+    ...serviceAccountOptionsFromFlags(v, changed),
   };
   return { options, problems };
 }
