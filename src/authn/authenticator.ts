@@ -7,7 +7,12 @@ export type { UserInfo };
  * this authenticator understands; `error` means it carries one that is invalid (401 Unauthorized).
  */
 export type AuthResult =
-  | { readonly kind: 'user'; readonly user: UserInfo }
+  | {
+      readonly kind: 'user';
+      readonly user: UserInfo;
+      /** For a bearer token: the requested audiences it is valid for. */
+      readonly audiences?: readonly string[];
+    }
   | { readonly kind: 'no-opinion' }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -53,6 +58,11 @@ export interface RequestHead {
    * that wait on the network (token webhooks, OIDC discovery) must stop when it aborts.
    */
   readonly signal: AbortSignal;
+  /**
+   * Audiences a bearer token must be valid for instead of the server's own; set only by the
+   * server itself (TokenReview's `spec.audiences`), never from a request.
+   */
+  readonly audiences?: readonly string[];
 }
 
 /**

@@ -88,7 +88,8 @@ export async function buildAuthentication(
   const authenticators: Authenticator[] = [
     new X509Authenticator({ credentialIdExtra: deps.domain.credentialIdExtra, clock }),
   ];
-  if (tokenMethods.length > 0) authenticators.push(bearerTokenAuthenticator(tokens, { audiences: apiAudiences }));
+  // Even with no token method a bearer token is checked: one nobody accepts is a 401, never anonymous.
+  authenticators.push(bearerTokenAuthenticator(tokens, { audiences: apiAudiences }));
   const authenticator = buildRequestAuthenticator({
     authenticators,
     anonymous: options.anonymous === false ? false : {},

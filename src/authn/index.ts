@@ -28,5 +28,6 @@ export {
   type TokenRequestContext,
   unionTokenAuthenticator,
 } from './token-authenticator.js';
+export { reviewToken, type TokenReviewOutcome } from './token-review.js';
 export { type UnionOptions, unionAuthenticator } from './union-authenticator.js';
 export { CREDENTIAL_ID_KEY, X509Authenticator, type X509AuthenticatorOptions } from './x509-authenticator.js';

@@ -3,10 +3,9 @@ import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
-import { builtinResources } from '../apis/builtin.js';
 import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
-import { buildAuthentication } from '../authn/build-authentication.js';
+import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { startControllers } from '../controllers/index.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
@@ -22,6 +21,7 @@ import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { resourceSetReader } from './resource-set-reader.js';
+import { servedDefinitions } from './served-definitions.js';
 import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
 import { type SecureServer, startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
@@ -136,7 +136,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ? RuntimeConfig.parse(options.runtimeConfig as string | string[])
         : RuntimeConfig.empty();
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
-  runtimeConfig.validate(groupVersionRegistry(builtinResources({ domain })));
+  let authentication: Authentication | undefined;
+  const servable = servedDefinitions(domain, () => {
+    if (!authentication) throw new Error('authentication is not built yet');
+    return authentication;
+  });
+  runtimeConfig.validate(groupVersionRegistry(servable));
 
   const lifetime = new AbortController();
   const certs = await ensureCertificates({
@@ -161,7 +166,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let listening: SecureServer | undefined;
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
-    const defs = builtinResources({ domain }).filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
+    const defs = servable.filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
       await store.currentRevision(signal);
@@ -170,7 +175,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     health.registerPostStartHook('start-compactor');
 
     // Listen first: the default service-account issuer is the server's own URL (its port may be
-    // chosen by the system). Nothing can reach the pipeline before it is set just below.
+    // chosen by the system). Requests before the pipeline is set just below get a 503.
     let pipeline: Handler | undefined;
     const server = await startSecureServer({
       host: options.bindAddress ?? '127.0.0.1',
@@ -188,7 +193,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Served at /metrics once metrics are exposed; authentication registers its own today.
     const metrics = new Registry();
     let served: ResourceSet | undefined;
-    const authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
+    authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
       domain,
       logger,
       objects: resourceSetReader(() => served),
