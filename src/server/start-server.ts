@@ -6,6 +6,7 @@ import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
 import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
+import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-account/token-request.js';
 import { startControllers } from '../controllers/index.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
@@ -137,10 +138,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         : RuntimeConfig.empty();
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
   let authentication: Authentication | undefined;
-  const servable = servedDefinitions(domain, () => {
-    if (!authentication) throw new Error('authentication is not built yet');
-    return authentication;
-  });
+  let tokenRequests: TokenRequestCreator | undefined;
+  const servable = servedDefinitions(
+    domain,
+    () => {
+      if (!authentication) throw new Error('authentication is not built yet');
+      return authentication;
+    },
+    () => tokenRequests,
+  );
   runtimeConfig.validate(groupVersionRegistry(servable));
 
   const lifetime = new AbortController();
@@ -219,6 +225,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       serviceAccountIssuer: serviceAccountIssuerDocuments(authentication.serviceAccounts, serverAddress, logger),
     });
     served = api.resources;
+    const sa = authentication.serviceAccounts;
+    if (sa) {
+      tokenRequests = tokenRequestCreator({
+        domain,
+        signer: sa.signer,
+        objects: resourceSetReader(() => served, { consistent: true }),
+        apiAudiences: authentication.apiAudiences,
+        maxExpirationSeconds: sa.maxExpirationSeconds,
+        extendExpiration: sa.extendExpiration,
+      });
+    }
     pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);

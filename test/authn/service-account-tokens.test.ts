@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { apiDomain } from '../../src/apis/api-domain.js';
+import { parseSigningKey } from '../../src/authn/service-account/service-account-keys.js';
+import { ServiceAccountTokenSigner } from '../../src/authn/service-account/token-signer.js';
+import { waitFor } from '../../src/controllers/testing/controller-fixture.js';
+import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+
+// Service-account tokens against a real server: TokenRequest, the token as a bearer credential,
+// audiences, expiry, revocation by lookup, issuer discovery and the default service accounts.
+// AlwaysDeny names who a request came from in its 403 (system:masters alone pass).
+
+const AUTHN = 'authentication.orch.io/v1';
+
+describe('service-account tokens', () => {
+  let s: InProcessServer;
+  let dataDir: string;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'orch-sa-tokens-'));
+    s = await startInProcess({ dataDir, authorizationModes: ['AlwaysDeny'] });
+  });
+  after(() => s.stop());
+
+  const tokenPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/serviceaccounts/${name}/token`;
+  const requestToken = async (ns: string, name: string, spec: object = {}) => {
+    const r = await s.api.admin('POST', tokenPath(ns, name), {
+      body: { apiVersion: AUTHN, kind: 'TokenRequest', spec },
+    });
+    assert.equal(r.status, 201, r.text);
+    return r.json() as { spec: { audiences: string[]; expirationSeconds: number }; status: Record<string, string> };
+  };
+  const asBearer = (token: string, path = '/api/v1/namespaces/default/configmaps') =>
+    s.api.anonymous('GET', path, { headers: { authorization: `Bearer ${token}` } });
+  const createSa = async (ns: string, name: string) => {
+    const r = await s.api.admin('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } },
+    });
+    assert.equal(r.status, 201, r.text);
+    return r.json();
+  };
+  /** Waits until the watch caches the authenticator reads no longer hold the object. */
+  const goneFromCache = (path: string) =>
+    waitFor(`${path} gone`, async () => (await s.api.admin('GET', `${path}?resourceVersion=0`)).status === 404);
+
+  it('gives every namespace a default ServiceAccount, new ones too', async () => {
+    for (const ns of ['default', 'orch-system', 'orch-public', 'orch-node-lease']) {
+      await waitFor(`default in ${ns}`, async () => {
+        const r = await s.api.admin('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`);
+        return r.status === 200;
+      });
+    }
+    const ns = await s.api.admin('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } },
+    });
+    assert.equal(ns.status, 201);
+    await waitFor('default in fresh', async () => {
+      return (await s.api.admin('GET', '/api/v1/namespaces/fresh/serviceaccounts/default')).status === 200;
+    });
+  });
+
+  it('issues a token with TokenRequest that authenticates as the service account', async () => {
+    await waitFor('default SA', async () => {
+      return (await s.api.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200;
+    });
+    const tr = await requestToken('default', 'default');
+    assert.deepEqual(tr.spec.audiences, [s.url]);
+    assert.equal(tr.spec.expirationSeconds, 3600);
+    const claims = decodeJwt(tr.status.token);
+    assert.equal(claims.sub, 'system:serviceaccount:default:default');
+    assert.equal(claims.iss, s.url);
+    assert.equal((claims.exp as number) - (claims.iat as number), 3600);
+    assert.equal(Date.parse(tr.status.expirationTimestamp) / 1000, claims.exp);
+
+    const r = await asBearer(tr.status.token);
+    assert.equal(r.status, 403, r.text);
+    assert.equal(
+      r.json().message,
+      'configmaps is forbidden: User "system:serviceaccount:default:default" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.',
+    );
+  });
+
+  it('answers TokenReview for a service-account token with the user and its audiences', async () => {
+    const { status } = await requestToken('default', 'default');
+    const sa = (await s.api.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default')).json();
+    const r = await s.api.admin('POST', `/apis/${AUTHN}/tokenreviews`, {
+      body: { apiVersion: AUTHN, kind: 'TokenReview', spec: { token: status.token } },
+    });
+    assert.equal(r.status, 201, r.text);
+    const review = r.json().status;
+    assert.equal(review.authenticated, true);
+    assert.deepEqual(review.audiences, [s.url]);
+    assert.deepEqual(
+      { ...review.user, extra: undefined },
+      {
+        username: 'system:serviceaccount:default:default',
+        uid: sa.metadata.uid,
+        groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+        extra: undefined,
+      },
+    );
+    assert.match(review.user.extra['authentication.orch.io/credential-id'][0], /^JTI=[0-9a-f-]{36}$/);
+  });
+
+  it("refuses lifetimes under 10 minutes with kube's 422", async () => {
+    const r = await s.api.admin('POST', tokenPath('default', 'default'), {
+      body: { apiVersion: AUTHN, kind: 'TokenRequest', spec: { expirationSeconds: 60 } },
+    });
+    assert.equal(r.status, 422, r.text);
+    assert.equal(
+      r.json().message,
+      'TokenRequest.authentication.orch.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+    );
+  });
+
+  it('answers 404 for a missing service account and a missing bound pod (pods are not served)', async () => {
+    const missing = await s.api.admin('POST', tokenPath('default', 'ghost'), {
+      body: { apiVersion: AUTHN, kind: 'TokenRequest', spec: {} },
+    });
+    assert.equal(missing.status, 404, missing.text);
+    assert.equal(missing.json().message, 'serviceaccounts "ghost" not found');
+    const pod = await s.api.admin('POST', tokenPath('default', 'default'), {
+      body: {
+        apiVersion: AUTHN,
+        kind: 'TokenRequest',
+        spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web-0' } },
+      },
+    });
+    assert.equal(pod.status, 404, pod.text);
+    assert.equal(pod.json().message, 'pods "web-0" not found');
+  });
+
+  it('refuses a token for another audience with 401', async () => {
+    const { status } = await requestToken('default', 'default', { audiences: ['vault'] });
+    const r = await asBearer(status.token);
+    assert.equal(r.status, 401, r.text);
+    assert.equal(r.json().reason, 'Unauthorized');
+  });
+
+  it('refuses an expired token with 401', async () => {
+    const sa = (await s.api.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default')).json();
+    const signer = new ServiceAccountTokenSigner({
+      issuer: s.url,
+      key: parseSigningKey(readFileSync(join(dataDir, 'pki', 'apiserver.key'), 'utf8')),
+      claimName: apiDomain().serviceAccountClaim,
+      clock: { now: () => new Date(Date.now() - 2 * 3600_000) },
+    });
+    const make = async () =>
+      (
+        await signer.sign({
+          namespace: 'default',
+          serviceAccount: { name: 'default', uid: sa.metadata.uid },
+          audiences: [s.url],
+          expirationSeconds: 3600,
+        })
+      ).token;
+    assert.equal((await asBearer(await make())).status, 401, 'expired an hour ago');
+  });
+
+  it('revokes the tokens of a deleted service account', async () => {
+    await createSa('default', 'robot');
+    const { status } = await requestToken('default', 'robot');
+    const del = await s.api.admin('DELETE', '/api/v1/namespaces/default/serviceaccounts/robot');
+    assert.equal(del.status, 200, del.text);
+    await goneFromCache('/api/v1/namespaces/default/serviceaccounts/robot');
+    assert.equal((await asBearer(status.token)).status, 401);
+  });
+
+  it('revokes a token bound to a Secret when the Secret is deleted', async () => {
+    await createSa('default', 'bound');
+    const secret = await s.api.admin('POST', '/api/v1/namespaces/default/secrets', {
+      body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'holder' } },
+    });
+    assert.equal(secret.status, 201);
+    const ref = { kind: 'Secret', apiVersion: 'v1', name: 'holder', uid: secret.json().metadata.uid };
+    const kept = await requestToken('default', 'bound', { boundObjectRef: ref });
+    const revoked = await requestToken('default', 'bound', { boundObjectRef: ref });
+    assert.equal((await asBearer(kept.status.token)).status, 403, 'valid while the secret exists');
+    await s.api.admin('DELETE', '/api/v1/namespaces/default/secrets/holder');
+    await goneFromCache('/api/v1/namespaces/default/secrets/holder');
+    assert.equal((await asBearer(revoked.status.token)).status, 401);
+  });
+
+  it('serves the issuer discovery documents; tokens verify against the published keys', async () => {
+    const config = await s.api.admin('GET', '/.well-known/openid-configuration');
+    assert.equal(config.status, 200);
+    assert.equal(config.headers['content-type'], 'application/json');
+    assert.equal(config.headers['cache-control'], 'public, max-age=3600');
+    assert.deepEqual(config.json(), {
+      issuer: s.url,
+      jwks_uri: `${s.url}/openid/v1/jwks`,
+      response_types_supported: ['id_token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['ES256'],
+    });
+    const jwks = await s.api.admin('GET', new URL(config.json().jwks_uri).pathname);
+    assert.equal(jwks.status, 200);
+    assert.equal(jwks.headers['content-type'], 'application/jwk-set+json');
+    assert.equal(jwks.headers['cache-control'], 'public, max-age=3600');
+    const { status } = await requestToken('default', 'default', { audiences: ['vault'] });
+    const verified = await jwtVerify(status.token, createLocalJWKSet(jwks.json()), {
+      issuer: s.url,
+      audience: 'vault',
+    });
+    assert.equal(verified.payload.sub, 'system:serviceaccount:default:default');
+    assert.equal((await s.api.admin('POST', '/openid/v1/jwks')).status, 405);
+    const index = (await s.api.admin('GET', '/')).json().paths as string[];
+    assert.ok(index.includes('/.well-known/openid-configuration') && index.includes('/openid/v1/jwks'));
+  });
+});
+
+describe('serviceaccount controller off', () => {
+  it('creates no default ServiceAccount with runControllers: false', async () => {
+    const s = await startInProcess({ runControllers: false });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const r = await s.api.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default');
+      assert.equal(r.status, 404);
+    } finally {
+      await s.stop();
+    }
+  });
+});
