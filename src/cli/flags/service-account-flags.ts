@@ -59,25 +59,23 @@ export function serviceAccountFlagTable() {
 
 type ServiceAccountFlagValues = FlagValues<ReturnType<typeof serviceAccountFlagTable>>;
 
-/** The service-account fields of the authentication options the flags describe. */
+/** The service-account fields of the authentication options the flags describe; only flags given appear. */
 export function serviceAccountOptionsFromFlags(
   v: ServiceAccountFlagValues,
   changed: ReadonlySet<string>,
-): Pick<
-  AuthenticationOptions,
-  | 'serviceAccountIssuers'
-  | 'serviceAccountKeyFiles'
-  | 'serviceAccountSigningKeyFile'
-  | 'serviceAccountLookup'
-  | 'serviceAccountMaxTokenExpirationSeconds'
-  | 'serviceAccountExtendTokenExpiration'
-> {
-  return {
-    serviceAccountIssuers: changed.has('serviceAccountIssuer') ? v.serviceAccountIssuer : undefined,
-    serviceAccountKeyFiles: v.serviceAccountKeyFile.length > 0 ? v.serviceAccountKeyFile : undefined,
-    serviceAccountSigningKeyFile: v.serviceAccountSigningKeyFile || undefined,
-    serviceAccountLookup: v.serviceAccountLookup,
-    serviceAccountMaxTokenExpirationSeconds: Math.trunc(v.serviceAccountMaxTokenExpiration / 1000),
-    serviceAccountExtendTokenExpiration: v.serviceAccountExtendTokenExpiration,
-  };
+): Partial<AuthenticationOptions> {
+  const out: {
+    -readonly [K in keyof AuthenticationOptions]?: AuthenticationOptions[K];
+  } = {};
+  if (changed.has('serviceAccountIssuer')) out.serviceAccountIssuers = v.serviceAccountIssuer;
+  if (changed.has('serviceAccountKeyFile')) out.serviceAccountKeyFiles = v.serviceAccountKeyFile;
+  if (changed.has('serviceAccountSigningKeyFile')) out.serviceAccountSigningKeyFile = v.serviceAccountSigningKeyFile;
+  if (changed.has('serviceAccountLookup')) out.serviceAccountLookup = v.serviceAccountLookup;
+  if (changed.has('serviceAccountMaxTokenExpiration')) {
+    out.serviceAccountMaxTokenExpirationSeconds = Math.trunc(v.serviceAccountMaxTokenExpiration / 1000);
+  }
+  if (changed.has('serviceAccountExtendTokenExpiration')) {
+    out.serviceAccountExtendTokenExpiration = v.serviceAccountExtendTokenExpiration;
+  }
+  return out;
 }
