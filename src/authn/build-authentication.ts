@@ -65,6 +65,7 @@ export async function buildAuthentication(
   const serviceAccounts = deps.serviceAccountDefaults
     ? await loadServiceAccountConfig(options, deps.serviceAccountDefaults, { domain: deps.domain, clock })
     : undefined;
+  for (const w of serviceAccounts?.warnings ?? []) deps.logger.warn(w);
   const apiAudiences = [...(options.apiAudiences?.length ? options.apiAudiences : (serviceAccounts?.issuers ?? []))];
   const tokenMethods: TokenAuthenticator[] = [];
   if (serviceAccounts) {

@@ -59,6 +59,20 @@ describe('loadServiceAccountConfig', () => {
       ['ES256', 'RS256'],
     );
     assert.deepEqual([c.lookup, c.extendExpiration, c.maxExpirationSeconds], [false, false, 7200]);
+    assert.deepEqual(c.warnings, []);
+  });
+
+  it('warns, as kube-apiserver does, of a short cap with the extension on, and of a signing key nobody verifies', async () => {
+    const c = await loadServiceAccountConfig(
+      { serviceAccountMaxTokenExpirationSeconds: 3600, serviceAccountKeyFiles: [rsaPublic] },
+      defaults,
+      { domain },
+    );
+    assert.deepEqual(c.warnings, [
+      `the service account signing key (kid ${c.signer.key.kid}) is not among the --service-account-key-file keys: tokens this server issues will not authenticate here`,
+      'service-account-extend-token-expiration is true, in order to correctly trigger safe transition logic, service-account-max-token-expiration must be set longer than 3607 seconds (currently 1h0m0s)',
+      'service-account-extend-token-expiration is true, enabling tokens valid up to 31536000 seconds, which is longer than service-account-max-token-expiration set to 1h0m0s',
+    ]);
   });
 
   it('lists every problem', async () => {

@@ -3,7 +3,11 @@ import type { ApiDomain } from '../../apis/api-domain.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import type { AuthenticationOptions } from '../authentication-options.js';
 import { parsePublicKeys, parseSigningKey, type VerificationKey } from './service-account-keys.js';
-import { ServiceAccountTokenSigner } from './token-signer.js';
+import {
+  EXPIRATION_EXTENSION_SECONDS,
+  ServiceAccountTokenSigner,
+  WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS,
+} from './token-signer.js';
 
 /** Service-account token settings that cannot work; lists every problem. */
 export class ServiceAccountConfigError extends Error {
@@ -24,6 +28,8 @@ export interface ServiceAccountTokenConfig {
   /** Seconds; 0 = no cap. */
   readonly maxExpirationSeconds: number;
   readonly extendExpiration: boolean;
+  /** Settings that work but probably not as meant (kube-apiserver's start-up warnings). */
+  readonly warnings: readonly string[];
 }
 
 /** What the server supplies when the flags leave it open. */
@@ -35,6 +41,30 @@ export interface ServiceAccountDefaults {
 }
 
 const MIN_MAX_EXPIRATION_SECONDS = 60 * 60;
+
+/** Go's `time.Duration` text of whole seconds, e.g. `2h0m0s`. */
+function goDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return h > 0 ? `${h}h${m}m${s}s` : m > 0 ? `${m}m${s}s` : `${s}s`;
+}
+
+function expirationWarnings(maxSeconds: number, extend: boolean): string[] {
+  if (maxSeconds === 0 || !extend) return [];
+  const out: string[] = [];
+  if (maxSeconds < WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS) {
+    out.push(
+      `service-account-extend-token-expiration is true, in order to correctly trigger safe transition logic, service-account-max-token-expiration must be set longer than ${WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS} seconds (currently ${goDuration(maxSeconds)})`,
+    );
+  }
+  if (maxSeconds < EXPIRATION_EXTENSION_SECONDS) {
+    out.push(
+      `service-account-extend-token-expiration is true, enabling tokens valid up to ${EXPIRATION_EXTENSION_SECONDS} seconds, which is longer than service-account-max-token-expiration set to ${goDuration(maxSeconds)}`,
+    );
+  }
+  return out;
+}
 const MAX_MAX_EXPIRATION_SECONDS = 2 ** 32;
 
 function readError(path: string, e: unknown): string {
@@ -136,9 +166,16 @@ export async function loadServiceAccountConfig(
     }
   }
   if (problems.length > 0 || !signingKey) throw new ServiceAccountConfigError(problems);
+  const warnings: string[] = [];
   if ((options.serviceAccountKeyFiles ?? []).length === 0) {
     publicKeys.push({ key: signingKey.key, kid: signingKey.kid, alg: signingKey.alg });
+  } else if (!publicKeys.some((k) => k.kid === signingKey.kid)) {
+    warnings.push(
+      `the service account signing key (kid ${signingKey.kid}) is not among the --service-account-key-file keys: tokens this server issues will not authenticate here`,
+    );
   }
+  const extendExpiration = options.serviceAccountExtendTokenExpiration ?? true;
+  warnings.push(...expirationWarnings(maxExpirationSeconds, extendExpiration));
   const signer = new ServiceAccountTokenSigner({
     issuer: issuers[0] as string,
     key: signingKey,
@@ -151,6 +188,7 @@ export async function loadServiceAccountConfig(
     publicKeys,
     lookup: options.serviceAccountLookup ?? true,
     maxExpirationSeconds,
-    extendExpiration: options.serviceAccountExtendTokenExpiration ?? true,
+    extendExpiration,
+    warnings,
   };
 }
