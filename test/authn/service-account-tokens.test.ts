@@ -106,6 +106,34 @@ describe('service-account tokens', () => {
     assert.match(review.user.extra['authentication.orch.io/credential-id'][0], /^JTI=[0-9a-f-]{36}$/);
   });
 
+  it('lists serviceaccounts/token in discovery as a TokenRequest of the authentication group', async () => {
+    const legacy = (await s.api.admin('GET', '/api/v1')).json().resources as Record<string, unknown>[];
+    assert.deepEqual(
+      legacy.find((r) => r.name === 'serviceaccounts/token'),
+      {
+        name: 'serviceaccounts/token',
+        singularName: '',
+        namespaced: true,
+        group: 'authentication.orch.io',
+        version: 'v1',
+        kind: 'TokenRequest',
+        verbs: ['create'],
+      },
+    );
+    const aggregated = await s.api.admin('GET', '/api', {
+      headers: { accept: 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList' },
+    });
+    const core = aggregated.json().items[0].versions[0].resources as Record<string, unknown>[];
+    const sa = core.find((r) => r.resource === 'serviceaccounts') as { subresources: unknown[] };
+    assert.deepEqual(sa.subresources, [
+      {
+        subresource: 'token',
+        responseKind: { group: 'authentication.orch.io', version: 'v1', kind: 'TokenRequest' },
+        verbs: ['create'],
+      },
+    ]);
+  });
+
   it("refuses lifetimes under 10 minutes with kube's 422", async () => {
     const r = await s.api.admin('POST', tokenPath('default', 'default'), {
       body: { apiVersion: AUTHN, kind: 'TokenRequest', spec: { expirationSeconds: 60 } },
