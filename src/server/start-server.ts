@@ -16,7 +16,7 @@ import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
-import { buildApiServer } from './api-server.js';
+import { type ApiServer, buildApiServer } from './api-server.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
@@ -138,15 +138,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         : RuntimeConfig.empty();
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
   let authentication: Authentication | undefined;
+  let api: ApiServer | undefined;
   let tokenRequests: TokenRequestCreator | undefined;
-  const servable = servedDefinitions(
-    domain,
-    () => {
-      if (!authentication) throw new Error('authentication is not built yet');
-      return authentication;
-    },
-    () => tokenRequests,
-  );
+  const servable = servedDefinitions(domain, () => {
+    if (!authentication || !api) throw new Error('the server is not built yet');
+    return { authentication, authorizer: api.authorizer, tokenRequests };
+  });
   runtimeConfig.validate(groupVersionRegistry(servable));
 
   const lifetime = new AbortController();
@@ -207,7 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       metrics,
       serviceAccountDefaults: { issuer: server.url, servingKeyPem: certs.key },
     });
-    const api = buildApiServer({
+    api = buildApiServer({
       store,
       keys,
       domain,
@@ -239,7 +236,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);
-    // --- controllers (src/controllers): garbage collector and namespace controller ---
+    // --- controllers (src/controllers): garbage collector, namespace and serviceaccount controllers ---
     const controllers =
       options.runControllers === false
         ? undefined

@@ -1,6 +1,7 @@
 import type { UserInfo } from '../../apis/request/user-info.js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authorizer.js';
+import { type NonResourceRuleInfo, type ResourceRuleInfo, type RulesResult, rulesOfPolicy } from '../rules.js';
 import type { MatchedBinding, RbacIndex } from './rbac-index.js';
 import { ruleAllows } from './rule-matching.js';
 import { describeSubject } from './subjects.js';
@@ -47,5 +48,26 @@ export class RbacAuthorizer implements Authorizer {
       }
     }
     return NO_OPINION;
+  }
+
+  /** Every rule of every role bound to `user` that applies in `namespace` (cluster-wide ones too). */
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
+    const resourceRules: ResourceRuleInfo[] = [];
+    const nonResourceRules: NonResourceRuleInfo[] = [];
+    const errors: string[] = [];
+    for (const m of this.index.bindingsFor(userKeys(user), namespace)) {
+      const rules = this.index.rulesOf(m.binding);
+      if (!rules) {
+        const b = m.binding;
+        errors.push(`${b.roleKind} ${goQuote(b.roleName)} not found`);
+        continue;
+      }
+      for (const rule of rules) {
+        const r = rulesOfPolicy(rule);
+        if (r.resource) resourceRules.push(r.resource);
+        if (r.nonResource) nonResourceRules.push(r.nonResource);
+      }
+    }
+    return { resourceRules, nonResourceRules, incomplete: errors.length > 0, errors };
   }
 }
