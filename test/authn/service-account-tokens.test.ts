@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -251,5 +252,82 @@ describe('serviceaccount controller off', () => {
     } finally {
       await s.stop();
     }
+  });
+});
+
+describe('service-account tokens with configured issuers and keys', () => {
+  let s: InProcessServer;
+  let dir: string;
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const old = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orch-sa-keys-'));
+    const signing = join(dir, 'sa.key');
+    const verify = join(dir, 'sa.pub');
+    writeFileSync(signing, rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }));
+    writeFileSync(
+      verify,
+      `${rsa.publicKey.export({ type: 'spki', format: 'pem' })}${old.publicKey.export({ type: 'spki', format: 'pem' })}`,
+    );
+    s = await startInProcess({
+      authorizationModes: ['AlwaysDeny'],
+      authentication: {
+        serviceAccountIssuers: ['https://issuer.example', 'https://old.example'],
+        serviceAccountSigningKeyFile: signing,
+        serviceAccountKeyFiles: [verify],
+        serviceAccountMaxTokenExpirationSeconds: 7200,
+      },
+    });
+    await waitFor('default SA', async () => {
+      return (await s.api.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200;
+    });
+  });
+  after(async () => {
+    await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('signs with the first issuer and the signing key (RS256), capping the lifetime with a warning', async () => {
+    const r = await s.api.admin('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
+      body: { apiVersion: AUTHN, kind: 'TokenRequest', spec: { expirationSeconds: 86400 } },
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.headers.warning, '299 - "requested expiration of 86400 seconds shortened to 7200 seconds"');
+    const tr = r.json();
+    assert.deepEqual(tr.spec.audiences, ['https://issuer.example', 'https://old.example']);
+    const claims = decodeJwt(tr.status.token);
+    assert.equal(claims.iss, 'https://issuer.example');
+    assert.equal((claims.exp as number) - (claims.iat as number), 7200);
+    const config = (await s.api.admin('GET', '/.well-known/openid-configuration')).json();
+    assert.equal(config.issuer, 'https://issuer.example');
+    assert.equal(config.jwks_uri, `${s.url}/openid/v1/jwks`);
+    assert.deepEqual(config.id_token_signing_alg_values_supported, ['ES256', 'RS256']);
+    const r403 = await s.api.anonymous('GET', '/api/v1/namespaces/default/configmaps', {
+      headers: { authorization: `Bearer ${tr.status.token}` },
+    });
+    assert.equal(r403.status, 403);
+  });
+
+  it('accepts tokens of every issuer and key; a token of another issuer is a 401', async () => {
+    const sa = (await s.api.admin('GET', '/api/v1/namespaces/default/serviceaccounts/default')).json();
+    const sign = (issuer: string) =>
+      new ServiceAccountTokenSigner({
+        issuer,
+        key: parseSigningKey(old.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string),
+        claimName: apiDomain().serviceAccountClaim,
+      }).sign({
+        namespace: 'default',
+        serviceAccount: { name: 'default', uid: sa.metadata.uid },
+        audiences: ['https://issuer.example'],
+        expirationSeconds: 600,
+      });
+    const status = async (issuer: string) =>
+      (
+        await s.api.anonymous('GET', '/api/v1/namespaces/default/configmaps', {
+          headers: { authorization: `Bearer ${(await sign(issuer)).token}` },
+        })
+      ).status;
+    assert.equal(await status('https://old.example'), 403, 'the old issuer and the old key still authenticate');
+    assert.equal(await status('https://elsewhere.example'), 401);
   });
 });
