@@ -12,6 +12,12 @@ import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import type { ObjectReader } from './object-reader.js';
 import { buildRequestAuthenticator } from './request-authenticator.js';
 import { requestHeaderAuthenticator } from './request-header-authenticator.js';
+import { ServiceAccountTokenAuthenticator } from './service-account/service-account-authenticator.js';
+import {
+  loadServiceAccountConfig,
+  type ServiceAccountDefaults,
+  type ServiceAccountTokenConfig,
+} from './service-account/service-account-config.js';
 import { audienceAgnostic, type TokenAuthenticator, unionTokenAuthenticator } from './token-authenticator.js';
 import { loadTokenFile } from './token-file-authenticator.js';
 import { loadWebhookClientConfig } from './webhook-client-config.js';
@@ -42,6 +48,11 @@ export interface AuthenticationDeps {
   readonly clientCa?: string;
   /** PEM bundle of `--requestheader-client-ca-file` as the TLS layer loaded it; read from the file when absent. */
   readonly requestHeaderClientCa?: string;
+  /**
+   * The default service-account issuer and key (the server's URL and serving key). Without it,
+   * service-account tokens are off.
+   */
+  readonly serviceAccountDefaults?: ServiceAccountDefaults;
 }
 
 /** The composed authentication of a server. */
@@ -52,6 +63,8 @@ export interface Authentication {
   readonly tokens: TokenAuthenticator;
   /** The server's own audiences. */
   readonly apiAudiences: readonly string[];
+  /** Issuers, signer and keys of service-account tokens (TokenRequest and issuer discovery); absent when off. */
+  readonly serviceAccounts: ServiceAccountTokenConfig | undefined;
 }
 
 function trustBundle(pem: string, source: string, problems: string[]): TrustBundle | undefined {
@@ -67,16 +80,22 @@ function trustBundle(pem: string, source: string, problems: string[]): TrustBund
 
 /**
  * Builds the authenticator chain from the options as kube-apiserver orders it: the authenticating
- * proxy, client certificates, then the bearer-token methods (token file, bootstrap tokens, token
- * webhook; cached together), then anonymous.
- * @throws AuthenticationConfigError listing every problem of the flags and files it reads.
+ * proxy, client certificates, then the bearer-token methods (token file, service-account tokens,
+ * bootstrap tokens, token webhook; cached together), then anonymous. Service-account tokens join
+ * whenever `deps.serviceAccountDefaults` is given; `apiAudiences` defaults to their issuers.
+ * @throws AuthenticationConfigError listing every problem of the flags and files it reads
+ *   (ServiceAccountConfigError for the service-account settings).
  */
 export async function buildAuthentication(
   options: AuthenticationOptions,
   deps: AuthenticationDeps,
 ): Promise<Authentication> {
   const clock = deps.clock ?? systemClock;
-  const apiAudiences = [...(options.apiAudiences ?? [])];
+  const serviceAccounts = deps.serviceAccountDefaults
+    ? await loadServiceAccountConfig(options, deps.serviceAccountDefaults, { domain: deps.domain, clock })
+    : undefined;
+  for (const w of serviceAccounts?.warnings ?? []) deps.logger.warn(w);
+  const apiAudiences = [...(options.apiAudiences?.length ? options.apiAudiences : (serviceAccounts?.issuers ?? []))];
   const problems: string[] = [];
   const collect = async <T>(load: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -133,6 +152,21 @@ export async function buildAuthentication(
     const tokens = await collect(() => loadTokenFile(file, deps.logger));
     if (tokens) tokenMethods.push(audienceAgnostic(apiAudiences, tokens));
   }
+  if (serviceAccounts) {
+    tokenMethods.push(
+      new ServiceAccountTokenAuthenticator({
+        issuers: serviceAccounts.issuers,
+        keys: serviceAccounts.publicKeys,
+        implicitAudiences: apiAudiences,
+        // kube-apiserver v1.32 checks every bound token against its account and bound object;
+        // --service-account-lookup only concerns legacy Secret tokens, which Orch does not accept.
+        lookup: true,
+        objects: deps.objects,
+        domain: deps.domain,
+        clock,
+      }),
+    );
+  }
   if (options.enableBootstrapTokenAuth) {
     tokenMethods.push(
       audienceAgnostic(
@@ -175,5 +209,5 @@ export async function buildAuthentication(
     authenticators,
     anonymous: options.anonymous === false ? false : {},
   });
-  return { authenticator, tokens, apiAudiences };
+  return { authenticator, tokens, apiAudiences, serviceAccounts };
 }
