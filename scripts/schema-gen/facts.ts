@@ -63,7 +63,12 @@ export function descriptionPaths(value: unknown, path = '$'): string[] {
 
 /** Reads and checks a facts file: the three sections present, no description anywhere. */
 export function loadFacts(file: string): UpstreamFacts {
-  const facts = JSON.parse(readFileSync(file, 'utf8')) as UpstreamFacts;
+  let facts: UpstreamFacts;
+  try {
+    facts = JSON.parse(readFileSync(file, 'utf8')) as UpstreamFacts;
+  } catch (err) {
+    throw new SchemaGenError(`${file}: ${(err as Error).message}`);
+  }
   for (const key of ['source', 'schemas', 'protobuf'] as const) {
     if (facts[key] === null || typeof facts[key] !== 'object') {
       throw new SchemaGenError(`${file}: missing section "${key}"`);

@@ -12,15 +12,16 @@ import { renderSchemaModule } from './render-schema-module.js';
  *   npx tsx scripts/schema-gen/generate.ts rbac            write src/apis/rbac/rbac-schemas.ts
  *   npx tsx scripts/schema-gen/generate.ts rbac --check    exit 1 if the committed module differs
  *   npx tsx scripts/schema-gen/generate.ts rbac --stdout   print the module instead of writing it
+ *   --facts=<file>                                         read other facts (with --stdout or --check)
  */
 const MODULES: Readonly<Record<string, ModuleConfig>> = { rbac: RBAC_MODULE };
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The formatted module for `config`, as the generator writes it. */
-export function generateModule(config: ModuleConfig, root = ROOT): string {
-  const facts = loadFacts(join(root, config.facts));
-  return formatModule(root, config.output, renderSchemaModule(facts, config));
+export function generateModule(config: ModuleConfig, factsFile = join(ROOT, config.facts)): string {
+  const facts = loadFacts(factsFile);
+  return formatModule(ROOT, config.output, renderSchemaModule(facts, config));
 }
 
 function main(args: string[]): number {
@@ -30,7 +31,12 @@ function main(args: string[]): number {
     process.stderr.write(`usage: generate.ts <${Object.keys(MODULES).join('|')}> [--check|--stdout]\n`);
     return 2;
   }
-  const text = generateModule(config);
+  const factsArg = args.find((a) => a.startsWith('--facts='))?.slice('--facts='.length);
+  if (factsArg !== undefined && !args.includes('--stdout') && !args.includes('--check')) {
+    process.stderr.write('--facts needs --stdout or --check: the committed module comes from the committed facts\n');
+    return 2;
+  }
+  const text = generateModule(config, factsArg);
   const target = join(ROOT, config.output);
   if (args.includes('--stdout')) {
     process.stdout.write(text);

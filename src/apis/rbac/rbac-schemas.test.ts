@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { apiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { objectMetaSchema } from '../meta/object-meta-schema.js';
 import { applyDefaults } from '../schema/defaults.js';
@@ -35,17 +36,106 @@ const TYPES: [Schema, string, string[]][] = [
   [aggregationRuleSchema, 'AggregationRule', ['clusterRoleSelectors']],
 ];
 
-describe('generated RBAC schemas', () => {
-  it('are exactly what the generator writes from the committed facts', () => {
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join('scripts', 'schema-gen', 'generate.ts'), 'rbac', '--stdout'],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
+/** The parts of the facts file the tests below change. */
+interface EditableFacts {
+  schemas: Record<string, { properties: Record<string, Record<string, unknown>>; [key: string]: unknown }>;
+  protobuf: Record<string, Record<string, { number: number; label: string; type: string }>>;
+}
+
+const FACTS = join(ROOT, 'scripts', 'schema-gen', 'upstream', 'rbac-v1.facts.json');
+
+/** Runs the generator (`--stdout`), optionally over other facts. */
+function generate(factsFile?: string): { status: number | null; stdout: string; stderr: string } {
+  const args = [join('scripts', 'schema-gen', 'generate.ts'), 'rbac', '--stdout'];
+  if (factsFile) args.push(`--facts=${factsFile}`);
+  return spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, encoding: 'utf8' });
+}
+
+describe('the RBAC schema generator', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-schema-gen-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** The committed facts, changed by `edit`, in a temporary file. */
+  function factsWith(edit: (facts: EditableFacts) => void): string {
+    const facts = JSON.parse(readFileSync(FACTS, 'utf8'));
+    edit(facts);
+    const file = join(dir, `facts-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify(facts));
+    return file;
+  }
+  const RULE = 'io.k8s.api.rbac.v1.PolicyRule';
+
+  it('reproduces the committed module exactly from the committed facts', () => {
+    const run = generate();
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, readFileSync(join(ROOT, 'src', 'apis', 'rbac', 'rbac-schemas.ts'), 'utf8'));
   });
 
+  it('follows the facts: a new upstream field appears with its type, marker and protobuf number', () => {
+    const file = factsWith((f) => {
+      f.schemas[RULE].properties.scopes = { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' };
+      f.protobuf[RULE].scopes = { number: 6, label: 'repeated', type: 'string' };
+    });
+    const run = generate(file);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(
+      run.stdout,
+      /scopes: \{\s*type: 'array',\s*items: \{ type: 'string' \},\s*'x-orch-list-type': 'set',\s*'x-orch-protobuf-field': 6,?\s*\}/,
+    );
+  });
+
+  const refusals: [string, (facts: EditableFacts) => void, string][] = [
+    [
+      'upstream prose',
+      (f) => {
+        f.schemas[RULE].properties.verbs.description = 'copied text';
+      },
+      `descriptions are not facts: $.${RULE}.properties.verbs.description`,
+    ],
+    [
+      'an extension it has no marker for',
+      (f) => {
+        f.schemas[RULE]['x-kubernetes-validations'] = [{ rule: 'true' }];
+      },
+      `${RULE}: no mapping for "x-kubernetes-validations"`,
+    ],
+    [
+      'a field without a protobuf number',
+      (f) => {
+        delete f.protobuf[RULE].resourceNames;
+      },
+      `${RULE}.resourceNames: no protobuf field number`,
+    ],
+    [
+      'a protobuf label that contradicts the JSON shape',
+      (f) => {
+        f.protobuf[RULE].verbs.label = 'optional';
+      },
+      `${RULE}.verbs: protobuf label optional, JSON shape repeated`,
+    ],
+    [
+      'a referenced type without a description of our own',
+      (f) => {
+        f.schemas[RULE].properties.selector = {
+          allOf: [{ $ref: '#/components/schemas/io.k8s.api.rbac.v1.Unknown' }],
+        };
+        f.schemas['io.k8s.api.rbac.v1.Unknown'] = { type: 'object', properties: {} };
+        f.protobuf[RULE].selector = { number: 9, label: 'optional', type: 'Unknown' };
+      },
+      'io.k8s.api.rbac.v1.Unknown: needs a description of our own',
+    ],
+  ];
+  for (const [what, edit, message] of refusals) {
+    it(`refuses ${what}`, () => {
+      const run = generate(factsWith(edit));
+      assert.equal(run.status, 1);
+      assert.equal(run.stdout, '');
+      assert.ok(run.stderr.includes(message), run.stderr);
+    });
+  }
+});
+
+describe('generated RBAC schemas', () => {
   it('carry internal type names that each profile maps to its own definition names', () => {
     const kube = apiDomain('k8s.io');
     for (const [schema, kind, props] of TYPES) {
