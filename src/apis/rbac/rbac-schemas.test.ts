@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { apiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { objectMetaSchema } from '../meta/object-meta-schema.js';
+import { buildOpenApiV3GroupVersion } from '../openapi/documents.js';
 import { applyDefaults } from '../schema/defaults.js';
 import type { Schema } from '../schema/schema.js';
 import { validateAgainstSchema } from '../schema/validate.js';
+import { rbacResources } from './rbac-resources.js';
 import {
   aggregationRuleSchema,
   clusterRoleBindingSchema,
@@ -136,6 +138,28 @@ describe('the RBAC schema generator', () => {
 });
 
 describe('generated RBAC schemas', () => {
+  it('publish, under the k8s.io profile, exactly the upstream facts they were generated from', () => {
+    const kube = apiDomain('k8s.io');
+    const doc = buildOpenApiV3GroupVersion(rbacResources(kube), kube.group('rbac.authorization'), 'v1', {
+      domain: kube,
+    });
+    const published = (doc.components as { schemas: Record<string, unknown> }).schemas;
+    const facts = JSON.parse(readFileSync(FACTS, 'utf8')) as { schemas: Record<string, unknown> };
+    // Descriptions are ours, not upstream's; a bare `$ref` equals upstream's one-element `allOf`
+    // (kube wraps references that carry a field description, and our fields have none).
+    const normalize = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(normalize);
+      if (v === null || typeof v !== 'object') return v;
+      const entries = Object.entries(v).filter(([k]) => k !== 'description');
+      const obj = Object.fromEntries(entries.map(([k, x]) => [k, normalize(x)]));
+      const only = Object.keys(obj).length === 1 && Array.isArray(obj.allOf) && obj.allOf.length === 1;
+      return only ? (obj.allOf as unknown[])[0] : obj;
+    };
+    for (const [name, schema] of Object.entries(facts.schemas)) {
+      assert.deepEqual(normalize(published[name]), normalize(schema), name);
+    }
+  });
+
   it('carry internal type names that each profile maps to its own definition names', () => {
     const kube = apiDomain('k8s.io');
     for (const [schema, kind, props] of TYPES) {
