@@ -4,10 +4,10 @@ import { privilegedGroups } from './privileged-groups.js';
 import { unionAuthorizer } from './union-authorizer.js';
 
 /** The `--authorization-mode` values this server implements. */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny'] as const;
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 /** Modes of the access-control spec that are not built yet: named, but refused at start-up. */
-const PLANNED_MODES = new Set(['ABAC', 'RBAC', 'Node', 'Webhook']);
+const PLANNED_MODES = new Set(['ABAC', 'Node', 'Webhook']);
 
 export class AuthorizationModeError extends Error {
   constructor(message: string) {
@@ -39,16 +39,24 @@ export function validateAuthorizationModes(modes: readonly string[]): string[] {
 
 /**
  * The authorizer of a mode list: `system:masters` first (it bypasses every module), then each
- * mode in the order given (a list starting with `AlwaysAllow` is `AlwaysAllow` alone). @throws AuthorizationModeError listing every problem of the list.
+ * mode in the order given (`RBAC` is `modules.rbac`) (a list starting with `AlwaysAllow` is `AlwaysAllow` alone). @throws AuthorizationModeError listing every problem of the list.
  */
-export function buildAuthorizer(modes: readonly string[]): Authorizer {
+export function buildAuthorizer(modes: readonly string[], modules: AuthorizerModules = {}): Authorizer {
   const errs = validateAuthorizationModes(modes);
+  if (modes.includes('RBAC') && !modules.rbac) errs.push('authorization-mode "RBAC" needs the RBAC authorizer');
   if (errs.length > 0) throw new AuthorizationModeError(errs.join('; '));
   // A first AlwaysAllow decides every request: the modules after it are never asked.
   if (modes[0] === 'AlwaysAllow') return alwaysAllow;
   const chain: Authorizer[] = [privilegedGroups()];
   for (const m of modes as readonly AuthorizationMode[]) {
-    chain.push(m === 'AlwaysAllow' ? alwaysAllow : alwaysDeny);
+    if (m === 'AlwaysAllow') chain.push(alwaysAllow);
+    else if (m === 'AlwaysDeny') chain.push(alwaysDeny);
+    else chain.push(modules.rbac as Authorizer);
   }
   return unionAuthorizer(chain);
+}
+
+/** The modules behind modes that need state of the server (RBAC reads roles and bindings). */
+export interface AuthorizerModules {
+  readonly rbac?: Authorizer;
 }

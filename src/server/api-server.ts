@@ -7,6 +7,8 @@ import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import type { IssuerDiscoveryDocuments } from '../authn/service-account/issuer-discovery.js';
 import { X509Authenticator } from '../authn/x509-authenticator.js';
 import { type Authorizer, buildAuthorizer } from '../authz/index.js';
+import { RbacAuthorizer } from '../authz/rbac/rbac-authorizer.js';
+import { RbacIndex } from '../authz/rbac/rbac-index.js';
 import { EncodingCache } from '../encoding/index.js';
 import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
 import { authentication } from '../endpoints/filters/authentication.js';
@@ -27,6 +29,9 @@ import { ensureSystemNamespaces, immortalNamespaces, lookupNamespace } from './b
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
+import { rbacEscalationPlugin } from './rbac-escalation.js';
+import { feedRbacIndex } from './rbac-index-feed.js';
+import { resourceSetReader } from './resource-set-reader.js';
 import { rootHandler } from './root-handler.js';
 import { rootPathsHandler } from './root-paths.js';
 import { serviceAccountIssuerHandler } from './service-account-issuer.js';
@@ -82,7 +87,11 @@ export interface ApiServer {
  */
 export function buildApiServer(d: ApiServerDeps): ApiServer {
   const clock = d.clock ?? systemClock;
-  const authorizer = buildAuthorizer(d.authorizationModes ?? ['AlwaysAllow']);
+  const modes = d.authorizationModes ?? ['AlwaysAllow'];
+  // RBAC decides from an index of roles and bindings, filled from their watches once served.
+  const rbacIndex = modes.includes('RBAC') ? new RbacIndex() : undefined;
+  const rbac = rbacIndex && new RbacAuthorizer(rbacIndex);
+  const authorizer = buildAuthorizer(modes, { rbac });
   let resources: ResourceSet | undefined;
   const builtin = buildAdmission(
     BUILTIN_ADMISSION_PLUGINS,
@@ -93,7 +102,14 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       namespaceExemptResources: [{ group: d.domain.group('authorization'), resource: 'localsubjectaccessreviews' }],
     },
   );
-  const admission = new AdmissionChain([...builtin.plugins, ...(d.admissionPlugins ?? [])]);
+  // Escalation prevention is part of the RBAC API itself, not a plugin one could turn off.
+  const escalation = rbacEscalationPlugin({
+    domain: d.domain,
+    authorizer: () => authorizer,
+    rbac,
+    objects: resourceSetReader(() => resources, { consistent: true }),
+  });
+  const admission = new AdmissionChain([...builtin.plugins, escalation, ...(d.admissionPlugins ?? [])]);
   const set = new ResourceSet(
     resourceFactory({
       store: d.store,
@@ -148,6 +164,15 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     async serve(defs, signal) {
       await Promise.all(defs.map((def) => set.add(def)));
       await ensureSystemNamespaces(set, d.domain, signal);
+      if (rbacIndex) {
+        await feedRbacIndex({
+          resources: set,
+          index: rbacIndex,
+          domain: d.domain,
+          logger: d.logger,
+          signal: d.lifetime,
+        });
+      }
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { PolicyRule } from '../../apis/rbac/rbac-types.js';
 import type { UserInfo } from '../../apis/request/user-info.js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authorizer.js';
@@ -48,6 +49,21 @@ export class RbacAuthorizer implements Authorizer {
       }
     }
     return NO_OPINION;
+  }
+
+  /**
+   * The policy rules `user` holds in `namespace` (cluster-wide ones too; only those for an empty
+   * namespace), and the roles that bindings name but that do not exist.
+   */
+  policyRulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; missingRoles: string[] } {
+    const rules: PolicyRule[] = [];
+    const missingRoles: string[] = [];
+    for (const m of this.index.bindingsFor(userKeys(user), namespace)) {
+      const found = this.index.rulesOf(m.binding);
+      if (found) rules.push(...found);
+      else missingRoles.push(`${m.binding.roleKind} ${goQuote(m.binding.roleName)} not found`);
+    }
+    return { rules, missingRoles };
   }
 
   /** Every rule of every role bound to `user` that applies in `namespace` (cluster-wide ones too). */

@@ -198,8 +198,8 @@ describe('parseApiServerCommandLine', () => {
     [['--tls-cert-file=a.crt'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [['--tls-private-key-file=a.key'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [
-      ['--authorization-mode=RBAC'],
-      'authorization-mode "RBAC" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny',
+      ['--authorization-mode=Node,RBAC'],
+      'authorization-mode "Node" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny,RBAC',
     ],
     [
       ['--enable-admission-plugins=Nope'],
