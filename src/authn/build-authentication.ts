@@ -2,6 +2,8 @@ import type { Registry } from 'prom-client';
 import type { ApiDomain } from '../apis/api-domain.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
+import type { AnonymousAuthenticatorOptions } from './anonymous-authenticator.js';
+import { buildJwtAuthentication } from './authentication-config/build-jwt-authentication.js';
 import type { AuthenticationOptions } from './authentication-options.js';
 import type { Authenticator } from './authenticator.js';
 import { bearerTokenAuthenticator } from './bearer-token-authenticator.js';
@@ -24,6 +26,10 @@ export interface AuthenticationDeps {
   /** Where authentication metrics are registered (never prom-client's global registry). */
   readonly metrics: Registry;
   readonly clock?: Clock;
+  /** Whether a feature gate is on (`StructuredAuthenticationConfiguration`, ...); default: v1.32's defaults. */
+  readonly featureEnabled?: (name: string) => boolean;
+  /** The server's identity, hashed into the authentication-config reload metrics. */
+  readonly apiServerId?: string;
 }
 
 /** The composed authentication of a server. */
@@ -48,6 +54,17 @@ export async function buildAuthentication(
   const clock = deps.clock ?? systemClock;
   const apiAudiences = [...(options.apiAudiences ?? [])];
   const tokenMethods: TokenAuthenticator[] = [];
+  // JWT authenticators come after the service-account ones (their key lookups are costlier).
+  const jwt = await buildJwtAuthentication(options, {
+    domain: deps.domain,
+    logger: deps.logger,
+    lifetime: deps.lifetime,
+    metrics: deps.metrics,
+    clock,
+    featureEnabled: deps.featureEnabled,
+    apiServerId: deps.apiServerId,
+  });
+  if (jwt.token !== undefined) tokenMethods.push(jwt.token);
   const tokens = cachedTokenAuthenticator(unionTokenAuthenticator(tokenMethods), {
     successTtlMs: TOKEN_SUCCESS_CACHE_TTL_MS,
     failureTtlMs: 0,
@@ -57,9 +74,21 @@ export async function buildAuthentication(
     new X509Authenticator({ credentialIdExtra: deps.domain.credentialIdExtra, clock }),
   ];
   if (tokenMethods.length > 0) authenticators.push(bearerTokenAuthenticator(tokens, { audiences: apiAudiences }));
-  const authenticator = buildRequestAuthenticator({
-    authenticators,
-    anonymous: options.anonymous === false ? false : {},
-  });
+  const authenticator = buildRequestAuthenticator({ authenticators, anonymous: anonymousOf(options, jwt.anonymous) });
   return { authenticator, tokens, apiAudiences };
+}
+
+/**
+ * Anonymous requests: as the configuration file's `anonymous` section says when it has one (kube
+ * keeps it even under `AlwaysAllow`), else per `--anonymous-auth` and the authorizer.
+ */
+function anonymousOf(
+  options: AuthenticationOptions,
+  file: { readonly enabled: boolean; readonly conditions: readonly { readonly path: string }[] } | undefined,
+): false | AnonymousAuthenticatorOptions {
+  if (file !== undefined) {
+    if (!file.enabled) return false;
+    return file.conditions.length > 0 ? { allowedPaths: file.conditions.map((c) => c.path) } : {};
+  }
+  return options.anonymous === false || options.anonymousDisabledByAuthorizer === true ? false : {};
 }

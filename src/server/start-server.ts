@@ -107,7 +107,7 @@ function anonymousWithAuthorizer(options: ServerOptions, logger: Logger): Authen
     logger.warn(
       'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',
     );
-    return { ...authn, anonymous: false };
+    return { ...authn, anonymousDisabledByAuthorizer: true };
   }
   return authn;
 }
@@ -173,6 +173,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       objects: resourceSetReader(() => served),
       lifetime: lifetime.signal,
       metrics,
+      featureEnabled: (name) => gates.enabled(name),
     });
     const api = buildApiServer({
       store,
