@@ -71,6 +71,8 @@ export interface ServerOptions {
   readonly disableAdmissionPlugins?: readonly string[];
   /** Admission plugins of the embedding program, run after the built-in ones. */
   readonly admissionPlugins?: readonly AdmissionPlugin[];
+  /** Registry the server's metrics are registered on (default: a fresh one; never prom-client's global). */
+  readonly metrics?: Registry;
 }
 
 /** A running server. */
@@ -165,7 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
     let serverAddress = '';
     // Served at /metrics once metrics are exposed; authentication registers its own today.
-    const metrics = new Registry();
+    const metrics = options.metrics ?? new Registry();
     let served: ResourceSet | undefined;
     const authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
       domain,
