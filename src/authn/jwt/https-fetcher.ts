@@ -31,30 +31,41 @@ export function httpsFetcher(options: HttpsFetcherOptions = {}): DocumentFetcher
     new Promise<FetchedDocument>((resolve, reject) => {
       const target = new URL(url);
       if (target.protocol !== 'https:') {
-        reject(
-          new Error(
-            `Get ${JSON.stringify(url)}: unsupported protocol scheme ${JSON.stringify(target.protocol.slice(0, -1))}`,
-          ),
-        );
+        const scheme = JSON.stringify(target.protocol.slice(0, -1));
+        reject(new Error(`Get ${JSON.stringify(url)}: unsupported protocol scheme ${scheme}`));
         return;
       }
       const timeout = AbortSignal.timeout(timeoutMs);
-      const combined = AbortSignal.any([signal, timeout]);
+      let settled = false;
+      const fail = (reason: string) => {
+        if (settled) return;
+        settled = true;
+        reject(new Error(`Get ${JSON.stringify(url)}: ${reason}`));
+      };
       const req = request(
         target,
-        { method: 'GET', ca: options.ca, signal: combined, headers: { accept: 'application/json' }, agent: false },
+        {
+          method: 'GET',
+          ca: options.ca,
+          signal: AbortSignal.any([signal, timeout]),
+          headers: { accept: 'application/json' },
+          agent: false,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (c: Buffer) => {
             size += c.length;
             if (size > maxBytes) {
-              req.destroy(new Error(`Get ${JSON.stringify(url)}: response larger than ${maxBytes} bytes`));
+              fail(`response larger than ${maxBytes} bytes`);
+              req.destroy();
               return;
             }
             chunks.push(c);
           });
           res.on('end', () => {
+            if (settled) return;
+            settled = true;
             const status = res.statusCode ?? 0;
             resolve({
               status,
@@ -62,14 +73,13 @@ export function httpsFetcher(options: HttpsFetcherOptions = {}): DocumentFetcher
               body: Buffer.concat(chunks).toString('utf8'),
             });
           });
-          res.on('error', reject);
+          res.on('error', (e) => fail(e.message));
         },
       );
       req.on('error', (e: Error) => {
-        const reason = timeout.aborted
-          ? 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)'
-          : e.message;
-        reject(new Error(`Get ${JSON.stringify(url)}: ${reason}`));
+        fail(
+          timeout.aborted ? 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)' : e.message,
+        );
       });
       req.end();
     });

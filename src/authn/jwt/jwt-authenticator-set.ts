@@ -49,12 +49,11 @@ export class JwtAuthenticatorSet {
     );
     const list = this.authenticators;
     this.token = audienceAgnostic(o.apiAudiences, {
-      async authenticateToken(token, ctx) {
+      async authenticateToken(token) {
         for (const a of list) {
           const r = await a.authenticateToken(token);
           if (r.kind !== 'no-opinion') return r;
         }
-        void ctx;
         return TOKEN_NO_OPINION;
       },
     });
@@ -71,8 +70,9 @@ export class JwtAuthenticatorSet {
    */
   async whenHealthy(signal: AbortSignal): Promise<void> {
     const ready = Promise.all(this.authenticators.map((a) => a.whenReady())).then(() => undefined);
+    let fail = () => {};
     const aborted = new Promise<never>((_, reject) => {
-      const fail = () => {
+      fail = () => {
         const errs = this.healthCheck().map((e) => e.message);
         errs.push('context deadline exceeded');
         reject(new Error(errs.length === 1 ? (errs[0] as string) : `[${errs.join(', ')}]`));
@@ -80,7 +80,11 @@ export class JwtAuthenticatorSet {
       if (signal.aborted) fail();
       else signal.addEventListener('abort', fail, { once: true });
     });
-    await Promise.race([ready, aborted]);
+    try {
+      await Promise.race([ready, aborted]);
+    } finally {
+      signal.removeEventListener('abort', fail);
+    }
   }
 
   /** Stops discovery retries and key fetches. */
