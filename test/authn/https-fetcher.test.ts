@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createCertificateAuthority, issueServingCertificate } from '../../server/tls/certificate-factory.js';
-import { httpsFetcher } from './https-fetcher.js';
+import { httpsFetcher } from '../../src/authn/jwt/https-fetcher.js';
+import { createCertificateAuthority, issueServingCertificate } from '../../src/server/tls/certificate-factory.js';
 
 describe('httpsFetcher', () => {
   let server: Server;
