@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,5 +199,22 @@ describe('authentication configuration file', () => {
     const stamps = (await metrics.getSingleMetric(LAST_RELOAD)?.get())?.values ?? [];
     assert.deepEqual(stamps.map((s) => s.labels.status).sort(), ['failure', 'success']);
     assert.match(String(stamps[0]?.labels.apiserver_id_hash), /^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('records the latency of each issuer’s authentications by result, not of other issuers’ tokens', async () => {
+    const values =
+      (await metrics.getSingleMetric('apiserver_authentication_jwt_authenticator_latency_seconds')?.get())?.values ??
+      [];
+    const count = (issuer: string, result: string) =>
+      values.find(
+        (v) =>
+          (v as { metricName?: string }).metricName?.endsWith('_count') === true &&
+          v.labels.result === result &&
+          v.labels.jwt_issuer_hash === `sha256:${createHash('sha256').update(issuer).digest('hex')}`,
+      )?.value ?? 0;
+    assert.ok(count(a.issuer, 'success') > 0);
+    assert.ok(count(a.issuer, 'failure') > 0);
+    assert.ok(count(b.issuer, 'success') > 0);
+    assert.equal(count('https://127.0.0.1:1/unknown', 'failure'), 0);
   });
 });

@@ -9,6 +9,7 @@ import type { Logger } from '../../util/logger.js';
 import type { AuthenticationOptions } from '../authentication-options.js';
 import { ALL_VALID_SIGNING_ALGORITHMS } from '../jwt/id-token-verifier.js';
 import { JwtAuthenticatorSet } from '../jwt/jwt-authenticator-set.js';
+import { JwtLatencyMetrics } from '../jwt/jwt-latency-metrics.js';
 import { jwtAuthenticatorFromOidcOptions, oidcOptionsProblems, signingAlgProblems } from '../jwt/oidc-options.js';
 import type { TokenAuthenticator } from '../token-authenticator.js';
 import { AuthenticationCelCompiler } from './authentication-cel-compiler.js';
@@ -76,6 +77,7 @@ export async function buildJwtAuthentication(
     domain: deps.domain,
     anonymousConfigurableEndpoints: enabled(ANONYMOUS_AUTH_CONFIGURABLE_ENDPOINTS),
   };
+  const latency = new JwtLatencyMetrics(deps.metrics);
   const buildSet = (loaded: Pick<LoadedAuthenticationConfig, 'authenticators'>, signingAlgs: readonly string[]) =>
     new JwtAuthenticatorSet({
       authenticators: loaded.authenticators,
@@ -85,6 +87,7 @@ export async function buildJwtAuthentication(
       lifetime: deps.lifetime,
       logger: deps.logger,
       clock: deps.clock,
+      latency,
     });
 
   if (file === '') {

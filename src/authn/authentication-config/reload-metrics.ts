@@ -7,7 +7,7 @@ const LAST_RELOAD = 'apiserver_authentication_config_controller_automatic_reload
 /** Outcome of one automatic reload of the authentication configuration. */
 export type ReloadStatus = 'success' | 'failure';
 
-/** kube-apiserver's label of the server identity: `sha256:<hex>` of the id, empty for none. */
+/** kube-apiserver's hashed labels (server identity, JWT issuer): `sha256:<hex>` of the text, empty for none. */
 export function apiServerIdHash(apiServerId: string): string {
   return apiServerId === '' ? '' : `sha256:${createHash('sha256').update(apiServerId).digest('hex')}`;
 }

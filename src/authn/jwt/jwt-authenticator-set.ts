@@ -4,6 +4,7 @@ import type { CompiledJwtAuthenticator } from '../authentication-config/compiled
 import { audienceAgnostic, TOKEN_NO_OPINION, type TokenAuthenticator } from '../token-authenticator.js';
 import type { DocumentFetcher } from './https-fetcher.js';
 import { JwtAuthenticator } from './jwt-authenticator.js';
+import type { JwtLatencyMetrics } from './jwt-latency-metrics.js';
 
 export interface JwtAuthenticatorSetOptions {
   readonly authenticators: readonly CompiledJwtAuthenticator[];
@@ -19,6 +20,7 @@ export interface JwtAuthenticatorSetOptions {
   readonly fetcher?: DocumentFetcher;
   readonly retryIntervalMs?: number;
   readonly keyRefreshCooldownMs?: number;
+  readonly latency?: JwtLatencyMetrics;
 }
 
 /**
@@ -45,6 +47,7 @@ export class JwtAuthenticatorSet {
           fetcher: o.fetcher,
           retryIntervalMs: o.retryIntervalMs,
           keyRefreshCooldownMs: o.keyRefreshCooldownMs,
+          latency: o.latency,
         }),
     );
     const list = this.authenticators;

@@ -5,6 +5,7 @@ import { TOKEN_NO_OPINION, type TokenAuthenticator, type TokenAuthResult } from 
 import { ClaimMappingError, userFromClaims } from './claim-mapper.js';
 import { type DocumentFetcher, httpsFetcher } from './https-fetcher.js';
 import { IdTokenVerifier } from './id-token-verifier.js';
+import type { JwtLatencyMetrics } from './jwt-latency-metrics.js';
 import { discoverProvider } from './oidc-discovery.js';
 import { RemoteKeySet } from './remote-key-set.js';
 import { untrustedIssuer } from './untrusted-issuer.js';
@@ -25,6 +26,8 @@ export interface JwtAuthenticatorOptions {
   readonly retryIntervalMs?: number;
   /** See {@link RemoteKeySet}. */
   readonly keyRefreshCooldownMs?: number;
+  /** Where the latency of each authentication of this issuer's tokens is recorded. */
+  readonly latency?: JwtLatencyMetrics;
 }
 
 /**
@@ -98,6 +101,17 @@ export class JwtAuthenticator implements TokenAuthenticator {
 
   async authenticateToken(token: string): Promise<TokenAuthResult> {
     if (untrustedIssuer(token) !== this.issuer) return TOKEN_NO_OPINION;
+    const start = performance.now();
+    const result = await this.#authenticate(token);
+    this.#o.latency?.observe(
+      this.issuer,
+      result.kind === 'user' ? 'success' : 'failure',
+      (performance.now() - start) / 1000,
+    );
+    return result;
+  }
+
+  async #authenticate(token: string): Promise<TokenAuthResult> {
     const verifier = this.#verifier;
     if (verifier === undefined) return { kind: 'error', message: 'oidc: authenticator not initialized' };
     let claims: Readonly<Record<string, unknown>>;
