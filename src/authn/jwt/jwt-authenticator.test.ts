@@ -48,6 +48,12 @@ describe('JwtAuthenticator', () => {
     const bad = await p.sign('k1', { sub: 's', aud: 'other' });
     const e = await a.authenticateToken(bad);
     assert.deepEqual(e, { kind: 'error', message: 'oidc: verify token: oidc: expected audience "orch" got ["other"]' });
+    const [h, b] = bad.split('.');
+    const forged = await a.authenticateToken(`${h}.${b}.c2lnbmF0dXJl`);
+    assert.equal(forged.kind, 'error');
+    for (const part of [bad, h as string, b as string, 'c2lnbmF0dXJl']) {
+      assert.ok(!(forged.kind === 'error' && forged.message.includes(part)), 'no part of the token in the message');
+    }
     const distributed = await p.sign('k1', {
       sub: 's',
       aud: 'orch',
