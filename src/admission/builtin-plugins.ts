@@ -5,6 +5,8 @@ import { NAMESPACE_LIFECYCLE, type NamespaceLookup, namespaceLifecycle } from '.
 export interface BuiltinPluginDeps {
   readonly namespaceLookup: NamespaceLookup;
   readonly immortalNamespaces: readonly string[];
+  /** Resources created without an existing namespace (the access reviews). */
+  readonly namespaceExemptResources?: readonly { readonly group: string; readonly resource: string }[];
 }
 
 /** Orch's admission plugins, in the order they run. */
@@ -13,7 +15,12 @@ export const BUILTIN_ADMISSION_PLUGINS: PluginCatalogue<BuiltinPluginDeps> = {
     {
       name: NAMESPACE_LIFECYCLE,
       defaultOn: true,
-      factory: (d) => namespaceLifecycle({ lookup: d.namespaceLookup, immortal: d.immortalNamespaces }),
+      factory: (d) =>
+        namespaceLifecycle({
+          lookup: d.namespaceLookup,
+          immortal: d.immortalNamespaces,
+          exempt: d.namespaceExemptResources,
+        }),
     },
   ],
 };

@@ -1,5 +1,6 @@
 import type { FieldError } from './meta/field-error.js';
 import type { ApiObject } from './object.js';
+import type { RequestContext } from './request/request-context.js';
 import type { Schema } from './schema/schema.js';
 import type { FieldLabelSupport } from './selectors/field-labels.js';
 import type { TableColumns } from './table/table-types.js';
@@ -66,18 +67,58 @@ export interface ResourceDefinition {
    * Absent: `{apiVersion, kind, metadata: {}}`.
    */
   readonly zeroObject?: () => ApiObject;
+  /**
+   * Present for resources that store nothing and answer a POST with a computed object (TokenReview,
+   * SelfSubjectReview, the access reviews); their verbs are `create` only.
+   */
+  readonly virtual?: VirtualCreate;
+}
+
+/** The options a computed create sees. */
+export interface ComputedCreateOptions {
+  /** `dryRun=All`: compute, change nothing. */
+  readonly dryRun: boolean;
+}
+
+/**
+ * The create of a resource that stores nothing. The body has been decoded and checked against
+ * the schema and has passed admission; the result is the response object (201 Created).
+ * Failures are `StatusError`s.
+ */
+export interface VirtualCreate {
+  create(ctx: RequestContext, body: ApiObject, options: ComputedCreateOptions): Promise<ApiObject>;
+}
+
+/** The request and response kind of a sub-resource of another kind. */
+export interface SubresourceKindRef {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  /** The kind's schema (validation, encodings, OpenAPI). */
+  readonly schema: Schema;
+}
+
+/**
+ * A sub-resource that answers a POST with a computed object of another kind
+ * (`serviceaccounts/<name>/token` → TokenRequest): nothing is stored under the sub-resource;
+ * the parent is named by the path. The body has been decoded against the kind's schema and has
+ * passed admission (operation CREATE, the parent's resource, this sub-resource). Failures are
+ * `StatusError`s; the result is the response object (201 Created).
+ */
+export interface SubresourceCreate extends SubresourceKindRef {
+  create(
+    ctx: RequestContext,
+    parent: { readonly namespace: string; readonly name: string },
+    body: ApiObject,
+    options: ComputedCreateOptions,
+  ): Promise<ApiObject>;
 }
 
 /**
  * A sub-resource whose requests read and write another kind backed by fields of the parent,
  * the shape of `scale` (`autoscaling/v1` `Scale` from a workload's `spec.replicas`).
  */
-export interface SubresourceKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  /** The sub-resource kind's schema (validation, encodings, OpenAPI). */
-  readonly schema: Schema;
+export interface SubresourceKind extends SubresourceKindRef {
   /** The sub-resource object of a parent object. Pure. */
   toSubresource(parent: ApiObject): ApiObject;
   /**
@@ -108,6 +149,8 @@ export interface SubresourceDefinition {
   readonly resetFields?: readonly string[];
   /** Present when the sub-resource reads and writes another kind (`scale`). */
   readonly kind?: SubresourceKind;
+  /** Present when the sub-resource answers POST with a computed object of another kind (`token`). */
+  readonly create?: SubresourceCreate;
 }
 
 /**

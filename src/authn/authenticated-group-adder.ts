@@ -24,7 +24,7 @@ export function authenticatedGroupAdder(inner: Authenticator): Authenticator {
       let out = widened.get(result);
       if (out === undefined) {
         out = Object.freeze({
-          kind: 'user' as const,
+          ...result,
           user: Object.freeze({ ...user, groups: Object.freeze([...user.groups, AUTHENTICATED_GROUP]) }),
         });
         widened.set(result, out);

@@ -2,6 +2,30 @@ import type { OidcOptions } from './jwt/oidc-options.js';
 
 export type { OidcOptions };
 
+/** `--requestheader-*`: an authenticating proxy in front of the server. */
+export interface RequestHeaderAuthenticationOptions {
+  /** `--requestheader-client-ca-file`: the CAs that sign the proxy's client certificate. */
+  readonly clientCaFile: string;
+  /** `--requestheader-username-headers`, in order. */
+  readonly usernameHeaders: readonly string[];
+  /** `--requestheader-group-headers`. */
+  readonly groupHeaders?: readonly string[];
+  /** `--requestheader-extra-headers-prefix`. */
+  readonly extraHeaderPrefixes?: readonly string[];
+  /** `--requestheader-allowed-names`: CNs the proxy certificate may have; empty = any. */
+  readonly allowedNames?: readonly string[];
+}
+
+/** `--authentication-token-webhook-*`: bearer tokens checked by a remote TokenReview service. */
+export interface TokenWebhookAuthenticationOptions {
+  /** `--authentication-token-webhook-config-file`: client configuration (kubeconfig format). */
+  readonly configFile: string;
+  /** `--authentication-token-webhook-version`: TokenReview version exchanged; default `v1beta1`. */
+  readonly version?: 'v1' | 'v1beta1';
+  /** `--authentication-token-webhook-cache-ttl`: how long answers are remembered; default 2 minutes. */
+  readonly cacheTtlMs?: number;
+}
+
 /**
  * How requests are authenticated: one field per method, mirroring the `orch-apiserver` flags. Every
  * method is off unless configured, except client certificates (on whenever a client CA is
@@ -26,4 +50,13 @@ export interface AuthenticationOptions {
   readonly oidc?: OidcOptions;
   /** `--authentication-config`: the `AuthenticationConfiguration` file (JWT authenticators, anonymous). */
   readonly authenticationConfigFile?: string;
+
+  /** `--token-auth-file`: static bearer tokens (CSV: token, user, uid, "group1,group2"). */
+  readonly tokenAuthFile?: string;
+  /** `--enable-bootstrap-token-auth`: bootstrap-token Secrets in the system namespace are bearer tokens. */
+  readonly enableBootstrapTokenAuth?: boolean;
+  /** The token webhook, when `--authentication-token-webhook-config-file` is given. */
+  readonly tokenWebhook?: TokenWebhookAuthenticationOptions;
+  /** The authenticating proxy, when `--requestheader-client-ca-file` is given. */
+  readonly requestHeader?: RequestHeaderAuthenticationOptions;
 }

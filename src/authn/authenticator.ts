@@ -7,16 +7,24 @@ export type { UserInfo };
  * this authenticator understands; `error` means it carries one that is invalid (401 Unauthorized).
  */
 export type AuthResult =
-  | { readonly kind: 'user'; readonly user: UserInfo }
+  | {
+      readonly kind: 'user';
+      readonly user: UserInfo;
+      /** For a bearer token: the requested audiences it is valid for. */
+      readonly audiences?: readonly string[];
+    }
   | { readonly kind: 'no-opinion' }
   | { readonly kind: 'error'; readonly message: string };
 
 /**
- * The client certificate presented during the TLS handshake, as verified by the TLS layer against the
- * server's client CA bundle.
+ * The client certificate presented during the TLS handshake, as verified by the TLS layer against
+ * every CA bundle the server trusts for client certificates (client CA and request-header CA).
  */
 export interface PeerCertificate {
-  /** True when the TLS layer verified the chain (and the clientAuth purpose) against the client CA bundle. */
+  /**
+   * True when the TLS layer verified the chain (and the clientAuth purpose) against the union of the
+   * server's client CA bundles; which bundle vouches for it is for each authenticator to check.
+   */
   readonly authorized: boolean;
   /** OpenSSL's verification error code when not authorized, e.g. `UNABLE_TO_VERIFY_LEAF_SIGNATURE`, `CERT_HAS_EXPIRED`. */
   readonly authorizationError: string | undefined;
@@ -32,6 +40,12 @@ export interface PeerCertificate {
   readonly fingerprint256: string;
   /** DER encoding. */
   readonly raw: Uint8Array;
+  /**
+   * DER of the rest of the chain as the TLS layer has it (what the client presented beyond the
+   * leaf, completed from the server's trust store), nearest issuer first. Authenticators verify the
+   * leaf against their own trust bundle with it. Absent or empty: only the leaf is known.
+   */
+  readonly issuerChain?: readonly Uint8Array[];
 }
 
 /** Header names are lower-case; repeated headers are joined with ", " (set-cookie excepted). */
@@ -53,6 +67,11 @@ export interface RequestHead {
    * that wait on the network (token webhooks, OIDC discovery) must stop when it aborts.
    */
   readonly signal: AbortSignal;
+  /**
+   * Audiences a bearer token must be valid for instead of the server's own; set only by the
+   * server itself (TokenReview's `spec.audiences`), never from a request.
+   */
+  readonly audiences?: readonly string[];
 }
 
 /**

@@ -22,13 +22,13 @@ export function bearerTokenAuthenticator(tokens: TokenAuthenticator, options: Be
       const token = bearerToken(req.headers.authorization);
       if (token === undefined) return NO_OPINION;
       const ctx: TokenRequestContext = {
-        audiences,
+        audiences: req.audiences ?? audiences,
         get signal() {
           return req.signal;
         },
       };
       const r = await tokens.authenticateToken(token, ctx);
-      if (r.kind === 'user') return { kind: 'user', user: r.user };
+      if (r.kind === 'user') return r.audiences ? { kind: 'user', user: r.user, audiences: r.audiences } : r;
       return { kind: 'error', message: r.kind === 'error' ? r.message : INVALID_BEARER_TOKEN };
     },
   } satisfies Authenticator;

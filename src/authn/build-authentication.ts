@@ -1,20 +1,30 @@
+import { readFile } from 'node:fs/promises';
 import type { Registry } from 'prom-client';
 import type { ApiDomain } from '../apis/api-domain.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import type { AnonymousAuthenticatorOptions } from './anonymous-authenticator.js';
 import { buildJwtAuthentication } from './authentication-config/build-jwt-authentication.js';
+import { AuthenticationConfigError } from './authentication-config-error.js';
 import type { AuthenticationOptions } from './authentication-options.js';
 import type { Authenticator } from './authenticator.js';
 import { bearerTokenAuthenticator } from './bearer-token-authenticator.js';
+import { bootstrapTokenAuthenticator } from './bootstrap-token-authenticator.js';
 import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import type { ObjectReader } from './object-reader.js';
 import { buildRequestAuthenticator } from './request-authenticator.js';
-import { type TokenAuthenticator, unionTokenAuthenticator } from './token-authenticator.js';
+import { requestHeaderAuthenticator } from './request-header-authenticator.js';
+import { audienceAgnostic, type TokenAuthenticator, unionTokenAuthenticator } from './token-authenticator.js';
+import { loadTokenFile } from './token-file-authenticator.js';
+import { loadWebhookClientConfig } from './webhook-client-config.js';
+import { webhookTokenAuthenticator } from './webhook-token-authenticator.js';
 import { X509Authenticator } from './x509-authenticator.js';
+import { TrustBundle } from './x509-chain.js';
 
 /** kube-apiserver remembers a successful token authentication this long. */
 const TOKEN_SUCCESS_CACHE_TTL_MS = 10_000;
+/** `--authentication-token-webhook-cache-ttl` default. */
+export const DEFAULT_WEBHOOK_CACHE_TTL_MS = 120_000;
 
 export interface AuthenticationDeps {
   readonly domain: ApiDomain;
@@ -26,6 +36,14 @@ export interface AuthenticationDeps {
   /** Where authentication metrics are registered (never prom-client's global registry). */
   readonly metrics: Registry;
   readonly clock?: Clock;
+  /**
+   * PEM bundle of the client CAs (`--client-ca-file` or the generated CA). When given, client
+   * certificates are verified against it alone; without it the TLS layer's verdict is trusted,
+   * which is unsafe once the TLS layer also trusts a request-header CA (then it is required).
+   */
+  readonly clientCa?: string;
+  /** PEM bundle of `--requestheader-client-ca-file` as the TLS layer loaded it; read from the file when absent. */
+  readonly requestHeaderClientCa?: string;
   /** Whether a feature gate is on (`StructuredAuthenticationConfiguration`, ...); default: v1.32's defaults. */
   readonly featureEnabled?: (name: string) => boolean;
   /** The server's identity, hashed into the authentication-config reload metrics. */
@@ -42,9 +60,21 @@ export interface Authentication {
   readonly apiAudiences: readonly string[];
 }
 
+function trustBundle(pem: string, source: string, problems: string[]): TrustBundle | undefined {
+  try {
+    const bundle = new TrustBundle(pem);
+    if (bundle.anchors.length === 0) problems.push(`${source}: no PEM certificate found`);
+    return bundle;
+  } catch (e) {
+    problems.push(`${source}: ${(e as Error).message}`);
+    return undefined;
+  }
+}
+
 /**
- * Builds the authenticator chain from the options: client certificates, then the bearer-token
- * methods (cached together), then anonymous, as kube-apiserver composes them.
+ * Builds the authenticator chain from the options as kube-apiserver orders it: the authenticating
+ * proxy, client certificates, then the bearer-token methods (token file, bootstrap tokens, JWT
+ * authenticators, token webhook; cached together), then anonymous.
  * @throws AuthenticationConfigError listing every problem of the flags and files it reads.
  */
 export async function buildAuthentication(
@@ -53,28 +83,114 @@ export async function buildAuthentication(
 ): Promise<Authentication> {
   const clock = deps.clock ?? systemClock;
   const apiAudiences = [...(options.apiAudiences ?? [])];
+  const problems: string[] = [];
+  const collect = async <T>(load: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await load();
+    } catch (e) {
+      if (!(e instanceof AuthenticationConfigError)) throw e;
+      problems.push(...e.problems);
+      return undefined;
+    }
+  };
+
+  const authenticators: Authenticator[] = [];
+  const rh = options.requestHeader;
+  if (rh !== undefined) {
+    const pem =
+      deps.requestHeaderClientCa ??
+      (await collect(async () => {
+        try {
+          return await readFile(rh.clientCaFile, 'utf8');
+        } catch (e) {
+          throw new AuthenticationConfigError([`--requestheader-client-ca-file: ${(e as Error).message}`]);
+        }
+      }));
+    const trust =
+      pem === undefined ? undefined : trustBundle(pem, `--requestheader-client-ca-file ${rh.clientCaFile}`, problems);
+    if (deps.clientCa === undefined) {
+      problems.push(
+        'the client CA bundle is required with --requestheader-client-ca-file, so proxy certificates are not taken for users',
+      );
+    }
+    if (trust) {
+      authenticators.push(
+        requestHeaderAuthenticator({
+          trust,
+          allowedNames: rh.allowedNames ?? [],
+          usernameHeaders: rh.usernameHeaders,
+          groupHeaders: rh.groupHeaders ?? [],
+          extraHeaderPrefixes: rh.extraHeaderPrefixes ?? [],
+          clock,
+        }),
+      );
+    }
+  }
+  const clientTrust =
+    deps.clientCa === undefined ? undefined : trustBundle(deps.clientCa, 'client CA bundle', problems);
+  authenticators.push(
+    new X509Authenticator({ credentialIdExtra: deps.domain.credentialIdExtra, clock, trust: clientTrust }),
+  );
+
+  // Token methods, local first, then remote (kube-apiserver's order).
   const tokenMethods: TokenAuthenticator[] = [];
-  // JWT authenticators come after the service-account ones (their key lookups are costlier).
-  const jwt = await buildJwtAuthentication(options, {
-    domain: deps.domain,
-    logger: deps.logger,
-    lifetime: deps.lifetime,
-    metrics: deps.metrics,
-    clock,
-    featureEnabled: deps.featureEnabled,
-    apiServerId: deps.apiServerId,
-  });
-  if (jwt.token !== undefined) tokenMethods.push(jwt.token);
+  if (options.tokenAuthFile) {
+    const file = options.tokenAuthFile;
+    const tokens = await collect(() => loadTokenFile(file, deps.logger));
+    if (tokens) tokenMethods.push(audienceAgnostic(apiAudiences, tokens));
+  }
+  if (options.enableBootstrapTokenAuth) {
+    tokenMethods.push(
+      audienceAgnostic(
+        apiAudiences,
+        bootstrapTokenAuthenticator({ domain: deps.domain, objects: deps.objects, clock }),
+      ),
+    );
+  }
+  // JWT authenticators (--oidc-* or --authentication-config) after the local methods, before the webhook.
+  const jwt = await collect(() =>
+    buildJwtAuthentication(options, {
+      domain: deps.domain,
+      logger: deps.logger,
+      lifetime: deps.lifetime,
+      metrics: deps.metrics,
+      clock,
+      featureEnabled: deps.featureEnabled,
+      apiServerId: deps.apiServerId,
+    }),
+  );
+  if (jwt?.token !== undefined) tokenMethods.push(jwt.token);
+  const wh = options.tokenWebhook;
+  if (wh !== undefined) {
+    const config = await collect(() =>
+      loadWebhookClientConfig(wh.configFile, '--authentication-token-webhook-config-file'),
+    );
+    if (config) {
+      const ttl = wh.cacheTtlMs ?? DEFAULT_WEBHOOK_CACHE_TTL_MS;
+      const webhook = webhookTokenAuthenticator({
+        config,
+        version: wh.version ?? 'v1beta1',
+        domain: deps.domain,
+        implicitAudiences: apiAudiences,
+        logger: deps.logger,
+      });
+      tokenMethods.push(
+        ttl > 0
+          ? cachedTokenAuthenticator(webhook, { successTtlMs: ttl, failureTtlMs: ttl, cacheErrors: false, clock })
+          : webhook,
+      );
+    }
+  }
+  if (problems.length > 0) throw new AuthenticationConfigError(problems);
+
   const tokens = cachedTokenAuthenticator(unionTokenAuthenticator(tokenMethods), {
     successTtlMs: TOKEN_SUCCESS_CACHE_TTL_MS,
     failureTtlMs: 0,
     clock,
   });
-  const authenticators: Authenticator[] = [
-    new X509Authenticator({ credentialIdExtra: deps.domain.credentialIdExtra, clock }),
-  ];
-  if (tokenMethods.length > 0) authenticators.push(bearerTokenAuthenticator(tokens, { audiences: apiAudiences }));
-  const authenticator = buildRequestAuthenticator({ authenticators, anonymous: anonymousOf(options, jwt.anonymous) });
+  // Even with no token method a bearer token is checked: one nobody accepts is a 401, never anonymous.
+  authenticators.push(bearerTokenAuthenticator(tokens, { audiences: apiAudiences }));
+  const authenticator = buildRequestAuthenticator({ authenticators, anonymous: anonymousOf(options, jwt?.anonymous) });
   return { authenticator, tokens, apiAudiences };
 }
 

@@ -7,6 +7,11 @@ export interface TokenCacheOptions {
   readonly successTtlMs: number;
   /** How long a failure (`error` or `no-opinion`) is remembered; 0 = never (kube-apiserver's default). */
   readonly failureTtlMs: number;
+  /**
+   * Whether `error` results are remembered (for `failureTtlMs`) like `no-opinion` ones; default true.
+   * kube-apiserver's webhook cache keeps no errors, so an outage is not remembered.
+   */
+  readonly cacheErrors?: boolean;
   /** Entries kept at most; the oldest go first. Default 65,536. */
   readonly maxEntries?: number;
   readonly clock?: Clock;
@@ -39,6 +44,7 @@ export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: Tok
   };
 
   const remember = (key: string, result: TokenAuthResult): void => {
+    if (result.kind === 'error' && options.cacheErrors === false) return;
     const ttl = result.kind === 'user' ? options.successTtlMs : options.failureTtlMs;
     if (ttl <= 0) return;
     if (entries.size >= maxEntries) {

@@ -1,7 +1,7 @@
 export { AnonymousAuthenticator, type AnonymousAuthenticatorOptions } from './anonymous-authenticator.js';
 export { authenticatedGroupAdder } from './authenticated-group-adder.js';
-export { AuthenticationConfigError } from './authentication-config/authentication-config-error.js';
 export type { AuthenticationConfiguration } from './authentication-config/types.js';
+export { AuthenticationConfigError } from './authentication-config-error.js';
 export type { AuthenticationOptions, OidcOptions } from './authentication-options.js';
 export {
   ANONYMOUS_USER,
@@ -31,5 +31,6 @@ export {
   type TokenRequestContext,
   unionTokenAuthenticator,
 } from './token-authenticator.js';
+export { reviewToken, type TokenReviewOutcome } from './token-review.js';
 export { type UnionOptions, unionAuthenticator } from './union-authenticator.js';
 export { CREDENTIAL_ID_KEY, X509Authenticator, type X509AuthenticatorOptions } from './x509-authenticator.js';

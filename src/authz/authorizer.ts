@@ -1,5 +1,7 @@
 import type { Attributes, AuthorizationResult } from '../apis/request/authorization-attributes.js';
+import type { UserInfo } from '../apis/request/user-info.js';
 import type { Abortable } from '../util/abortable.js';
+import type { RulesResult } from './rules.js';
 
 export type { Attributes, AuthorizationResult, Decision } from '../apis/request/authorization-attributes.js';
 
@@ -11,6 +13,11 @@ export type { Attributes, AuthorizationResult, Decision } from '../apis/request/
  */
 export interface Authorizer {
   authorize(a: Attributes, request: Abortable): Promise<AuthorizationResult>;
+  /**
+   * What `user` may do in `namespace` (SelfSubjectRulesReview). Authorizers that cannot list
+   * their rules leave it out, and a review through them is `incomplete`.
+   */
+  rulesFor?(user: UserInfo, namespace: string, request: Abortable): Promise<RulesResult>;
 }
 
 export const NO_OPINION_RESULT: AuthorizationResult = Object.freeze({ decision: 'no-opinion', reason: '' });

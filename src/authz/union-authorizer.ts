@@ -1,5 +1,7 @@
+import type { UserInfo } from '../apis/request/user-info.js';
 import type { Abortable } from '../util/abortable.js';
 import type { Attributes, AuthorizationResult, Authorizer } from './authorizer.js';
+import { mergeRules, type RulesResult } from './rules.js';
 
 /**
  * Consults `authorizers` in order: the first `allow` or `deny` is final, `no-opinion` passes to
@@ -17,6 +19,14 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
         if (r.reason) reasons.push(r.reason);
       }
       return { decision: 'no-opinion', reason: reasons.join('\n') };
+    },
+    async rulesFor(user: UserInfo, namespace: string, request: Abortable): Promise<RulesResult> {
+      const results: RulesResult[] = [];
+      for (const authz of list) {
+        if (authz.rulesFor) results.push(await authz.rulesFor(user, namespace, request));
+        else results.push({ resourceRules: [], nonResourceRules: [], incomplete: true, errors: [] });
+      }
+      return mergeRules(results);
     },
   };
 }

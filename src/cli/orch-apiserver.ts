@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { apiDomain } from '../apis/api-domain.js';
-import { builtinResources } from '../apis/builtin.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
+import { servedDefinitions } from '../server/served-definitions.js';
 import { startServer } from '../server/start-server.js';
 import { jsonLogger } from '../util/logger.js';
 import { parseApiServerCommandLine } from './flags/apiserver-flags.js';
@@ -13,7 +13,11 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseApiServerCommandLine(argv, {
       featureGates: newOrchFeatureGates(),
-      servedResources: (domain) => builtinResources({ domain: apiDomain(domain) }),
+      // Names only: nothing is served while the flags are read.
+      servedResources: (domain) =>
+        servedDefinitions(apiDomain(domain), () => {
+          throw new Error('not serving');
+        }),
     });
   } catch (e) {
     if (e instanceof FlagError) {

@@ -128,4 +128,16 @@ export interface ResourceStore {
   watch(ctx: RequestContext, o: WatchOptions): Promise<WatchStream>;
   /** Deletes every object the list options select (each with `o`); returns what was deleted. */
   deleteCollection(ctx: RequestContext, o: DeleteOptions, listOptions: ListOptions): Promise<ObjectList>;
+  /**
+   * POST to a sub-resource that computes its answer (`serviceaccounts/x/token`): admission with
+   * operation CREATE, then the sub-resource's `create`. 404 when the definition has no such
+   * sub-resource.
+   */
+  createSubresource(
+    ctx: RequestContext,
+    name: string,
+    subresource: string,
+    body: ApiObject,
+    o: CreateOptions,
+  ): Promise<ApiObject>;
 }

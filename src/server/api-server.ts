@@ -5,12 +5,13 @@ import type { ResourceDefinition } from '../apis/resource-definition.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import { X509Authenticator } from '../authn/x509-authenticator.js';
-import { buildAuthorizer } from '../authz/index.js';
+import { type Authorizer, buildAuthorizer } from '../authz/index.js';
 import { EncodingCache } from '../encoding/index.js';
 import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
 import { authentication } from '../endpoints/filters/authentication.js';
 import { authorization } from '../endpoints/filters/authorization.js';
 import { commonHeaders } from '../endpoints/filters/common-headers.js';
+import { impersonation } from '../endpoints/filters/impersonation.js';
 import { requestInfo } from '../endpoints/filters/request-info.js';
 import { chain, type Handler } from '../endpoints/handler.js';
 import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
@@ -62,13 +63,15 @@ export interface ApiServer {
   /** Filters, then health, discovery, OpenAPI or resources. */
   readonly handler: Handler;
   readonly resources: ResourceSet;
+  /** The authorizer chain of `--authorization-mode` (the access-review APIs ask it too). */
+  readonly authorizer: Authorizer;
   /** Serves `defs` (each behind its started watch cache) and creates the system namespaces. */
   serve(defs: readonly ResourceDefinition[], signal: AbortSignal): Promise<void>;
 }
 
 /**
  * Composes the request pipeline: common headers (audit ID, Cache-Control, warnings) → panic
- * recovery → request info → authentication →
+ * recovery → request info → authentication → impersonation →
  * authorization → health | discovery | OpenAPI | resources, over a resource set whose registries
  * share the admission chain. Validates the authorization modes and admission plugins first.
  * @throws AuthorizationModeError, AdmissionConfigError listing every problem.
@@ -83,6 +86,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     {
       namespaceLookup: (name, signal) => lookupNamespace(resources, name, signal),
       immortalNamespaces: immortalNamespaces(d.domain),
+      namespaceExemptResources: [{ group: d.domain.group('authorization'), resource: 'localsubjectaccessreviews' }],
     },
   );
   const admission = new AdmissionChain([...builtin.plugins, ...(d.admissionPlugins ?? [])]);
@@ -107,7 +111,14 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       authenticators: [new X509Authenticator({ credentialIdExtra: d.domain.credentialIdExtra })],
     });
   const handler = chain(
-    [commonHeaders(), panicRecovery(d.logger), requestInfo(), authentication(authenticator), authorization(authorizer)],
+    [
+      commonHeaders(),
+      panicRecovery(d.logger),
+      requestInfo(),
+      authentication(authenticator),
+      impersonation(authorizer, d.domain.group('authentication')),
+      authorization(authorizer),
+    ],
     rootHandler(
       {
         health: d.health,
@@ -128,6 +139,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
   return {
     handler,
     resources: set,
+    authorizer,
     async serve(defs, signal) {
       await Promise.all(defs.map((def) => set.add(def)));
       await ensureSystemNamespaces(set, d.domain, signal);

@@ -3,9 +3,8 @@ import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
-import { builtinResources } from '../apis/builtin.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
-import { buildAuthentication } from '../authn/build-authentication.js';
+import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { startControllers } from '../controllers/index.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
@@ -13,12 +12,13 @@ import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
-import { buildApiServer } from './api-server.js';
+import { type ApiServer, buildApiServer } from './api-server.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { resourceSetReader } from './resource-set-reader.js';
+import { servedDefinitions } from './served-definitions.js';
 import { startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
@@ -133,7 +133,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ? RuntimeConfig.parse(options.runtimeConfig as string | string[])
         : RuntimeConfig.empty();
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
-  runtimeConfig.validate(groupVersionRegistry(builtinResources({ domain })));
+  let authentication: Authentication | undefined;
+  let api: ApiServer | undefined;
+  const servable = servedDefinitions(domain, () => {
+    if (!authentication || !api) throw new Error('the server is not built yet');
+    return { authentication, authorizer: api.authorizer };
+  });
+  runtimeConfig.validate(groupVersionRegistry(servable));
 
   const lifetime = new AbortController();
   const certs = await ensureCertificates({
@@ -141,6 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     tlsCertFile: options.tlsCertFile || undefined,
     tlsKeyFile: options.tlsPrivateKeyFile || undefined,
     clientCaFile: options.clientCaFile || undefined,
+    requestHeaderClientCaFile: options.authentication?.requestHeader?.clientCaFile || undefined,
     signal: lifetime.signal,
   });
 
@@ -157,7 +164,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
-    const defs = builtinResources({ domain }).filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
+    const defs = servable.filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
       await store.currentRevision(signal);
@@ -169,15 +176,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Served at /metrics once metrics are exposed; authentication registers its own today.
     const metrics = options.metrics ?? new Registry();
     let served: ResourceSet | undefined;
-    const authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
+    authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
       domain,
       logger,
       objects: resourceSetReader(() => served),
       lifetime: lifetime.signal,
       metrics,
       featureEnabled: (name) => gates.enabled(name),
+      clientCa: certs.clientCa,
+      requestHeaderClientCa: certs.requestHeaderClientCa,
     });
-    const api = buildApiServer({
+    api = buildApiServer({
       store,
       keys,
       domain,
@@ -198,7 +207,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const server = await startSecureServer({
       host: options.bindAddress ?? '127.0.0.1',
       port: options.securePort ?? 6443,
-      tls: { cert: certs.cert, key: certs.key, ca: certs.clientCa },
+      tls: { cert: certs.cert, key: certs.key, ca: certs.trustedClientCas },
       handler: exchangeHandler(handler, logger, domain),
       logger,
     });

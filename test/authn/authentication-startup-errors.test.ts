@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AuthenticationConfigError } from '../../src/authn/authentication-config/authentication-config-error.js';
+import { AuthenticationConfigError } from '../../src/authn/authentication-config-error.js';
 import type { AuthenticationOptions } from '../../src/authn/authentication-options.js';
 import { startServer } from '../../src/server/start-server.js';
 

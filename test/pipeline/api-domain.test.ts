@@ -20,7 +20,7 @@ describe('the k8s.io profile over HTTP', () => {
     const groups = (await s.api.admin('GET', '/apis')).json();
     assert.deepEqual(
       groups.groups.map((g: { name: string }) => g.name),
-      ['coordination.k8s.io'],
+      ['authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io'],
     );
     assert.equal((await s.api.admin('GET', '/apis/coordination.orch.io/v1')).status, 404);
     const names = (await s.api.admin('GET', '/api/v1/namespaces'))

@@ -13,7 +13,7 @@ export interface HttpResult {
 
 export interface RequestOptions {
   readonly method?: string;
-  readonly headers?: Record<string, string>;
+  readonly headers?: Record<string, string | string[]>;
   readonly body?: string | Buffer | object;
   /** Client credentials; anonymous when unset. */
   readonly as?: Credentials | 'anonymous';
@@ -31,7 +31,7 @@ export function request(baseUrl: string, path: string, o: RequestOptions): Promi
       : typeof o.body === 'string' || Buffer.isBuffer(o.body)
         ? o.body
         : JSON.stringify(o.body);
-  const headers: Record<string, string> = { ...(o.headers ?? {}) };
+  const headers: Record<string, string | string[]> = { ...(o.headers ?? {}) };
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
     headers['content-type'] = 'application/json';
   }

@@ -12,6 +12,11 @@ export interface NamespaceLifecycleOptions {
   readonly lookup: NamespaceLookup;
   /** Namespaces that can never be deleted (kube: default, kube-system, kube-public). */
   readonly immortal: readonly string[];
+  /**
+   * Resources whose creates need no existing namespace: kube exempts the access reviews
+   * (`localsubjectaccessreviews`), which store nothing.
+   */
+  readonly exempt?: readonly { readonly group: string; readonly resource: string }[];
 }
 
 /**
@@ -21,6 +26,7 @@ export interface NamespaceLifecycleOptions {
  */
 export function namespaceLifecycle(o: NamespaceLifecycleOptions): AdmissionPlugin {
   const immortal = new Set(o.immortal);
+  const exempt = new Set((o.exempt ?? []).map((r) => `${r.resource}.${r.group}`));
   return {
     name: NAMESPACE_LIFECYCLE,
     handles: (op: Operation) => op === 'CREATE' || op === 'DELETE',
@@ -33,6 +39,7 @@ export function namespaceLifecycle(o: NamespaceLifecycleOptions): AdmissionPlugi
       }
       // Cluster-scoped objects (namespaces included) have no namespace to check.
       if (a.namespace === '' || a.subresource !== '') return;
+      if (exempt.has(`${a.resource.resource}.${a.resource.group}`)) return;
       const ns = await o.lookup(a.namespace, signal);
       if (!ns) throw apiErrors.notFound({ group: '', resource: 'namespaces' }, a.namespace);
       const phase = (ns.status as { phase?: string } | undefined)?.phase;

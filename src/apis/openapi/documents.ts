@@ -94,6 +94,20 @@ function buildBody(defs: readonly ResourceDefinition[], style: OpenApiStyle, opt
       status,
       deleteOptions,
       patch,
+      subresourceKinds: new Map(
+        def.subresources.flatMap((sub) =>
+          sub.create
+            ? [
+                [
+                  sub.name,
+                  collector.define(sub.create.schema, {
+                    'x-kubernetes-group-version-kind': [gvk(sub.create.group, sub.create.version, sub.create.kind)],
+                  }),
+                ] as const,
+              ]
+            : [],
+        ),
+      ),
     };
     Object.assign(
       paths,

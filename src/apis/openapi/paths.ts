@@ -9,6 +9,8 @@ export interface OperationRefs {
   readonly status: string;
   readonly deleteOptions: string;
   readonly patch: string;
+  /** Definition names of the kinds of sub-resources that answer POST (`token` → TokenRequest). */
+  readonly subresourceKinds?: ReadonlyMap<string, string>;
 }
 
 export interface PathOptions {
@@ -110,6 +112,8 @@ interface OperationInput {
   readonly description: string;
   readonly responseRef: string;
   readonly bodyRef?: string;
+  /** The operation's kind when it is not the resource's (a sub-resource of another kind). */
+  readonly gvk?: { readonly group: string; readonly kind: string; readonly version: string };
 }
 
 /**
@@ -135,7 +139,7 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
       operationId: input.operationId,
       tags: [tag],
       'x-kubernetes-action': KUBE_ACTION[input.action],
-      'x-kubernetes-group-version-kind': gvk,
+      'x-kubernetes-group-version-kind': input.gvk ?? gvk,
     };
     const params = OPERATION_PARAMETERS[input.action === 'read' ? 'read' : input.action].map((p) =>
       parameter(p, opts.style),
@@ -226,6 +230,20 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
       });
     }
     if (Object.keys(subOps).length > 0) paths[`${base}/{name}/${sub.name}`] = pathItem(true, subOps);
+  }
+  for (const sub of def.subresources) {
+    const ref = sub.create && opts.refs.subresourceKinds?.get(sub.name);
+    if (!sub.create || !ref) continue;
+    const subOps: OpenApiObject = {};
+    add(subOps, {
+      action: 'create',
+      operationId: `create${gv}${scope}${kind}${capitalize(sub.name)}`,
+      description: `create ${sub.name} of a ${kind}`,
+      responseRef: ref,
+      bodyRef: ref,
+      gvk: { group: sub.create.group, kind: sub.create.kind, version: sub.create.version },
+    });
+    paths[`${base}/{name}/${sub.name}`] = pathItem(true, subOps);
   }
   return paths;
 }

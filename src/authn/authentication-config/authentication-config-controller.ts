@@ -7,7 +7,7 @@ import { deepEqual } from '../../util/deep-equal.js';
 import type { Logger } from '../../util/logger.js';
 import type { JwtAuthenticatorSet } from '../jwt/jwt-authenticator-set.js';
 import type { TokenAuthenticator } from '../token-authenticator.js';
-import { AuthenticationConfigError, fieldErrorsMessage } from './authentication-config-error.js';
+import { invalidConfigurationError } from './authentication-config-error.js';
 import type { LoadedAuthenticationConfig } from './load-authentication-config.js';
 import { readFileErrorText } from './load-authentication-config.js';
 import type { AuthenticationConfigReloadMetrics } from './reload-metrics.js';
@@ -138,7 +138,7 @@ export class AuthenticationConfigController {
       loaded = o.parse(data);
       if (!deepEqual(loaded.config.anonymous ?? null, o.initial.config.anonymous ?? null)) {
         const changed = fieldErrors.forbidden('anonymous', 'changed from initial configuration file');
-        throw new AuthenticationConfigError(`invalid authentication configuration: ${fieldErrorsMessage([changed])}`);
+        throw invalidConfigurationError([changed]);
       }
     } catch (e) {
       // Never valid: not retried until the text changes again.

@@ -1,4 +1,5 @@
 import { type FieldError, formatFieldError } from '../../apis/meta/field-error.js';
+import { AuthenticationConfigError } from '../authentication-config-error.js';
 
 /**
  * Go's aggregate error text (`utilerrors.NewAggregate(...).Error()`): one message as is, several
@@ -10,24 +11,15 @@ export function aggregateMessage(messages: readonly string[]): string {
   return `[${unique.join(', ')}]`;
 }
 
-/** Field errors as kube joins them: `jwt[0].issuer.url: Invalid value: "x": URL scheme must be https`. */
-export function fieldErrorsMessage(errors: readonly FieldError[]): string {
-  return aggregateMessage(errors.map(formatFieldError));
-}
-
 /**
- * The authentication flags or the authentication configuration file are unusable. `problems`
- * lists every problem found (each naming its flag or field path); `message` is kube-apiserver's
- * text for them. Never contains a token or a key.
+ * kube-apiserver's start-up error for an invalid configuration, `invalid authentication
+ * configuration: <field errors>`, with one problem per field error (several are bracketed).
  */
-export class AuthenticationConfigError extends Error {
-  override readonly name = 'AuthenticationConfigError';
-
-  constructor(
-    message: string,
-    readonly problems: readonly string[] = [message],
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
+export function invalidConfigurationError(errors: readonly FieldError[]): AuthenticationConfigError {
+  const problems = [...new Set(errors.map(formatFieldError))];
+  return new AuthenticationConfigError(
+    problems.length === 1 ? [`invalid authentication configuration: ${problems[0]}`] : problems,
+  );
 }
+
+export { AuthenticationConfigError };

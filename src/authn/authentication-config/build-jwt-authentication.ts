@@ -14,7 +14,7 @@ import { jwtAuthenticatorFromOidcOptions, oidcOptionsProblems, signingAlgProblem
 import type { TokenAuthenticator } from '../token-authenticator.js';
 import { AuthenticationCelCompiler } from './authentication-cel-compiler.js';
 import { AuthenticationConfigController } from './authentication-config-controller.js';
-import { AuthenticationConfigError, fieldErrorsMessage } from './authentication-config-error.js';
+import { AuthenticationConfigError, invalidConfigurationError } from './authentication-config-error.js';
 import {
   type LoadedAuthenticationConfig,
   parseAuthenticationConfig,
@@ -93,23 +93,18 @@ export async function buildJwtAuthentication(
   if (file === '') {
     const oidc = options.oidc as NonNullable<AuthenticationOptions['oidc']>;
     const problems = oidcOptionsProblems(oidc);
-    if (problems.length > 0) throw new AuthenticationConfigError(problems.join(', '), problems);
+    if (problems.length > 0) throw new AuthenticationConfigError(problems);
     let config: Awaited<ReturnType<typeof jwtAuthenticatorFromOidcOptions>>;
     try {
       config = await jwtAuthenticatorFromOidcOptions(oidc);
     } catch (e) {
-      throw new AuthenticationConfigError(e instanceof Error ? e.message : String(e), undefined, { cause: e });
+      throw new AuthenticationConfigError([e instanceof Error ? e.message : String(e)], { cause: e });
     }
     const validated = validateAuthenticationConfiguration({ jwt: [config] }, ctx);
-    if (validated.errors.length > 0) {
-      throw new AuthenticationConfigError(
-        `invalid authentication configuration: ${fieldErrorsMessage(validated.errors)}`,
-        validated.errors.map(formatFieldError),
-      );
-    }
+    if (validated.errors.length > 0) throw invalidConfigurationError(validated.errors);
     const signingAlgs = oidc.signingAlgs && oidc.signingAlgs.length > 0 ? oidc.signingAlgs : ['RS256'];
     const algProblems = signingAlgProblems(signingAlgs);
-    if (algProblems.length > 0) throw new AuthenticationConfigError(algProblems[0] as string, algProblems);
+    if (algProblems.length > 0) throw new AuthenticationConfigError(algProblems);
     const set = buildSet(validated, signingAlgs);
     deps.lifetime.addEventListener('abort', () => set.close(), { once: true });
     return { token: set.token, anonymous: undefined, controller: undefined };
@@ -122,7 +117,7 @@ export async function buildJwtAuthentication(
     );
   }
   if (options.oidc !== undefined) problems.push('authentication-config file and oidc-* flags are mutually exclusive');
-  if (problems.length > 0) throw new AuthenticationConfigError(problems.join(', '), problems);
+  if (problems.length > 0) throw new AuthenticationConfigError(problems);
 
   const data = await readAuthenticationConfigFile(file);
   const loaded = parseAuthenticationConfig(file, data, deps.domain, ctx, (config) => {
@@ -131,7 +126,7 @@ export async function buildJwtAuthentication(
         'anonymous',
         '--anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file',
       );
-      throw new AuthenticationConfigError(formatFieldError(e));
+      throw new AuthenticationConfigError([formatFieldError(e)]);
     }
   });
   const initialSet = buildSet(loaded, ALL_VALID_SIGNING_ALGORITHMS);

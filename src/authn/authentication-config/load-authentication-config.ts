@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ApiDomain } from '../../apis/api-domain.js';
-import { AuthenticationConfigError, fieldErrorsMessage } from './authentication-config-error.js';
+import { AuthenticationConfigError, invalidConfigurationError } from './authentication-config-error.js';
 import type { CompiledJwtAuthenticator } from './compiled-jwt-authenticator.js';
 import { decodeAuthenticationConfiguration } from './decode-authentication-config.js';
 import type { AuthenticationConfiguration } from './types.js';
@@ -32,8 +32,7 @@ export async function readAuthenticationConfigFile(path: string): Promise<string
     return await readFile(path, 'utf8');
   } catch (e) {
     throw new AuthenticationConfigError(
-      `failed to load authentication configuration from file ${JSON.stringify(path)}: ${readFileErrorText(path, e)}`,
-      undefined,
+      [`failed to load authentication configuration from file ${JSON.stringify(path)}: ${readFileErrorText(path, e)}`],
       { cause: e },
     );
   }
@@ -58,18 +57,12 @@ export function parseAuthenticationConfig(
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new AuthenticationConfigError(
-      `failed to load authentication configuration from file ${JSON.stringify(path)}: ${why}`,
-      undefined,
+      [`failed to load authentication configuration from file ${JSON.stringify(path)}: ${why}`],
       { cause: e },
     );
   }
   beforeValidation?.(config);
   const validated = validateAuthenticationConfiguration(config, ctx);
-  if (validated.errors.length > 0) {
-    throw new AuthenticationConfigError(
-      `invalid authentication configuration: ${fieldErrorsMessage(validated.errors)}`,
-      validated.errors.map((e) => `${e.field}: ${e.message}`),
-    );
-  }
+  if (validated.errors.length > 0) throw invalidConfigurationError(validated.errors);
   return { data, config, authenticators: validated.authenticators };
 }

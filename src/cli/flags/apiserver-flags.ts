@@ -322,7 +322,7 @@ export function parseApiServerCommandLine(
   if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
   let warnings: string[];
   try {
-    warnings = deps.featureGates.setFromMap(v.featureGates);
+    warnings = [...authentication.warnings, ...deps.featureGates.setFromMap(v.featureGates)];
   } catch (err) {
     // Already checked per occurrence; a failure here means the gates changed underneath us.
     if (err instanceof FeatureGateError) throw new FlagValidationError(err.problems, { cause: err });

@@ -1,116 +1,120 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { apiDomain } from '../../apis/api-domain.js';
-import { builtinResources } from '../../apis/builtin.js';
-import { newOrchFeatureGates } from '../../featuregate/orch-features.js';
-import { apiServerUsage, parseApiServerCommandLine } from './apiserver-flags.js';
-import { FlagParseError, FlagValidationError } from './errors.js';
+import { authenticationFlagTable, authenticationOptionsFromFlags } from './authentication-flags.js';
+import { parseFlags } from './flag-parser.js';
 
-const deps = () => ({
-  featureGates: newOrchFeatureGates(),
-  servedResources: () => builtinResources({ domain: apiDomain() }),
-});
-
-function authentication(argv: string[]) {
-  const parsed = parseApiServerCommandLine(argv, deps());
+function fromArgs(argv: string[]) {
+  const parsed = parseFlags(authenticationFlagTable(), argv);
   if (parsed.help) throw new Error('unexpected help');
-  return parsed.flags.authentication;
-}
-
-function problems(argv: string[]): readonly string[] {
-  try {
-    parseApiServerCommandLine(argv, deps());
-  } catch (e) {
-    assert.ok(e instanceof FlagValidationError, String(e));
-    return e.problems;
-  }
-  assert.fail('accepted');
+  return authenticationOptionsFromFlags(parsed.values, parsed.changed);
 }
 
 describe('authentication flags', () => {
-  it('configure nothing beyond the defaults when not given', () => {
-    const a = authentication([]);
-    assert.equal(a.oidc, undefined);
-    assert.equal(a.authenticationConfigFile, undefined);
-    assert.ok(!('oidc' in a) && !('authenticationConfigFile' in a));
+  it('configures no method by default', () => {
+    assert.deepEqual(fromArgs([]), {
+      options: { anonymous: undefined, apiAudiences: undefined },
+      problems: [],
+      warnings: [],
+    });
   });
 
-  it('read every --oidc-* flag, with kube defaults for the claim and algorithms', () => {
-    assert.deepEqual(
-      authentication([
-        '--oidc-issuer-url=https://idp.example',
-        '--oidc-client-id=orch',
-        '--oidc-required-claim=hd=example.com',
-        '--oidc-required-claim',
-        'tier=a,b',
-      ]).oidc,
-      {
-        issuerURL: 'https://idp.example',
-        clientID: 'orch',
-        caFile: undefined,
-        usernameClaim: 'sub',
-        usernamePrefix: '',
-        groupsClaim: '',
-        groupsPrefix: '',
-        signingAlgs: ['RS256'],
-        requiredClaims: { hd: 'example.com', tier: 'a,b' },
+  const cases: { name: string; argv: string[]; options: Record<string, unknown> }[] = [
+    {
+      name: 'a token file',
+      argv: ['--token-auth-file=/etc/tokens.csv'],
+      options: { tokenAuthFile: '/etc/tokens.csv' },
+    },
+    { name: 'bootstrap tokens', argv: ['--enable-bootstrap-token-auth'], options: { enableBootstrapTokenAuth: true } },
+    {
+      name: 'a token webhook with its defaults',
+      argv: ['--authentication-token-webhook-config-file=/etc/wh.yaml'],
+      options: { tokenWebhook: { configFile: '/etc/wh.yaml', version: 'v1beta1', cacheTtlMs: 120_000 } },
+    },
+    {
+      name: 'a token webhook with version and TTL',
+      argv: [
+        '--authentication-token-webhook-config-file=/etc/wh.yaml',
+        '--authentication-token-webhook-version=v1',
+        '--authentication-token-webhook-cache-ttl=30s',
+      ],
+      options: { tokenWebhook: { configFile: '/etc/wh.yaml', version: 'v1', cacheTtlMs: 30_000 } },
+    },
+    {
+      name: 'an authenticating proxy',
+      argv: [
+        '--requestheader-client-ca-file=/etc/proxy-ca.crt',
+        '--requestheader-username-headers=X-Remote-User,X-User',
+        '--requestheader-group-headers=X-Remote-Group',
+        '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+        '--requestheader-allowed-names=front-proxy',
+      ],
+      options: {
+        requestHeader: {
+          clientCaFile: '/etc/proxy-ca.crt',
+          usernameHeaders: ['X-Remote-User', 'X-User'],
+          groupHeaders: ['X-Remote-Group'],
+          extraHeaderPrefixes: ['X-Remote-Extra-'],
+          allowedNames: ['front-proxy'],
+        },
       },
-    );
-    assert.deepEqual(
-      authentication([
-        '--oidc-issuer-url=https://idp.example',
-        '--oidc-client-id=orch',
-        '--oidc-ca-file=/etc/idp.crt',
-        '--oidc-username-claim=email',
-        '--oidc-username-prefix=-',
-        '--oidc-groups-claim=groups',
-        '--oidc-groups-prefix=oidc:',
-        '--oidc-signing-algs=RS256,ES256',
-      ]).oidc,
-      {
-        issuerURL: 'https://idp.example',
-        clientID: 'orch',
-        caFile: '/etc/idp.crt',
-        usernameClaim: 'email',
-        usernamePrefix: '-',
-        groupsClaim: 'groups',
-        groupsPrefix: 'oidc:',
-        signingAlgs: ['RS256', 'ES256'],
-        requiredClaims: {},
-      },
-    );
+    },
+  ];
+  for (const c of cases) {
+    it(`reads ${c.name}`, () => {
+      const r = fromArgs(c.argv);
+      assert.deepEqual(r.problems, []);
+      assert.deepEqual(r.options, { anonymous: undefined, apiAudiences: undefined, ...c.options });
+    });
+  }
+
+  const invalid: { name: string; argv: string[]; problems: string[] }[] = [
+    {
+      name: 'proxy headers without the proxy CA',
+      argv: ['--requestheader-username-headers=X-Remote-User', '--requestheader-allowed-names=p'],
+      problems: [
+        '--requestheader-username-headers requires --requestheader-client-ca-file',
+        '--requestheader-allowed-names requires --requestheader-client-ca-file',
+      ],
+    },
+    {
+      name: 'the proxy CA without username headers',
+      argv: ['--requestheader-client-ca-file=/ca.crt'],
+      problems: ['--requestheader-client-ca-file requires --requestheader-username-headers'],
+    },
+    {
+      name: 'blank header names',
+      argv: [
+        '--requestheader-client-ca-file=/ca.crt',
+        '--requestheader-username-headers=X-Remote-User, ',
+        '--requestheader-group-headers=,',
+      ],
+      problems: ['empty value in "requestheader-username-headers"', 'empty value in "requestheader-group-headers"'],
+    },
+    {
+      name: 'a negative cache TTL',
+      argv: ['--authentication-token-webhook-config-file=/wh.yaml', '--authentication-token-webhook-cache-ttl=-1s'],
+      problems: ['--authentication-token-webhook-cache-ttl can not be a negative value'],
+    },
+  ];
+  for (const c of invalid) {
+    it(`reports ${c.name}`, () => {
+      assert.deepEqual(fromArgs(c.argv).problems, c.problems);
+    });
+  }
+
+  it('rejects an unknown webhook version', () => {
+    assert.throws(() => fromArgs(['--authentication-token-webhook-version=v2']), /must be one of v1beta1, v1/);
   });
 
-  it('read --authentication-config', () => {
-    assert.equal(
-      authentication(['--authentication-config=/etc/authn.yaml']).authenticationConfigFile,
-      '/etc/authn.yaml',
-    );
-  });
-
-  it('refuse incomplete or conflicting combinations in kube-apiserver words', () => {
-    assert.deepEqual(problems(['--oidc-client-id=orch']), [
-      'oidc-issuer-url and oidc-client-id must be specified together when any oidc-* flags are set',
+  it('warns, as kube-apiserver does, about non-standard proxy header names', () => {
+    const r = fromArgs([
+      '--requestheader-client-ca-file=/ca.crt',
+      '--requestheader-username-headers=X-User',
+      '--requestheader-group-headers=x-remote-group',
     ]);
-    assert.deepEqual(problems(['--authentication-config=/a.yaml', '--oidc-groups-claim=groups']), [
-      'authentication-config file and oidc-* flags are mutually exclusive',
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual(r.warnings, [
+      '--requestheader-username-headers is set without specifying the standard X-Remote-User header - API aggregation will not work',
     ]);
-  });
-
-  it('reject a required claim that is not key=value', () => {
-    assert.throws(
-      () => parseApiServerCommandLine(['--oidc-required-claim=hd'], deps()),
-      (e: Error) =>
-        e instanceof FlagParseError &&
-        e.message === 'invalid argument "hd" for "--oidc-required-claim" flag: malformed pair, expect string=string',
-    );
-  });
-
-  it('are described in the usage text', () => {
-    const usage = apiServerUsage(deps());
-    for (const name of ['authentication-config', 'oidc-issuer-url', 'oidc-required-claim', 'oidc-signing-algs']) {
-      assert.ok(usage.includes(`--${name}`), name);
-    }
-    assert.ok(usage.includes('The URL of the OpenID issuer, only HTTPS scheme will be accepted.'));
   });
 });

@@ -85,6 +85,8 @@ function zeroOf(kind: ValueKind): unknown {
       return {};
     case ValueKind.Quantity:
       return '0';
+    case ValueKind.StringList:
+      return [];
     default:
       return kind === ValueKind.Time || kind === ValueKind.MicroTime ? null : 0;
   }

@@ -116,6 +116,8 @@ function zeroOf(kind: ValueKind): unknown {
       return {};
     case ValueKind.Quantity:
       return '0';
+    case ValueKind.StringList:
+      return [];
     case ValueKind.IntOrString:
     case ValueKind.Int32:
     case ValueKind.Int64:

@@ -31,6 +31,8 @@ export const ValueKind = {
   RawExtension: 12,
   /** `{bytes Raw = 1}` holding the JSON of the fields trie. */
   FieldsV1: 13,
+  /** A map's list-of-strings value, as apimachinery wraps it: `{repeated string items = 1}` (ExtraValue). */
+  StringList: 14,
 } as const;
 export type ValueKind = (typeof ValueKind)[keyof typeof ValueKind];
 
@@ -144,10 +146,13 @@ function compileField(name: string, schema: Schema, required: boolean, where: st
   } else if (isMap) {
     shape = FieldShape.Map;
     const value = schema.additionalProperties as Schema;
-    if (value.type === 'array' || (value.type === 'object' && value.additionalProperties !== undefined)) {
-      throw new ProtobufSchemaError(`${where}: map values must not be lists or maps`);
+    if (value.type === 'array' && value.items?.type === 'string' && !value.items.format) {
+      info = scalar(ValueKind.StringList, WIRE_LEN);
+    } else if (value.type === 'array' || (value.type === 'object' && value.additionalProperties !== undefined)) {
+      throw new ProtobufSchemaError(`${where}: map values must not be lists (other than of strings) or maps`);
+    } else {
+      info = valueKind(value, `${where}{}`);
     }
-    info = valueKind(value, `${where}{}`);
   } else {
     info = valueKind(schema, where);
   }

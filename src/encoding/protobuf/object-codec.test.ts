@@ -248,4 +248,23 @@ describe('meta types and special messages', () => {
     assert.equal(hex(encoded), hex(envelope('v1', 'X', raw)));
     assert.deepEqual(decodeObject(schema, encoded), obj);
   });
+  it("a map of string lists: each value is apimachinery's ExtraValue message {repeated string items = 1}", () => {
+    const schema: Schema = {
+      type: 'object',
+      properties: {
+        extra: {
+          type: 'object',
+          additionalProperties: { type: 'array', items: { type: 'string' } },
+          'x-orch-protobuf-field': 1,
+        },
+      },
+    };
+    const obj = { apiVersion: 'v1', kind: 'X', extra: { a: ['x', 'y'], b: [] } };
+    const raw =
+      '0a0b 0a0161 1206 0a0178 0a0179' + // entry {key: "a", value: {items: ["x", "y"]}}
+      '0a05 0a0162 1200'; // entry {key: "b", value: {}}
+    const encoded = encodeObject(schema, obj);
+    assert.equal(hex(encoded), hex(envelope('v1', 'X', raw)));
+    assert.deepEqual(decodeObject(schema, encoded), obj);
+  });
 });

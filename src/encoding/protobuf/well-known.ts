@@ -160,6 +160,17 @@ export function writeSpecial(w: ProtoWriter, kind: ValueKind, value: unknown): v
       }
       writeJsonBytes(w, value, 'FieldsV1');
       return;
+    case ValueKind.StringList:
+      if (!Array.isArray(value))
+        throw new ProtobufEncodeError(`expected a list of strings, got ${stringifyJson(value)}`);
+      for (const item of value) {
+        if (typeof item !== 'string') {
+          throw new ProtobufEncodeError(`expected a list of strings, got ${stringifyJson(value)}`);
+        }
+        w.tag(1, WIRE_LEN);
+        w.string(item);
+      }
+      return;
     default:
       throw new Error(`not a special kind: ${kind}`);
   }
@@ -191,6 +202,15 @@ export function readSpecial(r: ProtoReader, end: number, kind: ValueKind): unkno
         throw new ProtobufDecodeError('malformed', 'FieldsV1 does not hold a JSON object');
       }
       return v ?? undefined;
+    }
+    case ValueKind.StringList: {
+      const items: string[] = [];
+      while (r.pos < end) {
+        const tag = r.uint32(end);
+        if (tag === 10) items.push(r.string(end));
+        else other(r, end, tag, 1);
+      }
+      return items;
     }
     default:
       throw new Error(`not a special kind: ${kind}`);

@@ -16,6 +16,7 @@ import { withDedupedOwnerReferences } from './owner-references.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
 import { type ResponseConfig, writeError, writeList, writeObject, writeSuccessStatus } from './response-writer.js';
+import { handleSubresourceCreate } from './subresource-create.js';
 import { handleSubresourceKind } from './subresource-kind.js';
 import { handleWatch } from './watch.js';
 
@@ -38,6 +39,7 @@ export function resourceHandler(resources: ResourceSet, cfg: ResponseConfig): Ha
       if (info.subresource && !sub) throw apiErrors.pathNotFound();
       const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
       if (sub?.kind) return await handleSubresourceKind(served, sub, req, ctx, cfg);
+      if (sub?.create) return await handleSubresourceCreate(served, sub, req, ctx, cfg);
       return await dispatch(served, req, ctx, cfg);
     } catch (e) {
       return writeError(req, cfg, e);

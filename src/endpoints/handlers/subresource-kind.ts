@@ -1,6 +1,6 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ResourceDefinition, SubresourceDefinition, SubresourceKind } from '../../apis/resource-definition.js';
+import type { ResourceDefinition, SubresourceDefinition, SubresourceKindRef } from '../../apis/resource-definition.js';
 import {
   decodeJsonStrict,
   decodeUtf8Lenient,
@@ -20,7 +20,7 @@ import { parseDryRun } from './request-options.js';
 import { type ResponseConfig, writeObject } from './response-writer.js';
 
 /** The definition responses and bodies of a sub-resource kind are encoded and decoded with. */
-function viewDefinition(parent: ResourceDefinition, kind: SubresourceKind): ResourceDefinition {
+export function viewDefinition(parent: ResourceDefinition, kind: SubresourceKindRef): ResourceDefinition {
   return {
     ...parent,
     group: kind.group,
@@ -117,7 +117,7 @@ interface DecodedPatch {
 async function readPatch(
   req: ApiRequest,
   cfg: ResponseConfig,
-  schema: SubresourceKind['schema'],
+  schema: SubresourceKindRef['schema'],
 ): Promise<DecodedPatch> {
   let type: ReturnType<typeof negotiatePatchType>['patchType'];
   try {

@@ -15,6 +15,7 @@ import type {
 } from '../types.js';
 import { getFromCache, listFromCache } from './cached-read.js';
 import { watchFromCache } from './cached-watch.js';
+import { createSubresourceObject } from './computed-create.js';
 import { createObject } from './create.js';
 import { deleteObject } from './delete.js';
 import { deleteCollection } from './delete-collection.js';
@@ -31,6 +32,15 @@ export class GenericRegistry implements ResourceStore {
 
   create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject> {
     return createObject(this.rc, ctx, obj, o);
+  }
+  createSubresource(
+    ctx: RequestContext,
+    name: string,
+    subresource: string,
+    body: ApiObject,
+    o: CreateOptions,
+  ): Promise<ApiObject> {
+    return createSubresourceObject(this.rc, ctx, name, subresource, body, o);
   }
   get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject> {
     // resourceVersion unset reads the store (most recent); `0` or a value reads the watch cache.

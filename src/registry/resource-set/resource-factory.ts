@@ -11,6 +11,7 @@ import { ResourceFieldTracking } from '../generic/field-tracking.js';
 import { GenericRegistry } from '../generic/generic-registry.js';
 import type { RegistryContext } from '../generic/registry-context.js';
 import { decodeStored } from '../generic/stored-object.js';
+import { VirtualRegistry } from '../generic/virtual-registry.js';
 import type { ServedResource } from './served-resource.js';
 
 /** What every resource's registry shares. */
@@ -49,7 +50,7 @@ export type ResourceFactory = (def: ResourceDefinition) => BuiltResource;
 export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
   return (def) => {
     const cacher =
-      deps.watchCache === false
+      deps.watchCache === false || def.virtual
         ? undefined
         : new Cacher<ApiObject>({
             store: deps.store,
@@ -73,7 +74,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       allowUnsafeMalformedObjectDeletion: deps.allowUnsafeMalformedObjectDeletion,
     };
     return {
-      served: { def, store: new GenericRegistry(rc), fields, cacher },
+      served: { def, store: def.virtual ? new VirtualRegistry(rc) : new GenericRegistry(rc), fields, cacher },
       start: (signal) => cacher?.start(signal) ?? Promise.resolve(),
       terminateWatchers: (error) => cacher?.terminateWatchers(error),
     };

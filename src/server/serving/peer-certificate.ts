@@ -1,4 +1,4 @@
-import type { TLSSocket, PeerCertificate as TlsPeerCertificate } from 'node:tls';
+import type { DetailedPeerCertificate, TLSSocket, PeerCertificate as TlsPeerCertificate } from 'node:tls';
 import type { PeerCertificate } from '../../authn/authenticator.js';
 
 /** OpenSSL returns a single-valued attribute as a string and a repeated one as an array. */
@@ -20,7 +20,21 @@ function fromTls(cert: TlsPeerCertificate, socket: TLSSocket): PeerCertificate {
     serialNumber: cert.serialNumber,
     fingerprint256: cert.fingerprint256,
     raw: cert.raw,
+    issuerChain: Object.freeze(issuerChain(cert as DetailedPeerCertificate)),
   });
+}
+
+/** DER of each issuer after the leaf, stopping at a self-issued certificate (which links to itself). */
+function issuerChain(leaf: DetailedPeerCertificate): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let current = leaf;
+  while (out.length < 16) {
+    const next = current.issuerCertificate as DetailedPeerCertificate | undefined;
+    if (!next?.raw || next === current) break;
+    out.push(next.raw);
+    current = next;
+  }
+  return out;
 }
 
 /**
@@ -35,7 +49,7 @@ export class PeerCertificateCache {
   get(key: object, socket: TLSSocket): PeerCertificate | undefined {
     let entry = this.cache.get(key);
     if (entry === undefined) {
-      const cert = socket.getPeerCertificate(false) as TlsPeerCertificate | null;
+      const cert = socket.getPeerCertificate(true) as TlsPeerCertificate | null;
       entry = cert?.raw ? fromTls(cert, socket) : null;
       this.cache.set(key, entry);
     }

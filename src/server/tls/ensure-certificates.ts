@@ -39,6 +39,11 @@ export interface EnsureCertificatesOptions {
   readonly tlsKeyFile?: string;
   /** `--client-ca-file`: bundle of CAs trusted to sign client certificates; disables the generated admin cert. */
   readonly clientCaFile?: string;
+  /**
+   * `--requestheader-client-ca-file`: bundle of CAs that sign authenticating proxies' client
+   * certificates; the TLS layer accepts them too (see `ServingCertificates.trustedClientCas`).
+   */
+  readonly requestHeaderClientCaFile?: string;
   /** Generated certificates expiring within this window are regenerated; default 7 days. */
   readonly renewBeforeMs?: number;
   /** Time source for validity checks and new certificates; default the system clock. */
@@ -71,8 +76,15 @@ export interface ServingCertificates {
   readonly cert: string;
   /** Serving private key PEM. */
   readonly key: string;
-  /** PEM bundle of CAs whose client certificates the server accepts (TLS `ca` option). */
+  /** PEM bundle of the client CAs: certificates they sign are users. */
   readonly clientCa: string;
+  /** PEM bundle of `requestHeaderClientCaFile`, when given. */
+  readonly requestHeaderClientCa: string | undefined;
+  /**
+   * Every CA whose client certificates the TLS layer accepts (TLS `ca` option): the client CAs and
+   * the request-header CAs. Each authenticator verifies a chain against its own bundle.
+   */
+  readonly trustedClientCas: string;
   /**
    * CA that signed the generated serving certificate, for clients (kubeconfig
    * `certificate-authority-data`); undefined when the serving certificate is user-supplied.
@@ -151,16 +163,24 @@ async function loadUserServing(certFile: string, keyFile: string): Promise<Certi
   return pem;
 }
 
-async function loadUserClientCa(file: string): Promise<string> {
-  const pem = await readRequiredFile(file, '--client-ca-file');
+async function loadUserClientCa(file: string, flag = '--client-ca-file'): Promise<string> {
+  const pem = await readRequiredFile(file, flag);
   let certs: X509Certificate[];
   try {
     certs = parseBundle(pem);
   } catch (err) {
-    throw new TlsConfigError(`--client-ca-file ${file}: ${(err as Error).message}`, { cause: err });
+    throw new TlsConfigError(`${flag} ${file}: ${(err as Error).message}`, { cause: err });
   }
-  if (certs.length === 0) throw new TlsConfigError(`--client-ca-file ${file}: no PEM certificate found`);
+  if (certs.length === 0) throw new TlsConfigError(`${flag} ${file}: no PEM certificate found`);
   return pem;
+}
+
+/** Concatenated PEM bundles, each ending in a newline. */
+function joinBundles(...pems: (string | undefined)[]): string {
+  return pems
+    .filter((p): p is string => p !== undefined)
+    .map((p) => (p.endsWith('\n') ? p : `${p}\n`))
+    .join('');
 }
 
 /**
@@ -193,12 +213,18 @@ export async function ensureCertificates(options: EnsureCertificatesOptions): Pr
       ? await loadUserServing(options.tlsCertFile, options.tlsKeyFile)
       : undefined;
   const userClientCa = options.clientCaFile !== undefined ? await loadUserClientCa(options.clientCaFile) : undefined;
+  const requestHeaderClientCa =
+    options.requestHeaderClientCaFile !== undefined
+      ? await loadUserClientCa(options.requestHeaderClientCaFile, '--requestheader-client-ca-file')
+      : undefined;
 
   if (userServing && userClientCa !== undefined) {
     return {
       cert: userServing.cert,
       key: userServing.key,
       clientCa: userClientCa,
+      requestHeaderClientCa,
+      trustedClientCas: joinBundles(userClientCa, requestHeaderClientCa),
       servingCa: undefined,
       admin: undefined,
       files: { servingCert: options.tlsCertFile!, servingKey: options.tlsKeyFile!, clientCa: options.clientCaFile! },
@@ -262,6 +288,8 @@ export async function ensureCertificates(options: EnsureCertificatesOptions): Pr
     cert: serving.cert,
     key: serving.key,
     clientCa: userClientCa ?? ca.pem.cert,
+    requestHeaderClientCa,
+    trustedClientCas: joinBundles(userClientCa ?? ca.pem.cert, requestHeaderClientCa),
     servingCa: userServing ? undefined : ca.pem.cert,
     admin,
     files: {

@@ -8,15 +8,9 @@ function ports(n: number, suffix: string) {
   return Array.from({ length: n }, (_, i) => ({ containerPort: 1000 + i, protocol: 'TCP', name: `p${i}-${suffix}` }));
 }
 
-function meanMs(runs: number, fn: (i: number) => void): number {
-  for (let i = 0; i < 20; i++) fn(i);
-  const start = performance.now();
-  for (let i = 0; i < runs; i++) fn(i);
-  return (performance.now() - start) / runs;
-}
-
-describe('performance', () => {
-  it('re-applies an object with 50 list-map items, sharing it with an updater, in about half a millisecond', (t) => {
+// Timing lives in `npm run bench -- apply`; this keeps the large-object path correct.
+describe('large list-map objects', () => {
+  it('re-applies an object with 50 list-map items many times, sharing it with an updater', () => {
     const fm = createFieldManager({ schema: widgetSchema, apiVersion: WIDGET_API_VERSION, kind: 'Widget' });
     const created = fm.apply(undefined, widget({ ports: ports(50, 'a'), replicas: 1 }) as ApiObject, 'a', false);
     const live = fm.update(
@@ -28,16 +22,13 @@ describe('performance', () => {
       } as ApiObject,
       'ctl',
     );
-    const applyMs = meanMs(200, (i) => {
+    for (let i = 0; i < 50; i++) {
       const out = fm.apply(live, widget({ ports: ports(50, String(i)), replicas: 2 }) as ApiObject, 'a', false);
-      assert.equal((out.spec as { ports: unknown[] }).ports.length, 50);
-    });
-    const updateMs = meanMs(200, (i) => {
-      fm.update(live, { ...live, spec: { ...(live.spec as object), replicas: i } } as ApiObject, 'ctl');
-    });
-    t.diagnostic(`apply ${applyMs.toFixed(3)} ms, update ${updateMs.toFixed(3)} ms`);
-    // Generous bounds (the machine runs other tests concurrently); they catch quadratic blow-ups.
-    assert.ok(applyMs < 5, `apply took ${applyMs} ms`);
-    assert.ok(updateMs < 5, `update took ${updateMs} ms`);
+      const names = (out.spec as { ports: { name: string }[] }).ports.map((p) => p.name);
+      assert.equal(names.length, 50);
+      assert.equal(names[0], `p0-${i}`);
+      const updated = fm.update(live, { ...live, spec: { ...(live.spec as object), replicas: i } } as ApiObject, 'ctl');
+      assert.equal((updated.spec as { replicas: number }).replicas, i);
+    }
   });
 });

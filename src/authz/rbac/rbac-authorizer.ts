@@ -1,0 +1,73 @@
+import type { UserInfo } from '../../apis/request/user-info.js';
+import { goQuote } from '../../util/go-strconv.js';
+import type { Attributes, AuthorizationResult, Authorizer } from '../authorizer.js';
+import { type NonResourceRuleInfo, type ResourceRuleInfo, type RulesResult, rulesOfPolicy } from '../rules.js';
+import type { MatchedBinding, RbacIndex } from './rbac-index.js';
+import { ruleAllows } from './rule-matching.js';
+import { describeSubject } from './subjects.js';
+
+const NO_OPINION: AuthorizationResult = Object.freeze({ decision: 'no-opinion' as const, reason: '' });
+
+/** The subject keys of a user: its name and each of its groups. */
+export function userKeys(user: UserInfo): string[] {
+  const keys = [`u:${user.name}`];
+  for (const g of user.groups) keys.push(`g:${g}`);
+  return keys;
+}
+
+/** kube-apiserver's description of the binding that allowed a request. */
+function describeBinding(m: MatchedBinding): string {
+  const b = m.binding;
+  const role = `${b.roleKind} ${goQuote(b.roleName)}`;
+  if (b.namespace === '')
+    return `ClusterRoleBinding ${goQuote(b.name)} of ${role} to ${describeSubject(m.subject, '')}`;
+  return `RoleBinding ${goQuote(`${b.name}/${b.namespace}`)} of ${role} to ${describeSubject(m.subject, b.namespace)}`;
+}
+
+/**
+ * Role-based access control over an {@link RbacIndex}: allows when a rule of a role bound to the
+ * user (directly, through a group, or as a service account) covers the request; ClusterRoleBindings
+ * grant everywhere, RoleBindings only in their namespace. Never denies: without a matching rule
+ * the answer is `no-opinion` (and the chain denies). Decisions are synchronous reads of the index.
+ */
+export class RbacAuthorizer implements Authorizer {
+  constructor(private readonly index: RbacIndex) {}
+
+  async authorize(a: Attributes): Promise<AuthorizationResult> {
+    return this.decide(a);
+  }
+
+  /** The decision, synchronously (also what SelfSubjectAccessReview and escalation checks use). */
+  decide(a: Attributes): AuthorizationResult {
+    const matched = this.index.bindingsFor(userKeys(a.user), a.isResourceRequest ? a.namespace : '');
+    for (const m of matched) {
+      const rules = this.index.rulesOf(m.binding);
+      if (!rules) continue;
+      for (const rule of rules) {
+        if (ruleAllows(a, rule)) return { decision: 'allow', reason: `RBAC: allowed by ${describeBinding(m)}` };
+      }
+    }
+    return NO_OPINION;
+  }
+
+  /** Every rule of every role bound to `user` that applies in `namespace` (cluster-wide ones too). */
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
+    const resourceRules: ResourceRuleInfo[] = [];
+    const nonResourceRules: NonResourceRuleInfo[] = [];
+    const errors: string[] = [];
+    for (const m of this.index.bindingsFor(userKeys(user), namespace)) {
+      const rules = this.index.rulesOf(m.binding);
+      if (!rules) {
+        const b = m.binding;
+        errors.push(`${b.roleKind} ${goQuote(b.roleName)} not found`);
+        continue;
+      }
+      for (const rule of rules) {
+        const r = rulesOfPolicy(rule);
+        if (r.resource) resourceRules.push(r.resource);
+        if (r.nonResource) nonResourceRules.push(r.nonResource);
+      }
+    }
+    return { resourceRules, nonResourceRules, incomplete: errors.length > 0, errors };
+  }
+}

@@ -1,0 +1,202 @@
+import type { ApiDomain } from '../apis/api-domain.js';
+import { accessReviewResources } from '../apis/authorization/review-resources.js';
+import type { BuiltinResourceDefinition } from '../apis/meta/builtin-definition.js';
+import { type FieldError, fieldErrors } from '../apis/meta/field-error.js';
+import { apiErrors } from '../apis/meta/status.js';
+import type { ApiObject } from '../apis/object.js';
+import type { Attributes } from '../apis/request/authorization-attributes.js';
+import type { UserInfo } from '../apis/request/user-info.js';
+import { isPlainObject } from '../apis/schema/json-value.js';
+import type { Authorizer } from '../authz/authorizer.js';
+
+type Json = Record<string, unknown>;
+
+const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** A metadata object with nothing in it but (where allowed) the namespace and managed fields. */
+function metadataIsEmpty(body: ApiObject, except: readonly string[] = []): boolean {
+  const meta = obj(body.metadata) ?? {};
+  return Object.entries(meta).every(([k, v]) => v === undefined || k === 'managedFields' || except.includes(k));
+}
+
+/** The access attributes of a review's spec (resource or non-resource), for `user`. */
+function attributesOfSpec(spec: Json, user: UserInfo): Attributes {
+  const ra = obj(spec.resourceAttributes);
+  if (ra) {
+    return {
+      user,
+      verb: str(ra.verb),
+      isResourceRequest: true,
+      path: '',
+      namespace: str(ra.namespace),
+      apiGroup: str(ra.group),
+      apiVersion: str(ra.version),
+      resource: str(ra.resource),
+      subresource: str(ra.subresource),
+      name: str(ra.name),
+      fieldSelector: str(obj(ra.fieldSelector)?.rawSelector),
+      labelSelector: str(obj(ra.labelSelector)?.rawSelector),
+    };
+  }
+  const nra = obj(spec.nonResourceAttributes) ?? {};
+  return {
+    user,
+    verb: str(nra.verb),
+    isResourceRequest: false,
+    path: str(nra.path),
+    namespace: '',
+    apiGroup: '',
+    apiVersion: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    fieldSelector: '',
+    labelSelector: '',
+  };
+}
+
+/** kube-apiserver's checks shared by every access review: exactly one kind of attributes. */
+function validateAttributes(spec: Json): FieldError[] {
+  const errs: FieldError[] = [];
+  if (spec.resourceAttributes != null && spec.nonResourceAttributes != null) {
+    errs.push(
+      fieldErrors.invalid(
+        'spec.nonResourceAttributes',
+        spec.nonResourceAttributes,
+        'cannot be specified in combination with resourceAttributes',
+      ),
+    );
+  }
+  if (spec.resourceAttributes == null && spec.nonResourceAttributes == null) {
+    errs.push(
+      fieldErrors.invalid(
+        'spec.resourceAttributes',
+        spec.nonResourceAttributes,
+        'exactly one of nonResourceAttributes or resourceAttributes must be specified',
+      ),
+    );
+  }
+  return errs;
+}
+
+function userOfSpec(spec: Json): UserInfo {
+  const extra = obj(spec.extra);
+  return {
+    name: str(spec.user),
+    uid: str(spec.uid) || undefined,
+    groups: strings(spec.groups),
+    extra: extra ? Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, strings(v)])) : undefined,
+  };
+}
+
+/** The status kube-apiserver writes for a decision: `allowed` always, `denied` only when true. */
+async function decide(authorizer: Authorizer, a: Attributes, signal: AbortSignal): Promise<Json> {
+  const r = await authorizer.authorize(a, { signal });
+  const status: Json = { allowed: r.decision === 'allow' };
+  if (r.decision === 'deny') status.denied = true;
+  if (r.reason) status.reason = r.reason;
+  return status;
+}
+
+/**
+ * The access-review APIs of the authorization group, answered by the server's authorizer chain
+ * (read per request): `subjectaccessreviews` (any user, from the spec), `localsubjectaccessreviews`
+ * (the same within the review's namespace), `selfsubjectaccessreviews` (the requester) and
+ * `selfsubjectrulesreviews` (what the requester may do in a namespace). Validation and messages
+ * are kube-apiserver's.
+ */
+export function authorizationReviewResources(
+  domain: ApiDomain,
+  authorizer: () => Authorizer,
+): BuiltinResourceDefinition[] {
+  const group = domain.group('authorization');
+  const invalid = (kind: string, errs: FieldError[]) => apiErrors.invalid({ group, kind }, '', errs);
+  const specOf = (body: ApiObject): Json => obj(body.spec) ?? {};
+  return accessReviewResources(domain, {
+    subjectAccessReviews: {
+      async create(ctx, body) {
+        const spec = specOf(body);
+        const errs = validateAttributes(spec);
+        if (!str(spec.user) && strings(spec.groups).length === 0) {
+          errs.push(
+            fieldErrors.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'),
+          );
+        }
+        if (!metadataIsEmpty(body)) errs.push(fieldErrors.invalid('metadata', body.metadata, 'must be empty'));
+        if (errs.length > 0) throw invalid('SubjectAccessReview', errs);
+        const status = await decide(authorizer(), attributesOfSpec(spec, userOfSpec(spec)), ctx.signal);
+        return { ...body, status } as ApiObject;
+      },
+    },
+    localSubjectAccessReviews: {
+      async create(ctx, body) {
+        const spec = specOf(body);
+        const errs = validateAttributes(spec);
+        if (!str(spec.user) && strings(spec.groups).length === 0) {
+          errs.push(
+            fieldErrors.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'),
+          );
+        }
+        if (spec.nonResourceAttributes != null) {
+          errs.push(
+            fieldErrors.invalid(
+              'spec.nonResourceAttributes',
+              spec.nonResourceAttributes,
+              'disallowed on this kind of request',
+            ),
+          );
+        }
+        if (!metadataIsEmpty(body, ['namespace'])) {
+          errs.push(fieldErrors.invalid('metadata', body.metadata, 'must be empty except for namespace'));
+        }
+        if (errs.length > 0) throw invalid('LocalSubjectAccessReview', errs);
+        const namespace = ctx.namespace;
+        if (!namespace) throw apiErrors.badRequest(`namespace is required on this type: ${namespace}`);
+        if (str(obj(spec.resourceAttributes)?.namespace) !== namespace) {
+          throw apiErrors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
+        }
+        const status = await decide(authorizer(), attributesOfSpec(spec, userOfSpec(spec)), ctx.signal);
+        return { ...body, status } as ApiObject;
+      },
+    },
+    selfSubjectAccessReviews: {
+      async create(ctx, body) {
+        const spec = specOf(body);
+        const errs = validateAttributes(spec);
+        if (!metadataIsEmpty(body)) errs.push(fieldErrors.invalid('metadata', body.metadata, 'must be empty'));
+        if (errs.length > 0) throw invalid('SelfSubjectAccessReview', errs);
+        const status = await decide(authorizer(), attributesOfSpec(spec, ctx.user), ctx.signal);
+        return { ...body, status } as ApiObject;
+      },
+    },
+    selfSubjectRulesReviews: {
+      async create(ctx, body) {
+        const namespace = str(specOf(body).namespace);
+        if (!namespace) throw apiErrors.badRequest('no namespace on request');
+        const authz = authorizer();
+        const rules = authz.rulesFor
+          ? await authz.rulesFor(ctx.user, namespace, { signal: ctx.signal })
+          : { resourceRules: [], nonResourceRules: [], incomplete: true, errors: [] };
+        const status: Json = {
+          resourceRules: rules.resourceRules.map((r) => {
+            const out: Json = { verbs: [...r.verbs] };
+            if (r.apiGroups.length > 0) out.apiGroups = [...r.apiGroups];
+            if (r.resources.length > 0) out.resources = [...r.resources];
+            if (r.resourceNames.length > 0) out.resourceNames = [...r.resourceNames];
+            return out;
+          }),
+          nonResourceRules: rules.nonResourceRules.map((r) => ({
+            verbs: [...r.verbs],
+            nonResourceURLs: [...r.nonResourceURLs],
+          })),
+          incomplete: rules.incomplete,
+        };
+        if (rules.errors.length > 0) status.evaluationError = rules.errors.join(', ');
+        // kube-apiserver answers with a fresh object: the spec is not echoed.
+        return { apiVersion: body.apiVersion, kind: body.kind, metadata: {}, spec: {}, status } as ApiObject;
+      },
+    },
+  });
+}
