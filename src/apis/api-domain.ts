@@ -36,6 +36,19 @@ export interface ApiDomain {
   readonly initialEventsEndAnnotation: string;
   /** User extra naming the credential: `authentication.orch.io/credential-id` | `authentication.kubernetes.io/credential-id`. */
   readonly credentialIdExtra: string;
+  /**
+   * Private claim of service-account tokens holding the namespace, service account and bound
+   * objects: `orch.io` | `kubernetes.io`.
+   */
+  readonly serviceAccountClaim: string;
+  /** User extra naming the pod a service-account token is bound to: `authentication.orch.io/pod-name` | `authentication.kubernetes.io/pod-name`. */
+  readonly podNameExtra: string;
+  /** User extra with that pod's uid: `authentication.orch.io/pod-uid` | `authentication.kubernetes.io/pod-uid`. */
+  readonly podUidExtra: string;
+  /** User extra naming the node of a bound token: `authentication.orch.io/node-name` | `authentication.kubernetes.io/node-name`. */
+  readonly nodeNameExtra: string;
+  /** User extra with that node's uid: `authentication.orch.io/node-uid` | `authentication.kubernetes.io/node-uid`. */
+  readonly nodeUidExtra: string;
   /** The controller manager's own user: `system:orch-controller-manager` | `system:kube-controller-manager`. */
   readonly controllerManagerUser: string;
   /** The controller manager's field manager: `orch-controller-manager` | `kube-controller-manager`. */
@@ -96,6 +109,11 @@ function profile(r: DomainRoots): ApiDomain {
     protobufMediaType: `application/vnd.${r.longProduct}.protobuf`,
     initialEventsEndAnnotation: `${r.name}/initial-events-end`,
     credentialIdExtra: key('authentication', 'credential-id'),
+    serviceAccountClaim: r.keyDomain,
+    podNameExtra: key('authentication', 'pod-name'),
+    podUidExtra: key('authentication', 'pod-uid'),
+    nodeNameExtra: key('authentication', 'node-name'),
+    nodeUidExtra: key('authentication', 'node-uid'),
     controllerManagerUser: systemUser('controller-manager'),
     controllerManagerName: `${r.product}-controller-manager`,
     apiServerManager: `${r.product}-apiserver`,
@@ -138,6 +156,9 @@ export function domainNameTable(): { readonly what: string; readonly orch: strin
     ['Protobuf media type', (d) => d.protobufMediaType],
     ['initial-events-end annotation', (d) => d.initialEventsEndAnnotation],
     ['credential ID user extra', (d) => d.credentialIdExtra],
+    ['service account token private claim', (d) => d.serviceAccountClaim],
+    ['bound pod user extras', (d) => `${d.podNameExtra}, ${d.podUidExtra}`],
+    ['bound node user extras', (d) => `${d.nodeNameExtra}, ${d.nodeUidExtra}`],
     ['controller manager user', (d) => d.controllerManagerUser],
     ['controller manager field manager', (d) => d.controllerManagerName],
     ['API server field manager', (d) => d.apiServerManager],

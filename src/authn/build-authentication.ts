@@ -14,6 +14,12 @@ import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import type { ObjectReader } from './object-reader.js';
 import { buildRequestAuthenticator } from './request-authenticator.js';
 import { requestHeaderAuthenticator } from './request-header-authenticator.js';
+import { ServiceAccountTokenAuthenticator } from './service-account/service-account-authenticator.js';
+import {
+  loadServiceAccountConfig,
+  type ServiceAccountDefaults,
+  type ServiceAccountTokenConfig,
+} from './service-account/service-account-config.js';
 import { audienceAgnostic, type TokenAuthenticator, unionTokenAuthenticator } from './token-authenticator.js';
 import { loadTokenFile } from './token-file-authenticator.js';
 import { loadWebhookClientConfig } from './webhook-client-config.js';
@@ -48,6 +54,11 @@ export interface AuthenticationDeps {
   readonly featureEnabled?: (name: string) => boolean;
   /** The server's identity, hashed into the authentication-config reload metrics. */
   readonly apiServerId?: string;
+  /**
+   * The default service-account issuer and key (the server's URL and serving key). Without it,
+   * service-account tokens are off.
+   */
+  readonly serviceAccountDefaults?: ServiceAccountDefaults;
 }
 
 /** The composed authentication of a server. */
@@ -58,6 +69,8 @@ export interface Authentication {
   readonly tokens: TokenAuthenticator;
   /** The server's own audiences. */
   readonly apiAudiences: readonly string[];
+  /** Issuers, signer and keys of service-account tokens (TokenRequest and issuer discovery); absent when off. */
+  readonly serviceAccounts: ServiceAccountTokenConfig | undefined;
 }
 
 function trustBundle(pem: string, source: string, problems: string[]): TrustBundle | undefined {
@@ -73,16 +86,22 @@ function trustBundle(pem: string, source: string, problems: string[]): TrustBund
 
 /**
  * Builds the authenticator chain from the options as kube-apiserver orders it: the authenticating
- * proxy, client certificates, then the bearer-token methods (token file, bootstrap tokens, JWT
- * authenticators, token webhook; cached together), then anonymous.
- * @throws AuthenticationConfigError listing every problem of the flags and files it reads.
+ * proxy, client certificates, then the bearer-token methods (token file, service-account tokens,
+ * bootstrap tokens, JWT authenticators, token webhook; cached together), then anonymous. Service-account tokens join
+ * whenever `deps.serviceAccountDefaults` is given; `apiAudiences` defaults to their issuers.
+ * @throws AuthenticationConfigError listing every problem of the flags and files it reads
+ *   (ServiceAccountConfigError for the service-account settings).
  */
 export async function buildAuthentication(
   options: AuthenticationOptions,
   deps: AuthenticationDeps,
 ): Promise<Authentication> {
   const clock = deps.clock ?? systemClock;
-  const apiAudiences = [...(options.apiAudiences ?? [])];
+  const serviceAccounts = deps.serviceAccountDefaults
+    ? await loadServiceAccountConfig(options, deps.serviceAccountDefaults, { domain: deps.domain, clock })
+    : undefined;
+  for (const w of serviceAccounts?.warnings ?? []) deps.logger.warn(w);
+  const apiAudiences = [...(options.apiAudiences?.length ? options.apiAudiences : (serviceAccounts?.issuers ?? []))];
   const problems: string[] = [];
   const collect = async <T>(load: () => Promise<T>): Promise<T | undefined> => {
     try {
@@ -139,6 +158,21 @@ export async function buildAuthentication(
     const tokens = await collect(() => loadTokenFile(file, deps.logger));
     if (tokens) tokenMethods.push(audienceAgnostic(apiAudiences, tokens));
   }
+  if (serviceAccounts) {
+    tokenMethods.push(
+      new ServiceAccountTokenAuthenticator({
+        issuers: serviceAccounts.issuers,
+        keys: serviceAccounts.publicKeys,
+        implicitAudiences: apiAudiences,
+        // kube-apiserver v1.32 checks every bound token against its account and bound object;
+        // --service-account-lookup only concerns legacy Secret tokens, which Orch does not accept.
+        lookup: true,
+        objects: deps.objects,
+        domain: deps.domain,
+        clock,
+      }),
+    );
+  }
   if (options.enableBootstrapTokenAuth) {
     tokenMethods.push(
       audienceAgnostic(
@@ -147,7 +181,8 @@ export async function buildAuthentication(
       ),
     );
   }
-  // JWT authenticators (--oidc-* or --authentication-config) after the local methods, before the webhook.
+  // JWT authenticators (--oidc-* or --authentication-config) after the local methods, before the
+  // webhook; their issuers may not be the service-account issuers.
   const jwt = await collect(() =>
     buildJwtAuthentication(options, {
       domain: deps.domain,
@@ -157,6 +192,8 @@ export async function buildAuthentication(
       clock,
       featureEnabled: deps.featureEnabled,
       apiServerId: deps.apiServerId,
+      apiAudiences,
+      disallowedIssuers: serviceAccounts?.issuers ?? [],
     }),
   );
   if (jwt?.token !== undefined) tokenMethods.push(jwt.token);
@@ -191,7 +228,7 @@ export async function buildAuthentication(
   // Even with no token method a bearer token is checked: one nobody accepts is a 401, never anonymous.
   authenticators.push(bearerTokenAuthenticator(tokens, { audiences: apiAudiences }));
   const authenticator = buildRequestAuthenticator({ authenticators, anonymous: anonymousOf(options, jwt?.anonymous) });
-  return { authenticator, tokens, apiAudiences };
+  return { authenticator, tokens, apiAudiences, serviceAccounts };
 }
 
 /**

@@ -5,10 +5,12 @@ import { type Logger, silentLogger } from '../util/logger.js';
 import { GarbageCollector } from './garbage-collector/garbage-collector.js';
 import { InformerSet } from './informer/informer-set.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
+import { ServiceAccountController } from './serviceaccount/service-account-controller.js';
 
 export { GarbageCollector } from './garbage-collector/garbage-collector.js';
 export { InformerSet } from './informer/informer-set.js';
 export { NamespaceController } from './namespace/namespace-controller.js';
+export { ServiceAccountController } from './serviceaccount/service-account-controller.js';
 
 export interface StartControllersOptions {
   /** Every served resource; controllers read and write only through these registries. */
@@ -29,8 +31,8 @@ export interface RunningControllers {
 }
 
 /**
- * Starts the in-process controllers of orch-apiserver: the garbage collector and the namespace
- * controller, over shared informers (list+watch of every served resource through its registry).
+ * Starts the in-process controllers of orch-apiserver: the garbage collector, the namespace
+ * controller and the serviceaccount controller, over shared informers (list+watch of every served resource through its registry).
  * Returns at once; the controllers work in the background until stopped.
  */
 export function startControllers(options: StartControllersOptions): RunningControllers {
@@ -58,6 +60,13 @@ export function startControllers(options: StartControllersOptions): RunningContr
     clock: options.clock,
     domain,
   });
+  const serviceAccounts = new ServiceAccountController({
+    resources: options.resources,
+    informers,
+    logger,
+    signal,
+    domain,
+  });
   informers.start();
   const report = (name: string) => (e: unknown) => {
     if (!signal.aborted)
@@ -66,6 +75,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
   const loops = Promise.all([
     gc.run().catch(report('garbage collector')),
     namespaces.run().catch(report('namespace controller')),
+    serviceAccounts.run().catch(report('serviceaccount controller')),
   ]);
   let stopping: Promise<void> | undefined;
   return {

@@ -4,6 +4,7 @@ import type { ApiDomain } from '../apis/api-domain.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
+import type { IssuerDiscoveryDocuments } from '../authn/service-account/issuer-discovery.js';
 import { X509Authenticator } from '../authn/x509-authenticator.js';
 import { type Authorizer, buildAuthorizer } from '../authz/index.js';
 import { EncodingCache } from '../encoding/index.js';
@@ -28,6 +29,7 @@ import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
 import { rootHandler } from './root-handler.js';
 import { rootPathsHandler } from './root-paths.js';
+import { serviceAccountIssuerHandler } from './service-account-issuer.js';
 import { versionInfo } from './version.js';
 
 // Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
@@ -56,6 +58,8 @@ export interface ApiServerDeps {
   /** Plugins of an embedding program, run after the built-in ones. */
   readonly admissionPlugins?: readonly AdmissionPlugin[];
   readonly minRequestTimeoutSeconds?: number;
+  /** Service-account issuer discovery documents to serve; absent: not served. */
+  readonly serviceAccountIssuer?: IssuerDiscoveryDocuments;
 }
 
 /** The request pipeline and the resource set it serves. */
@@ -124,7 +128,8 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
         health: d.health,
         openapi: openApiHandler(set, d.domain),
         discovery: discoveryHandler({ resources: set, version: versionInfo(), serverAddress: d.serverAddress }),
-        index: rootPathsHandler(set, d.health),
+        serviceAccountIssuer: d.serviceAccountIssuer && serviceAccountIssuerHandler(d.serviceAccountIssuer),
+        index: rootPathsHandler(set, d.health, d.serviceAccountIssuer !== undefined),
       },
       resourceHandler(set, {
         cborEnabled: d.gates.enabled(OrchFeatures.CBORServingAndStorage),

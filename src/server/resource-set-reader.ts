@@ -7,9 +7,14 @@ import { API_SERVER_USER } from './bootstrap-namespaces.js';
 /**
  * Reads objects for authenticators from the watch caches of the served resources (as
  * kube-apiserver's authenticators read informer caches): `resourceVersion=0`, so a read never waits
- * on the store. `resources` is bound late because the authenticators are built before the set.
+ * on the store; with `consistent`, reads are current (a TokenRequest must see a service account
+ * created just before it). `resources` is bound late because the authenticators are built before the set.
  */
-export function resourceSetReader(resources: () => ResourceSet | undefined): ObjectReader {
+export function resourceSetReader(
+  resources: () => ResourceSet | undefined,
+  options: { readonly consistent?: boolean } = {},
+): ObjectReader {
+  const getOptions = options.consistent ? {} : { resourceVersion: '0' };
   return {
     async get(ref, namespace, name, signal): Promise<ApiObject | undefined> {
       const served = resources()?.lookup(ref.group, ref.version, ref.resource);
@@ -25,7 +30,7 @@ export function resourceSetReader(resources: () => ResourceSet | undefined): Obj
         name,
       });
       try {
-        return (await served.store.get(ctx, name, { resourceVersion: '0' })) as ApiObject;
+        return (await served.store.get(ctx, name, getOptions)) as ApiObject;
       } catch (e) {
         if ((e as { code?: number }).code === 404) return undefined;
         throw e;

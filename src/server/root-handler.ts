@@ -8,6 +8,8 @@ export interface NonResourceRoutes {
   readonly health: HealthRegistry;
   readonly openapi: (req: ApiRequest) => ApiResponse | undefined;
   readonly discovery: (req: ApiRequest) => ApiResponse | undefined;
+  /** Service-account issuer discovery (`/.well-known/openid-configuration`, `/openid/v1/jwks`), when served. */
+  readonly serviceAccountIssuer?: (req: ApiRequest) => ApiResponse | undefined;
   /** `/` and `/index.html`: the listed paths. */
   readonly index?: (req: ApiRequest) => ApiResponse | undefined;
 }
@@ -15,7 +17,7 @@ export interface NonResourceRoutes {
 const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/.+)?$/;
 
 /**
- * The innermost handler: health endpoints, discovery, OpenAPI, then resources; anything
+ * The innermost handler: health endpoints, discovery, OpenAPI, issuer discovery, then resources; anything
  * else is a 404 `Status`.
  */
 export function rootHandler(routes: NonResourceRoutes, resources: Handler): Handler {
@@ -33,7 +35,8 @@ export function rootHandler(routes: NonResourceRoutes, resources: Handler): Hand
       return { kind: 'body', status: r.status, headers: { ...r.headers }, body: r.body };
     }
     if (req.info?.isResourceRequest) return resources(req);
-    const doc = routes.discovery(req) ?? routes.openapi(req) ?? routes.index?.(req);
+    const doc =
+      routes.discovery(req) ?? routes.openapi(req) ?? routes.serviceAccountIssuer?.(req) ?? routes.index?.(req);
     if (doc) return doc;
     return errorResponse(req, apiErrors.pathNotFound());
   };

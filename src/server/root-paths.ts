@@ -5,11 +5,16 @@ import { HEALTH_GROUPS, type HealthRegistry } from './health/health-registry.js'
 /**
  * The paths kube-apiserver lists at `/`: API discovery roots and every served group and
  * group-version, the health endpoints and each of their checks, the OpenAPI documents
- * (`/apis/` and `/openapi/v3/` are the prefixes kube registers) and `/version`. Sorted, no
+ * (`/apis/` and `/openapi/v3/` are the prefixes kube registers), `/version` and, when served, the
+ * service-account issuer discovery documents. Sorted, no
  * duplicates; read from the resource set and health checks at the time of the request.
  */
-export function listedPaths(resources: ResourceSet, health: HealthRegistry): string[] {
+export function listedPaths(resources: ResourceSet, health: HealthRegistry, issuerDiscovery = false): string[] {
   const paths = new Set<string>(['/apis', '/apis/', '/openapi/v2', '/openapi/v3', '/openapi/v3/', '/version']);
+  if (issuerDiscovery) {
+    paths.add('/.well-known/openid-configuration');
+    paths.add('/openid/v1/jwks');
+  }
   for (const group of resources.groups()) {
     const root = group === '' ? '/api' : `/apis/${group}`;
     paths.add(root);
@@ -29,10 +34,11 @@ export function listedPaths(resources: ResourceSet, health: HealthRegistry): str
 export function rootPathsHandler(
   resources: ResourceSet,
   health: HealthRegistry,
+  issuerDiscovery = false,
 ): (req: ApiRequest) => BodyResponse | undefined {
   return (req) => {
     if (req.path !== '/' && req.path !== '/index.html') return undefined;
-    const body = JSON.stringify({ paths: listedPaths(resources, health) }, null, 2);
+    const body = JSON.stringify({ paths: listedPaths(resources, health, issuerDiscovery) }, null, 2);
     return { kind: 'body', status: 200, headers: { 'content-type': 'application/json' }, body };
   };
 }

@@ -3,9 +3,13 @@ import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
+import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
+import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-account/token-request.js';
 import { startControllers } from '../controllers/index.js';
+import type { Handler } from '../endpoints/handler.js';
+import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import { newOrchFeatureGates } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
@@ -19,7 +23,8 @@ import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { resourceSetReader } from './resource-set-reader.js';
 import { servedDefinitions } from './served-definitions.js';
-import { startSecureServer } from './serving/secure-server.js';
+import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
+import { type SecureServer, startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
 
@@ -97,6 +102,7 @@ export interface RunningServer {
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+const NOT_READY = apiErrors.serviceUnavailable('the server is starting');
 
 /**
  * kube-apiserver turns anonymous requests off, with a warning, whenever `AlwaysAllow` is among the
@@ -135,9 +141,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Like the CLI: naming a group, version or resource that is not served fails start-up.
   let authentication: Authentication | undefined;
   let api: ApiServer | undefined;
+  let tokenRequests: TokenRequestCreator | undefined;
   const servable = servedDefinitions(domain, () => {
     if (!authentication || !api) throw new Error('the server is not built yet');
-    return { authentication, authorizer: api.authorizer };
+    return { authentication, authorizer: api.authorizer, tokenRequests };
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
 
@@ -162,6 +169,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
     }));
 
+  let listening: SecureServer | undefined;
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
     const defs = servable.filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
@@ -172,7 +180,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     health.registerPostStartHook('bootstrap-namespaces');
     health.registerPostStartHook('start-compactor');
 
-    let serverAddress = '';
+    // Listen first: the default service-account issuer is the server's own URL (its port may be
+    // chosen by the system). Requests before the pipeline is set just below get a 503.
+    let pipeline: Handler | undefined;
+    const server = await startSecureServer({
+      host: options.bindAddress ?? '127.0.0.1',
+      port: options.securePort ?? 6443,
+      tls: { cert: certs.cert, key: certs.key, ca: certs.trustedClientCas },
+      handler: exchangeHandler(
+        (req) => (pipeline ? pipeline(req) : Promise.resolve(errorResponse(req, NOT_READY))),
+        logger,
+        domain,
+      ),
+      logger,
+    });
+    listening = server;
+    const serverAddress = new URL(server.url).host;
     // Served at /metrics once metrics are exposed; authentication registers its own today.
     const metrics = options.metrics ?? new Registry();
     let served: ResourceSet | undefined;
@@ -185,6 +208,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       featureEnabled: (name) => gates.enabled(name),
       clientCa: certs.clientCa,
       requestHeaderClientCa: certs.requestHeaderClientCa,
+      serviceAccountDefaults: { issuer: server.url, servingKeyPem: certs.key },
     });
     api = buildApiServer({
       store,
@@ -201,20 +225,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       disableAdmissionPlugins: options.disableAdmissionPlugins,
       admissionPlugins: options.admissionPlugins,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+      serviceAccountIssuer: serviceAccountIssuerDocuments(authentication.serviceAccounts, serverAddress, logger),
     });
     served = api.resources;
-    const handler = api.handler;
-    const server = await startSecureServer({
-      host: options.bindAddress ?? '127.0.0.1',
-      port: options.securePort ?? 6443,
-      tls: { cert: certs.cert, key: certs.key, ca: certs.trustedClientCas },
-      handler: exchangeHandler(handler, logger, domain),
-      logger,
-    });
-    serverAddress = new URL(server.url).host;
+    const sa = authentication.serviceAccounts;
+    if (sa) {
+      tokenRequests = tokenRequestCreator({
+        domain,
+        signer: sa.signer,
+        objects: resourceSetReader(() => served, { consistent: true }),
+        apiAudiences: authentication.apiAudiences,
+        maxExpirationSeconds: sa.maxExpirationSeconds,
+        extendExpiration: sa.extendExpiration,
+      });
+    }
+    pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);
-    // --- controllers (src/controllers): garbage collector and namespace controller ---
+    // --- controllers (src/controllers): garbage collector, namespace and serviceaccount controllers ---
     const controllers =
       options.runControllers === false
         ? undefined
@@ -259,6 +287,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return { url: server.url, kubeconfigPath, admin, store, resources: served, close };
   } catch (e) {
     lifetime.abort();
+    await listening?.close({ drainTimeoutMs: 0 }).catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw e;
   }

@@ -98,6 +98,17 @@ describe('authentication start-up errors', () => {
     );
   });
 
+  it('refuses a JWT issuer that is a service-account issuer', async () => {
+    const e = await startError(
+      { serviceAccountIssuers: ['https://sa.example'] },
+      `${head}jwt:\n- issuer:\n    url: https://sa.example\n    audiences: [a]\n  claimMappings:\n    username: {claim: sub, prefix: ""}\n`,
+    );
+    assert.equal(
+      e.message,
+      'invalid authentication configuration: jwt[0].issuer.url: Invalid value: "https://sa.example": URL must not overlap with disallowed issuers: [https://sa.example]',
+    );
+  });
+
   it('needs the StructuredAuthenticationConfiguration gate for the file', async () => {
     const e = await startError({}, `${head}jwt: []\n`, { StructuredAuthenticationConfiguration: false });
     assert.equal(

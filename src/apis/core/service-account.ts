@@ -1,10 +1,12 @@
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
+import { tokenRequestSchema } from '../authentication/token-request-schema.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
 import { standardFinalizers } from '../meta/object-meta-validation.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
+import type { SubresourceCreate, SubresourceDefinition } from '../resource-definition.js';
 import { isPlainObject } from '../schema/json-value.js';
 import { booleanField, namedType, pb, pbPointer } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
@@ -61,7 +63,28 @@ export function cleanSecretReferences(sa: ServiceAccount): void {
   sa.secrets = sa.secrets.map((ref) => (typeof ref.name === 'string' && ref.name !== '' ? { name: ref.name } : {}));
 }
 
-/** core/v1 `serviceaccounts`. */
+/**
+ * `serviceaccounts/<name>/token`: POST a TokenRequest (`authentication.<domain>/v1`), answered by
+ * `create` with the issued token (201).
+ */
+export function serviceAccountTokenSubresource(
+  domain: ApiDomain,
+  create: SubresourceCreate['create'],
+): SubresourceDefinition {
+  return {
+    name: 'token',
+    verbs: ['create'],
+    create: {
+      group: domain.group('authentication'),
+      version: 'v1',
+      kind: 'TokenRequest',
+      schema: tokenRequestSchema,
+      create,
+    },
+  };
+}
+
+/** core/v1 `serviceaccounts` (the `token` sub-resource is added by the server, which issues tokens). */
 export function serviceAccountResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
   return {
     group: '',
@@ -74,7 +97,6 @@ export function serviceAccountResource(domain: ApiDomain = ORCH_DOMAIN): Builtin
     shortNames: ['sa'],
     categories: [],
     verbs: STANDARD_VERBS,
-    // `serviceaccounts/token` (TokenRequest) belongs to the authentication work, not to this kind.
     subresources: [],
     allowCreateOnUpdate: false,
     hasGeneration: false,

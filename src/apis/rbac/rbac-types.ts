@@ -1,4 +1,5 @@
 import type { ApiObject } from '../object.js';
+import type { LabelSelectorObject } from '../selectors/label-selector-object.js';
 
 /** One grant: verbs on resources of API groups (optionally only named objects), or on URL paths. */
 export interface PolicyRule {
@@ -30,7 +31,7 @@ export interface Role extends ApiObject {
 
 export interface ClusterRole extends ApiObject {
   rules?: PolicyRule[];
-  aggregationRule?: { clusterRoleSelectors?: Record<string, unknown>[] };
+  aggregationRule?: { clusterRoleSelectors?: LabelSelectorObject[] };
 }
 
 export interface RoleBinding extends ApiObject {

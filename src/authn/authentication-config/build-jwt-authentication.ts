@@ -38,6 +38,8 @@ export interface JwtAuthenticationDeps {
   readonly featureEnabled?: (name: string) => boolean;
   /** Labels the reload metrics (hashed); default `<product>-apiserver-<uuid>`. */
   readonly apiServerId?: string;
+  /** The server's audiences (`--api-audiences`, else the service-account issuers); default `options.apiAudiences`. */
+  readonly apiAudiences?: readonly string[];
   /** Issuers JWT authenticators may not claim (the service-account issuers). */
   readonly disallowedIssuers?: readonly string[];
   /** Shared CEL environments; one is made when absent. */
@@ -67,7 +69,7 @@ export async function buildJwtAuthentication(
   if (file === '' && options.oidc === undefined)
     return { token: undefined, anonymous: undefined, controller: undefined };
   const enabled = deps.featureEnabled ?? (() => true);
-  const apiAudiences = [...(options.apiAudiences ?? [])];
+  const apiAudiences = [...(deps.apiAudiences ?? options.apiAudiences ?? [])];
   const compiler = new AuthenticationCelCompiler(
     deps.cel ?? new CelEnvironmentSet({ libraries: versionedCelLibraries() }),
   );

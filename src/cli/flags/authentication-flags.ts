@@ -2,6 +2,7 @@ import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import type { AuthenticationOptions } from '../../authn/authentication-options.js';
 import type { FlagValues } from './flag-parser.js';
 import { boolFlag, customFlag, durationFlag, enumFlag, stringFlag, stringListFlag } from './flag-spec.js';
+import { serviceAccountFlagTable, serviceAccountOptionsFromFlags } from './service-account-flags.js';
 
 const SECTION = 'Authentication';
 
@@ -167,6 +168,7 @@ export function authenticationFlagTable() {
       usage:
         'List of client certificate common names to allow to provide usernames in headers specified by --requestheader-username-headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed.',
     }),
+    ...serviceAccountFlagTable(),
   };
 }
 
@@ -277,6 +279,7 @@ export function authenticationOptionsFromFlags(
           },
         }
       : {}),
+    ...serviceAccountOptionsFromFlags(v, changed),
   };
   return { options, problems, warnings };
 }

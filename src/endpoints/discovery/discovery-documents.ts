@@ -48,11 +48,18 @@ export function apiResourceList(resources: ResourceSet, group: string, version: 
       ...(def.categories.length > 0 ? { categories: [...def.categories] } : {}),
     });
     for (const sub of def.subresources) {
+      // A sub-resource of another kind (scale, token) names that kind's group and version when they differ.
+      const other = sub.kind ?? sub.create;
+      const gv =
+        other && (other.group !== group || other.version !== version)
+          ? { group: other.group, version: other.version }
+          : {};
       list.push({
         name: `${def.resource}/${sub.name}`,
         singularName: '',
         namespaced: def.namespaced,
-        kind: def.kind,
+        ...gv,
+        kind: other?.kind ?? def.kind,
         verbs: [...sub.verbs],
       });
     }
@@ -76,7 +83,13 @@ function discoveryResource(def: ResourceDefinition): object {
     ...(def.shortNames.length > 0 ? { shortNames: [...def.shortNames] } : {}),
     ...(def.categories.length > 0 ? { categories: [...def.categories] } : {}),
     ...(def.subresources.length > 0
-      ? { subresources: def.subresources.map((s) => ({ subresource: s.name, responseKind, verbs: [...s.verbs] })) }
+      ? {
+          subresources: def.subresources.map((s) => {
+            const other = s.kind ?? s.create;
+            const kind = other ? { group: other.group, version: other.version, kind: other.kind } : responseKind;
+            return { subresource: s.name, responseKind: kind, verbs: [...s.verbs] };
+          }),
+        }
       : {}),
   };
 }
