@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import type { Logger } from '../../src/util/logger.js';
 import { request } from '../support/http-client.js';
-import { eventually, whoAmI } from './authn-test-support.js';
+import { eventually, tokenReviewStatus, whoAmI } from './authn-test-support.js';
 import { TestOidcProvider } from './oidc-provider.js';
 
 const RELOADS = 'apiserver_authentication_config_controller_automatic_reloads_total';
@@ -108,6 +108,21 @@ describe('authentication configuration file', () => {
       await whoAmI(server, await a.sign('a1', { ...good, aud: ['other', 'orch-cli'] })),
       'oidc:alice@example.com',
     );
+  });
+
+  it('maps username, groups, uid and extra with CEL, as a TokenReview shows', async () => {
+    const token = await a.sign('a1', { ...good, roles: ['dev', 'ops'], jti: 'id-1' });
+    const status = await tokenReviewStatus(server, token);
+    assert.equal(status.authenticated, true);
+    assert.deepEqual(status.user, {
+      username: 'oidc:alice@example.com',
+      uid: 'uid-a1',
+      groups: ['dev', 'ops', 'system:authenticated'],
+      extra: { 'authentication.orch.io/credential-id': ['JTI=id-1'], 'example.com/tenant': ['acme'] },
+    });
+    // Not valid for audiences other than the server's own.
+    const other = await tokenReviewStatus(server, token, ['someone-else']);
+    assert.equal(other.authenticated ?? false, false);
   });
 
   it('maps groups with CEL: system:masters passes AlwaysDeny', async () => {

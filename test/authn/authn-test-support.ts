@@ -30,3 +30,17 @@ export async function eventually<T>(check: () => Promise<T>, expected: T, timeou
   }
   return last;
 }
+
+/** The TokenReview `status` of `token`, asked by the server's admin (which passes any authorizer). */
+export async function tokenReviewStatus(server: RunningServer, token: string, audiences?: readonly string[]) {
+  const admin = server.admin as NonNullable<RunningServer['admin']>;
+  const group = 'authentication.orch.io';
+  const r = await request(server.url, `/apis/${group}/v1/tokenreviews`, {
+    method: 'POST',
+    ca: admin.ca,
+    as: { ca: admin.ca, cert: admin.cert, key: admin.key },
+    body: { apiVersion: `${group}/v1`, kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } },
+  });
+  if (r.status !== 201) throw new Error(`tokenreviews: ${r.status} ${r.text}`);
+  return r.json().status;
+}

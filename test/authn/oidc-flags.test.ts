@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { request } from '../support/http-client.js';
-import { eventually, whoAmI } from './authn-test-support.js';
+import { eventually, tokenReviewStatus, whoAmI } from './authn-test-support.js';
 import { TestOidcProvider } from './oidc-provider.js';
 
 describe('OpenID Connect flags', () => {
@@ -51,6 +51,16 @@ describe('OpenID Connect flags', () => {
     const token = await idp.sign('k1', { sub: 'bob', aud: 'orch', tenant: 'acme', groups: ['system:masters'] });
     // `oidc:system:masters` is not `system:masters`: still denied.
     assert.equal(await whoAmI(server, token), `${idp.issuer}#bob`);
+  });
+
+  it('prefixes groups and adds the jti as credential id, as a TokenReview shows', async () => {
+    const token = await idp.sign('k1', { sub: 'carol', aud: 'orch', tenant: 'acme', groups: ['dev'], jti: 'j-7' });
+    const status = await tokenReviewStatus(server, token);
+    assert.deepEqual(status.user, {
+      username: `${idp.issuer}#carol`,
+      groups: ['oidc:dev', 'system:authenticated'],
+      extra: { 'authentication.orch.io/credential-id': ['JTI=j-7'] },
+    });
   });
 
   it('rejects a token without the required claim value with 401', async () => {
