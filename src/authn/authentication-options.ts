@@ -1,3 +1,7 @@
+import type { OidcOptions } from './jwt/oidc-options.js';
+
+export type { OidcOptions };
+
 /** `--requestheader-*`: an authenticating proxy in front of the server. */
 export interface RequestHeaderAuthenticationOptions {
   /** `--requestheader-client-ca-file`: the CAs that sign the proxy's client certificate. */
@@ -28,10 +32,25 @@ export interface TokenWebhookAuthenticationOptions {
  * configured), service-account tokens (always on) and anonymous (on unless turned off).
  */
 export interface AuthenticationOptions {
-  /** `--anonymous-auth` (default true; forced off, with a warning, when `AlwaysAllow` is an authorization mode). */
+  /**
+   * `--anonymous-auth` (default true; forced off, with a warning, when `AlwaysAllow` is an
+   * authorization mode). `undefined` when not given: only then may the configuration file's
+   * `anonymous` section decide.
+   */
   readonly anonymous?: boolean;
+  /**
+   * Set by the server when `AlwaysAllow` turned anonymous requests off (kube's
+   * `ApplyAuthorization`): does not count as `--anonymous-auth`, and the configuration file's
+   * `anonymous` section still applies.
+   */
+  readonly anonymousDisabledByAuthorizer?: boolean;
   /** `--api-audiences`; default: the service-account issuers. */
   readonly apiAudiences?: readonly string[];
+  /** The `--oidc-*` flags, when any was given. */
+  readonly oidc?: OidcOptions;
+  /** `--authentication-config`: the `AuthenticationConfiguration` file (JWT authenticators, anonymous). */
+  readonly authenticationConfigFile?: string;
+
   /** `--token-auth-file`: static bearer tokens (CSV: token, user, uid, "group1,group2"). */
   readonly tokenAuthFile?: string;
   /** `--enable-bootstrap-token-auth`: bootstrap-token Secrets in the system namespace are bearer tokens. */

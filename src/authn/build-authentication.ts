@@ -3,6 +3,8 @@ import type { Registry } from 'prom-client';
 import type { ApiDomain } from '../apis/api-domain.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
+import type { AnonymousAuthenticatorOptions } from './anonymous-authenticator.js';
+import { buildJwtAuthentication } from './authentication-config/build-jwt-authentication.js';
 import { AuthenticationConfigError } from './authentication-config-error.js';
 import type { AuthenticationOptions } from './authentication-options.js';
 import type { Authenticator } from './authenticator.js';
@@ -48,6 +50,10 @@ export interface AuthenticationDeps {
   readonly clientCa?: string;
   /** PEM bundle of `--requestheader-client-ca-file` as the TLS layer loaded it; read from the file when absent. */
   readonly requestHeaderClientCa?: string;
+  /** Whether a feature gate is on (`StructuredAuthenticationConfiguration`, ...); default: v1.32's defaults. */
+  readonly featureEnabled?: (name: string) => boolean;
+  /** The server's identity, hashed into the authentication-config reload metrics. */
+  readonly apiServerId?: string;
   /**
    * The default service-account issuer and key (the server's URL and serving key). Without it,
    * service-account tokens are off.
@@ -81,7 +87,7 @@ function trustBundle(pem: string, source: string, problems: string[]): TrustBund
 /**
  * Builds the authenticator chain from the options as kube-apiserver orders it: the authenticating
  * proxy, client certificates, then the bearer-token methods (token file, service-account tokens,
- * bootstrap tokens, token webhook; cached together), then anonymous. Service-account tokens join
+ * bootstrap tokens, JWT authenticators, token webhook; cached together), then anonymous. Service-account tokens join
  * whenever `deps.serviceAccountDefaults` is given; `apiAudiences` defaults to their issuers.
  * @throws AuthenticationConfigError listing every problem of the flags and files it reads
  *   (ServiceAccountConfigError for the service-account settings).
@@ -175,6 +181,22 @@ export async function buildAuthentication(
       ),
     );
   }
+  // JWT authenticators (--oidc-* or --authentication-config) after the local methods, before the
+  // webhook; their issuers may not be the service-account issuers.
+  const jwt = await collect(() =>
+    buildJwtAuthentication(options, {
+      domain: deps.domain,
+      logger: deps.logger,
+      lifetime: deps.lifetime,
+      metrics: deps.metrics,
+      clock,
+      featureEnabled: deps.featureEnabled,
+      apiServerId: deps.apiServerId,
+      apiAudiences,
+      disallowedIssuers: serviceAccounts?.issuers ?? [],
+    }),
+  );
+  if (jwt?.token !== undefined) tokenMethods.push(jwt.token);
   const wh = options.tokenWebhook;
   if (wh !== undefined) {
     const config = await collect(() =>
@@ -205,9 +227,21 @@ export async function buildAuthentication(
   });
   // Even with no token method a bearer token is checked: one nobody accepts is a 401, never anonymous.
   authenticators.push(bearerTokenAuthenticator(tokens, { audiences: apiAudiences }));
-  const authenticator = buildRequestAuthenticator({
-    authenticators,
-    anonymous: options.anonymous === false ? false : {},
-  });
+  const authenticator = buildRequestAuthenticator({ authenticators, anonymous: anonymousOf(options, jwt?.anonymous) });
   return { authenticator, tokens, apiAudiences, serviceAccounts };
+}
+
+/**
+ * Anonymous requests: as the configuration file's `anonymous` section says when it has one (kube
+ * keeps it even under `AlwaysAllow`), else per `--anonymous-auth` and the authorizer.
+ */
+function anonymousOf(
+  options: AuthenticationOptions,
+  file: { readonly enabled: boolean; readonly conditions: readonly { readonly path: string }[] } | undefined,
+): false | AnonymousAuthenticatorOptions {
+  if (file !== undefined) {
+    if (!file.enabled) return false;
+    return file.conditions.length > 0 ? { allowedPaths: file.conditions.map((c) => c.path) } : {};
+  }
+  return options.anonymous === false || options.anonymousDisabledByAuthorizer === true ? false : {};
 }

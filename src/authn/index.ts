@@ -1,5 +1,8 @@
 export { AnonymousAuthenticator, type AnonymousAuthenticatorOptions } from './anonymous-authenticator.js';
 export { authenticatedGroupAdder } from './authenticated-group-adder.js';
+export type { AuthenticationConfiguration } from './authentication-config/types.js';
+export { AuthenticationConfigError } from './authentication-config-error.js';
+export type { AuthenticationOptions, OidcOptions } from './authentication-options.js';
 export {
   ANONYMOUS_USER,
   AUTHENTICATED_GROUP,

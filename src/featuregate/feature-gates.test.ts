@@ -29,7 +29,9 @@ describe('FeatureGates', () => {
     assert.deepEqual(g.snapshot(), {
       APIResponseCompression: true,
       AllowUnsafeMalformedObjectDeletion: false,
+      AnonymousAuthConfigurableEndpoints: true,
       CBORServingAndStorage: false,
+      StructuredAuthenticationConfiguration: true,
       WatchList: true,
     });
     assert.equal(g.enabled(OrchFeatures.CBORServingAndStorage), false);

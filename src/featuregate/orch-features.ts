@@ -10,6 +10,10 @@ export const OrchFeatures = {
   AllowUnsafeMalformedObjectDeletion: 'AllowUnsafeMalformedObjectDeletion',
   /** Streaming lists through watch with `sendInitialEvents`; off, such watches are a 422. */
   WatchList: 'WatchList',
+  /** `--authentication-config` (JWT authenticators from a file; beta since v1.30, default true). */
+  StructuredAuthenticationConfiguration: 'StructuredAuthenticationConfiguration',
+  /** The `anonymous` section of the authentication configuration (beta since v1.32, default true). */
+  AnonymousAuthConfigurableEndpoints: 'AnonymousAuthConfigurableEndpoints',
 } as const;
 
 export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
@@ -20,6 +24,8 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   APIResponseCompression: { default: true, stage: 'BETA' },
   AllowUnsafeMalformedObjectDeletion: { default: false, stage: 'ALPHA' },
   WatchList: { default: true, stage: 'BETA' },
+  StructuredAuthenticationConfiguration: { default: true, stage: 'BETA' },
+  AnonymousAuthConfigurableEndpoints: { default: true, stage: 'BETA' },
 };
 
 /** A fresh gate set holding Orch's features at their defaults; register more with `add`. */

@@ -76,6 +76,8 @@ export interface ServerOptions {
   readonly disableAdmissionPlugins?: readonly string[];
   /** Admission plugins of the embedding program, run after the built-in ones. */
   readonly admissionPlugins?: readonly AdmissionPlugin[];
+  /** Registry the server's metrics are registered on (default: a fresh one; never prom-client's global). */
+  readonly metrics?: Registry;
 }
 
 /** A running server. */
@@ -113,7 +115,7 @@ function anonymousWithAuthorizer(options: ServerOptions, logger: Logger): Authen
     logger.warn(
       'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',
     );
-    return { ...authn, anonymous: false };
+    return { ...authn, anonymousDisabledByAuthorizer: true };
   }
   return authn;
 }
@@ -195,7 +197,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     listening = server;
     const serverAddress = new URL(server.url).host;
     // Served at /metrics once metrics are exposed; authentication registers its own today.
-    const metrics = new Registry();
+    const metrics = options.metrics ?? new Registry();
     let served: ResourceSet | undefined;
     authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
       domain,
@@ -203,6 +205,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       objects: resourceSetReader(() => served),
       lifetime: lifetime.signal,
       metrics,
+      featureEnabled: (name) => gates.enabled(name),
       clientCa: certs.clientCa,
       requestHeaderClientCa: certs.requestHeaderClientCa,
       serviceAccountDefaults: { issuer: server.url, servingKeyPem: certs.key },
