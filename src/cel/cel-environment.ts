@@ -1,6 +1,8 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { Schema } from '../apis/schema/schema.js';
+import type { LazyInput } from './input-access.js';
 import type { ProgramCache } from './program-cache.js';
+import type { SchemaField } from './schema-object.js';
 
 /** How a variable's values are typed and converted. */
 export type CelVariableType =
@@ -44,6 +46,10 @@ export class CelEnvironment {
   readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
   /** The CEL field names of each schema object type declared, by type name. */
   readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The fields of each schema object type declared, by type name, then CEL field name. */
+  readonly objectTypes: ReadonlyMap<string, ReadonlyMap<string, SchemaField>>;
+  /** The variables a program may read lazily (see input-access.ts), with how they convert. */
+  readonly lazyInputs: ReadonlyMap<string, LazyInput>;
   readonly cache: ProgramCache;
 
   constructor(parts: {
@@ -51,12 +57,16 @@ export class CelEnvironment {
     readonly engine: Environment;
     readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
     readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+    readonly objectTypes?: ReadonlyMap<string, ReadonlyMap<string, SchemaField>>;
+    readonly lazyInputs?: ReadonlyMap<string, LazyInput>;
     readonly cache: ProgramCache;
   }) {
     this.key = parts.key;
     this.engine = parts.engine;
     this.variables = parts.variables;
     this.objectFields = parts.objectFields;
+    this.objectTypes = parts.objectTypes ?? new Map();
+    this.lazyInputs = parts.lazyInputs ?? new Map();
     this.cache = parts.cache;
   }
 }

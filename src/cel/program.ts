@@ -3,6 +3,7 @@ import { forEachNode } from './ast-walk.js';
 import type { CelEnvironment } from './cel-environment.js';
 import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedField } from './engine-errors.js';
 import type { EngineNode } from './engine-internals.js';
+import { specializeInputs } from './input-access.js';
 import { fromCel } from './json-values.js';
 
 /**
@@ -10,7 +11,10 @@ import { fromCel } from './json-values.js';
  * built; evaluations may run concurrently (they share nothing but the program).
  */
 export class CelProgram {
-  /** The declared variables the expression reads, with their conversions (the only ones converted). */
+  /**
+   * The declared variables the expression reads that are converted before it runs, with their
+   * conversions; the others it reads are converted as read (see input-access.ts).
+   */
   readonly inputs: readonly (readonly [name: string, convert: (value: unknown) => unknown])[];
 
   constructor(
@@ -23,7 +27,10 @@ export class CelProgram {
     forEachNode(parsed.ast as unknown as EngineNode, (node) => {
       if (node.op === 'id') read.add(node.args as string);
     });
-    this.inputs = [...environment.variables].filter(([name]) => read.has(name));
+    const lazy = specializeInputs(this.ast, environment);
+    this.inputs = [...environment.variables]
+      .filter(([name]) => read.has(name) && !lazy.has(name))
+      .map(([name, convert]) => [name, convert] as const);
   }
 
   /** The checked syntax tree: nodes with `op`, `args`, source offsets and `checkedType` (for a cost estimator). */
@@ -133,8 +140,9 @@ export function evaluate(program: CelProgram, activation: CelActivation | Prepar
   try {
     let values: Readonly<Record<string, unknown>>;
     if (prepared) values = activation.values;
+    else if (program.inputs.length === 0) values = activation;
     else {
-      const converted: Record<string, unknown> = {};
+      const converted: Record<string, unknown> = { ...activation };
       const inputs = program.inputs;
       for (let i = 0; i < inputs.length; i++) {
         const [name, convert] = inputs[i];

@@ -33,6 +33,8 @@ export interface SchemaTypeOptions {
   readonly isResourceRoot?: boolean;
   /** Receives the fields of each object type declared: type name → CEL field names. */
   readonly objectFields?: Map<string, ReadonlySet<string>>;
+  /** Receives the fields of each object type declared: type name → CEL field name → field. */
+  readonly objectTypes?: Map<string, ReadonlyMap<string, SchemaField>>;
 }
 
 /**
@@ -46,7 +48,7 @@ export function declareSchemaType(
   options: SchemaTypeOptions,
 ): CelTypeBinding | undefined {
   if (!/^[A-Za-z_][\w.]*$/.test(options.typeName)) throw new RangeError(`invalid CEL type name ${options.typeName}`);
-  const builder = new SchemaTypeBuilder(env, options.objectFields ?? new Map());
+  const builder = new SchemaTypeBuilder(env, options.objectFields ?? new Map(), options.objectTypes ?? new Map());
   return builder.build(schema, options.typeName, options.isResourceRoot ?? false);
 }
 
@@ -58,6 +60,7 @@ class SchemaTypeBuilder {
   constructor(
     private readonly env: Environment,
     private readonly objectFields: Map<string, ReadonlySet<string>>,
+    private readonly objectTypes: Map<string, ReadonlyMap<string, SchemaField>>,
   ) {}
 
   build(schema: Schema, path: string, resourceRoot: boolean): CelTypeBinding | undefined {
@@ -153,6 +156,7 @@ class SchemaTypeBuilder {
     };
     this.env.registerType(name, { ctor: ObjectClass, fields: celFields });
     this.objectFields.set(name, new Set(fields.keys()));
+    this.objectTypes.set(name, fields);
     this.env.registerOperator(`${name} == ${name}`, (x: SchemaObject, y: SchemaObject) =>
       binding.equal(schemaJson(x), schemaJson(y)),
     );
