@@ -2,6 +2,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from './cel-library.js';
 import type { EnginePatcher } from './engine-patches.js';
 import { registerRe2Matches } from './re2-matches.js';
+import { registerTwoVarComprehensions } from './two-var-comprehensions.js';
 import { type CelVersion, celVersion, compareCelVersions } from './version.js';
 
 /**
@@ -36,6 +37,9 @@ const LANGUAGE_OPTIONS: readonly LanguageOption[] = [
   // kube-apiserver introduces optional types at compatibility version 1.28, which release 1.29
   // (whose default compatibility version is 1.28) is the first to accept in new expressions.
   { introducedVersion: celVersion(1, 28), optionalTypes: true },
+  // ext.TwoVarComprehensions, introduced at 1.32: v1.32 evaluates stored expressions using them,
+  // new expressions may use them once the compatibility version is 1.32 (release 1.33).
+  { introducedVersion: celVersion(1, 32), register: registerTwoVarComprehensions },
 ];
 
 /** What an environment for `version` holds; `undefined` is the stored-expressions environment. */
