@@ -1,6 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from './cel-library.js';
 import type { EnginePatcher } from './engine-patches.js';
+import { registerOptionalFunctions } from './optional-functions.js';
 import { registerRe2Matches } from './re2-matches.js';
 import { registerTwoVarComprehensions } from './two-var-comprehensions.js';
 import { type CelVersion, celVersion, compareCelVersions } from './version.js';
@@ -36,7 +37,7 @@ const LANGUAGE_OPTIONS: readonly LanguageOption[] = [
   { introducedVersion: celVersion(1, 0), register: registerBytesOrdering },
   // kube-apiserver introduces optional types at compatibility version 1.28, which release 1.29
   // (whose default compatibility version is 1.28) is the first to accept in new expressions.
-  { introducedVersion: celVersion(1, 28), optionalTypes: true },
+  { introducedVersion: celVersion(1, 28), optionalTypes: true, register: registerOptionalFunctions },
   // ext.TwoVarComprehensions, introduced at 1.32: v1.32 evaluates stored expressions using them,
   // new expressions may use them once the compatibility version is 1.32 (release 1.33).
   { introducedVersion: celVersion(1, 32), register: registerTwoVarComprehensions },
