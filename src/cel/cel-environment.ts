@@ -15,6 +15,22 @@ export type CelVariableType =
       /** Name of the root object type, e.g. `kubernetes.UserInfo`. */
       readonly typeName: string;
       readonly isResourceRoot?: boolean;
+      /**
+       * Declared `optional<T>`: a value is `optional.of(value)`, an absent (or `null`) value
+       * `optional.none()` (kube's `optionalOldSelf`).
+       */
+      readonly optional?: boolean;
+    }
+  /**
+   * An object type of engine values declared by the caller (`ctor` is the values' class; the
+   * engine reads field `f` as `value.get(f)` when the class extends `Map`, else `value[f]`).
+   * Values are passed through.
+   */
+  | {
+      readonly kind: 'object';
+      readonly typeName: string;
+      readonly fields: Readonly<Record<string, string>>;
+      readonly ctor: abstract new (...args: never[]) => object;
     }
   /** Values already in the engine's representation, passed through, declared as `celType`. */
   | { readonly kind: 'native'; readonly celType: string };
@@ -50,6 +66,8 @@ export class CelEnvironment {
   readonly objectTypes: ReadonlyMap<string, ReadonlyMap<string, SchemaField>>;
   /** The variables a program may read lazily (see input-access.ts), with how they convert. */
   readonly lazyInputs: ReadonlyMap<string, LazyInput>;
+  /** The value of each variable that has one when absent from an activation (`optional.none()`). */
+  readonly absentValues: ReadonlyMap<string, unknown>;
   readonly cache: ProgramCache;
 
   constructor(parts: {
@@ -59,6 +77,7 @@ export class CelEnvironment {
     readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
     readonly objectTypes?: ReadonlyMap<string, ReadonlyMap<string, SchemaField>>;
     readonly lazyInputs?: ReadonlyMap<string, LazyInput>;
+    readonly absentValues?: ReadonlyMap<string, unknown>;
     readonly cache: ProgramCache;
   }) {
     this.key = parts.key;
@@ -67,6 +86,7 @@ export class CelEnvironment {
     this.objectFields = parts.objectFields;
     this.objectTypes = parts.objectTypes ?? new Map();
     this.lazyInputs = parts.lazyInputs ?? new Map();
+    this.absentValues = parts.absentValues ?? new Map();
     this.cache = parts.cache;
   }
 }

@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import { type Environment, Optional } from '@marcbachmann/cel-js';
 import {
   type BaseSelection,
   buildBaseEnvironment,
@@ -90,8 +90,15 @@ export class CelEnvironmentSet {
     const objectFields = new Map<string, ReadonlySet<string>>();
     const objectTypes = new Map<string, ReadonlyMap<string, SchemaField>>();
     const lazyInputs = new Map<string, LazyInput>();
+    const absentValues = new Map<string, unknown>();
     for (const v of declarations.variables) {
       const { celType, convert } = binding(env, v.type, { schemaTypes, objectFields, objectTypes });
+      if (v.type.kind === 'schema' && v.type.optional) {
+        env.registerVariable(v.name, `optional<${celType}>`);
+        variables.set(v.name, (value) => Optional.of(convert(value)));
+        absentValues.set(v.name, Optional.none());
+        continue;
+      }
       env.registerVariable(v.name, celType);
       variables.set(v.name, convert);
       if (convert === toCelDynamic) lazyInputs.set(v.name, { kind: 'json' });
@@ -107,6 +114,7 @@ export class CelEnvironmentSet {
       objectFields,
       objectTypes,
       lazyInputs,
+      absentValues,
       cache: this.#cache,
     });
   }
@@ -130,6 +138,9 @@ function binding(
       return { celType: type.celType ?? 'dyn', convert: toCelDynamic };
     case 'native':
       return { celType: type.celType, convert: identity };
+    case 'object':
+      env.registerType(type.typeName, { ctor: type.ctor as new () => object, fields: { ...type.fields } });
+      return { celType: type.typeName, convert: identity };
     case 'schema': {
       if (!schemaTypes.has(type.typeName)) {
         const options = { typeName: type.typeName, isResourceRoot: type.isResourceRoot, objectFields, objectTypes };

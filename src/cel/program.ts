@@ -16,6 +16,8 @@ export class CelProgram {
    * conversions; the others it reads are converted as read (see input-access.ts).
    */
   readonly inputs: readonly (readonly [name: string, convert: (value: unknown) => unknown])[];
+  /** The variables it reads that have a value when absent (or `null`) in an activation. */
+  readonly absent: readonly (readonly [name: string, value: unknown])[];
 
   constructor(
     readonly expression: string,
@@ -31,6 +33,7 @@ export class CelProgram {
     this.inputs = [...environment.variables]
       .filter(([name]) => read.has(name) && !lazy.has(name))
       .map(([name, convert]) => [name, convert] as const);
+    this.absent = [...environment.absentValues].filter(([name]) => read.has(name));
   }
 
   /** The checked syntax tree: nodes with `op`, `args`, source offsets and `checkedType` (for a cost estimator). */
@@ -116,6 +119,7 @@ export class PreparedActivation {
         const v = activation[name];
         if (v !== undefined) values[name] = v === null ? null : convert(v);
       }
+      for (const [name, absent] of environment.absentValues) if (activation[name] == null) values[name] = absent;
     } catch (e) {
       throw evaluationErrorFrom(e);
     }
@@ -132,6 +136,17 @@ export class PreparedActivation {
  * only when the environment has an asynchronous library function and the expression calls it.
  */
 export function evaluate(program: CelProgram, activation: CelActivation | PreparedActivation): unknown {
+  const result = evaluateToCel(program, activation);
+  if (typeof result === 'boolean' || typeof result === 'string') return result;
+  if (result instanceof Promise) return result.then(fromCel);
+  return fromCel(result);
+}
+
+/**
+ * {@link evaluate} without converting the result: the engine's value (a `bigint` for an `int`,
+ * typed objects, ...), for a caller that hands it to another expression (composited variables).
+ */
+export function evaluateToCel(program: CelProgram, activation: CelActivation | PreparedActivation): unknown {
   const prepared = activation instanceof PreparedActivation;
   if (prepared && activation.environment !== program.environment) {
     throw new RangeError('the activation was prepared for another environment');
@@ -140,7 +155,7 @@ export function evaluate(program: CelProgram, activation: CelActivation | Prepar
   try {
     let values: Readonly<Record<string, unknown>>;
     if (prepared) values = activation.values;
-    else if (program.inputs.length === 0) values = activation;
+    else if (program.inputs.length === 0 && program.absent.length === 0) values = activation;
     else {
       const converted: Record<string, unknown> = { ...activation };
       const inputs = program.inputs;
@@ -149,17 +164,20 @@ export function evaluate(program: CelProgram, activation: CelActivation | Prepar
         const v = activation[name];
         if (v !== undefined) converted[name] = v === null ? null : convert(v);
       }
+      const absent = program.absent;
+      for (let i = 0; i < absent.length; i++) {
+        if (activation[absent[i][0]] == null) converted[absent[i][0]] = absent[i][1];
+      }
       values = converted;
     }
     result = program.parsed(values);
   } catch (e) {
     throw evaluationErrorFrom(e);
   }
-  if (typeof result === 'boolean' || typeof result === 'string') return result;
   if (result instanceof Promise) {
-    return result.then(fromCel, (e: unknown) => {
+    return result.catch((e: unknown) => {
       throw evaluationErrorFrom(e);
     });
   }
-  return fromCel(result);
+  return result;
 }

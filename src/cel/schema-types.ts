@@ -2,6 +2,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { canonicalJson, isPlainObject, jsonEqual } from '../apis/schema/json-value.js';
 import type { Schema } from '../apis/schema/schema.js';
 import { escapeCelName } from './escaping.js';
+import { toCelDynamic } from './json-values.js';
 import { type ListSemantics, withListSemantics } from './list-semantics.js';
 import { type SchemaField, SchemaObject, schemaJson, schemaObjectClass } from './schema-object.js';
 import { type CelTypeBinding, INT_OR_STRING, invalidData, scalarBinding, scalarKey } from './schema-scalars.js';
@@ -24,6 +25,15 @@ import { type CelTypeBinding, INT_OR_STRING, invalidData, scalarBinding, scalarK
  * A schema (or part) that maps to no type is not exposed: an array without items, an object whose
  * `additionalProperties` schema is not exposed, a property without a type.
  */
+
+/**
+ * A schema node that is `dyn` in CEL and holds any JSON (as a `json` variable does), for the
+ * fields kube declares dynamic in its own types (`request.options`). Recognized by identity;
+ * never part of a stored schema.
+ */
+export const DYN_JSON_SCHEMA: Schema = Object.freeze({});
+
+const DYN_JSON: CelTypeBinding = { celType: 'dyn', convert: toCelDynamic, equal: jsonEqual };
 
 /** Where the type of a variable comes from. */
 export interface SchemaTypeOptions {
@@ -64,6 +74,7 @@ class SchemaTypeBuilder {
   ) {}
 
   build(schema: Schema, path: string, resourceRoot: boolean): CelTypeBinding | undefined {
+    if (schema === DYN_JSON_SCHEMA) return DYN_JSON;
     if (schema['x-orch-int-or-string']) return INT_OR_STRING;
     const s = resourceRoot ? withTypeAndObjectMeta(schema) : schema;
     switch (s.type) {
