@@ -3,6 +3,7 @@ import type { CelLibrary } from './cel-library.js';
 import type { EnginePatcher } from './engine-patches.js';
 import { registerOptionalFunctions } from './optional-functions.js';
 import { registerRe2Matches } from './re2-matches.js';
+import { registerTimeConversions } from './time-semantics.js';
 import { registerTwoVarComprehensions } from './two-var-comprehensions.js';
 import { type CelVersion, celVersion, compareCelVersions } from './version.js';
 
@@ -35,6 +36,7 @@ const LANGUAGE_OPTIONS: readonly LanguageOption[] = [
   // CEL's epoch in kube is 1.23; options present from the start carry 1.0.
   { introducedVersion: celVersion(1, 0), register: registerRe2Matches },
   { introducedVersion: celVersion(1, 0), register: registerBytesOrdering },
+  { introducedVersion: celVersion(1, 0), register: registerTimeConversions },
   // kube-apiserver introduces optional types at compatibility version 1.28, which release 1.29
   // (whose default compatibility version is 1.28) is the first to accept in new expressions.
   { introducedVersion: celVersion(1, 28), optionalTypes: true, register: registerOptionalFunctions },

@@ -17,6 +17,7 @@ import type { SchemaField } from './schema-object.js';
 import type { CelTypeBinding } from './schema-scalars.js';
 import { declareSchemaType } from './schema-types.js';
 import { STRING_PATCHES } from './string-semantics.js';
+import { TIME_PATCHES } from './time-semantics.js';
 import { type CelVersion, DEFAULT_COMPATIBILITY_VERSION, formatCelVersion } from './version.js';
 
 export interface CelEnvironmentSetOptions {
@@ -43,7 +44,7 @@ export interface CelEnvironmentPair {
  */
 export class CelEnvironmentSet {
   readonly compatibilityVersion: CelVersion;
-  readonly #patcher = new EnginePatcher([...LIST_PATCHES, ...INTEGER_PATCHES, ...STRING_PATCHES]);
+  readonly #patcher = new EnginePatcher([...LIST_PATCHES, ...INTEGER_PATCHES, ...STRING_PATCHES, ...TIME_PATCHES]);
   readonly #cache: ProgramCache;
   readonly #newBase: Environment;
   readonly #storedBase: Environment;
