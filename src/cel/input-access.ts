@@ -52,139 +52,153 @@ function isJsonObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Specializes the checked syntax tree `ast` for lazy conversion and returns the variables whose
- * values may now be passed unconverted. A variable is left out (and nothing of it changed) when
+ * Specializes the checked syntax tree `ast` for lazy conversion and returns the identifiers it
+ * reads (`read`) and the variables whose values may now be passed unconverted (`lazy`). A variable is left out (and nothing of it changed) when
  * the expression rebinds its name (a macro's iteration variable) or reads it in a way the
  * engine's tree does not show as expected.
  */
-export function specializeInputs(ast: EngineNode, context: InputAccessContext): ReadonlySet<string> {
-  if (context.lazyInputs.size === 0) return new Set();
-  const parents = new Map<EngineNode, EngineNode>();
-  const ids: EngineNode[] = [];
-  const rebound = new Set<string>();
-  const insideHas = new Set<EngineNode>();
-  walk(ast, undefined, false);
+export function specializeInputs(
+  ast: EngineNode,
+  context: InputAccessContext,
+): { readonly read: ReadonlySet<string>; readonly lazy: ReadonlySet<string> } {
+  return new Specializer(context).run(ast);
+}
 
-  function walk(node: EngineNode, parent: EngineNode | undefined, inHas: boolean): void {
-    if (parent) parents.set(node, parent);
-    if (node.op === 'id') {
-      ids.push(node);
-      if (inHas) insideHas.add(node);
+/** An identifier as the walk found it. */
+interface IdUse {
+  readonly node: EngineNode;
+  /** Inside `has()`, which reads its argument's fields itself. */
+  readonly inHas: boolean;
+  /** The selections (`.`, `[]`) applied to it, innermost first; empty for a use of the whole value. */
+  readonly chain: readonly CheckedNode[];
+}
+
+/** One specialization: the identifiers of the tree with the selections applied to each, then a plan per variable. */
+class Specializer {
+  private readonly context: InputAccessContext;
+  private readonly uses: IdUse[] = [];
+  private readonly rebound = new Set<string>();
+
+  constructor(context: InputAccessContext) {
+    this.context = context;
+  }
+
+  run(ast: EngineNode): { read: ReadonlySet<string>; lazy: ReadonlySet<string> } {
+    this.walk(ast, false);
+    const read = new Set<string>();
+    for (const use of this.uses) read.add(use.node.args as string);
+    const lazy = new Set<string>();
+    if (this.context.lazyInputs.size === 0) return { read, lazy };
+    const plans = new Map<string, (() => void)[]>();
+    const failed = new Set<string>(this.rebound);
+    for (const use of this.uses) {
+      const name = use.node.args as string;
+      const input = this.context.lazyInputs.get(name);
+      if (!input || failed.has(name)) continue;
+      let steps = plans.get(name);
+      if (steps === undefined) plans.set(name, (steps = []));
+      const ok = input.kind === 'object' ? this.planObject(use, input, steps) : this.planJson(use, steps);
+      if (!ok) failed.add(name);
+    }
+    for (const [name, steps] of plans) {
+      if (failed.has(name)) continue;
+      for (const step of steps) step();
+      lazy.add(name);
+    }
+    return { read, lazy };
+  }
+
+  private walk(node: EngineNode, inHas: boolean): void {
+    const op = node.op;
+    if (op === 'id') {
+      this.uses.push({ node, inHas, chain: [] });
+      return;
+    }
+    if (op === '.' || op === '[]') {
+      // The top of a chain of selections: walk down to what it starts at.
+      const chain: CheckedNode[] = [];
+      let at: EngineNode = node;
+      while (at.op === '.' || at.op === '[]') {
+        chain.push(at as CheckedNode);
+        const args = at.args as readonly unknown[];
+        if (at.op === '[]') this.visit(args[1], inHas);
+        at = args[0] as EngineNode;
+      }
+      if (at.op === 'id') this.uses.push({ node: at, inHas, chain: chain.reverse() });
+      else this.walk(at, inHas);
+      return;
     }
     let has = inHas;
-    if (node.op === 'call' || node.op === 'rcall') {
+    if (op === 'call' || op === 'rcall') {
       const args = node.args as readonly unknown[];
-      if (node.op === 'call' && args[0] === 'has') has = true;
-      const callArgs = (node.op === 'call' ? args[1] : args[2]) as readonly EngineNode[] | undefined;
+      if (op === 'call' && args[0] === 'has') has = true;
+      const callArgs = (op === 'call' ? args[1] : args[2]) as readonly EngineNode[] | undefined;
       // Macros bind their first argument as a variable (`all(x, ...)`, `cel.bind(x, ...)`).
       const first = callArgs?.[0];
-      if (first?.op === 'id') rebound.add(first.args as string);
+      if (first?.op === 'id') this.rebound.add(first.args as string);
     }
-    visit(node.args, node, has);
+    this.visit(node.args, has);
   }
-  function visit(value: unknown, parent: EngineNode, inHas: boolean): void {
-    if (Array.isArray(value)) for (const v of value) visit(v, parent, inHas);
-    else if (typeof value === 'object' && value !== null && 'op' in value && 'args' in value) {
-      walk(value as EngineNode, parent, inHas);
+
+  private visit(value: unknown, inHas: boolean): void {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) this.visit(value[i], inHas);
+    else if (typeof value === 'object' && value !== null && typeof (value as EngineNode).op === 'string') {
+      this.walk(value as EngineNode, inHas);
     }
   }
 
-  const plans = new Map<string, (() => void)[]>();
-  const failed = new Set<string>(rebound);
-  for (const id of ids) {
-    const name = id.args as string;
-    const input = context.lazyInputs.get(name);
-    if (!input || failed.has(name)) continue;
-    const steps = plans.get(name) ?? [];
-    plans.set(name, steps);
-    const ok = input.kind === 'object' ? planObject(id, input, steps) : planJson(id, steps);
-    if (!ok) failed.add(name);
-  }
-
-  function planObject(id: EngineNode, input: Extract<LazyInput, { kind: 'object' }>, steps: (() => void)[]): boolean {
-    const node = id as CheckedNode;
+  private planObject(use: IdUse, input: Extract<LazyInput, { kind: 'object' }>, steps: (() => void)[]): boolean {
+    const node = use.node as CheckedNode;
     if (node.checkedType?.name !== input.typeName) return false;
-    const convert = input.convert;
-    const parent = parents.get(id);
-    if (insideHas.has(id) || !selectsSchemaField(parent, id)) {
+    // The selections of schema object fields the chain starts with.
+    let n = 0;
+    if (!use.inHas) while (n < use.chain.length && this.selectsSchemaField(use.chain[n])) n++;
+    if (n === 0) {
       steps.push(() => {
-        node.evaluate = (ev, ast, ctx) => {
-          const v = (ctx as Scope).getValue(ast.args as string);
-          return isJsonObject(v) ? convert(v) : (ctx as Scope).getCheckedValue(ev, ast);
-        };
+        node.evaluate = convertingRead(input.convert);
       });
       return true;
     }
     steps.push(() => {
-      node.evaluate = (ev, ast, ctx) => {
-        const v = (ctx as Scope).getValue(ast.args as string);
-        if (isJsonObject(v)) return v;
-        if (v === undefined || v === null || v instanceof SchemaObject) return (ctx as Scope).getCheckedValue(ev, ast);
-        return convert(v); // not an object: the conversion's `invalid data` error
-      };
+      node.evaluate = jsonRead(input.convert);
     });
-    // The chain of selections over schema objects, up to the value it ends at.
-    let select = parent as CheckedNode;
-    for (;;) {
-      const next = parents.get(select) as CheckedNode | undefined;
-      const intermediate = selectsSchemaField(next, select);
-      const step = schemaSelectStep(select, intermediate);
+    for (let i = 0; i < n; i++) {
+      const step = this.schemaSelectStep(use.chain[i], i < n - 1);
       if (!step) return false;
       steps.push(step);
-      if (!intermediate) return true;
-      select = next as CheckedNode;
     }
+    return true;
   }
 
-  /** Whether `parent` selects a field of a schema object type from `child`. */
-  function selectsSchemaField(parent: EngineNode | undefined, child: EngineNode): boolean {
-    if (parent?.op !== '.' || (parent.args as readonly unknown[])[0] !== child) return false;
-    const type = child.checkedType;
-    return type?.kind === 'message' && context.objectTypes.has(type.name);
+  /** Whether `select` selects a field of a schema object type. */
+  private selectsSchemaField(select: CheckedNode): boolean {
+    if (select.op !== '.') return false;
+    const type = (select.args as readonly EngineNode[])[0].checkedType;
+    return type?.kind === 'message' && this.context.objectTypes.has(type.name);
   }
 
-  function schemaSelectStep(select: CheckedNode, intermediate: boolean): (() => void) | undefined {
+  private schemaSelectStep(select: CheckedNode, intermediate: boolean): (() => void) | undefined {
     const [left, name] = select.args as [EngineNode, string];
-    const field = context.objectTypes.get((left.checkedType as { name: string }).name)?.get(name);
+    const field = this.context.objectTypes.get((left.checkedType as { name: string }).name)?.get(name);
     const engine = select.handle;
     if (!field || engine?.name !== 'fieldAccessStatic') return undefined;
-    const { jsonName, convert } = field;
-    const read: Handle = intermediate
-      ? (l, r, ast, ev) => {
-          if (!isJsonObject(l)) return typedField(l, r, ast, ev, engine);
-          const v = Object.hasOwn(l, jsonName) ? l[jsonName] : undefined;
-          if (v === undefined || v === null) return engine(l, r, ast, ev); // `no such key`
-          if (!isJsonObject(v)) throw invalidData('object', v);
-          return v;
-        }
-      : (l, r, ast, ev) => {
-          if (!isJsonObject(l)) return typedField(l, r, ast, ev, engine);
-          const v = Object.hasOwn(l, jsonName) ? l[jsonName] : undefined;
-          if (v === undefined || v === null) return engine(l, r, ast, ev);
-          return convert(v);
-        };
+    const handle = intermediate ? objectField(field.jsonName, engine) : convertedField(field, engine);
     return () => {
-      select.handle = read;
+      select.handle = handle;
     };
   }
 
-  function planJson(id: EngineNode, steps: (() => void)[]): boolean {
+  private planJson(use: IdUse, steps: (() => void)[]): boolean {
     // `has()` finds the same keys in the JSON as in its conversion: nothing to convert.
-    if (insideHas.has(id)) return true;
-    const node = id as CheckedNode;
-    let end: EngineNode = id;
-    for (;;) {
-      const next = parents.get(end);
-      if ((next?.op !== '.' && next?.op !== '[]') || (next.args as readonly unknown[])[0] !== end) break;
-      end = next;
-    }
-    if (end === id) {
+    if (use.inHas) return true;
+    const node = use.node as CheckedNode;
+    if (use.chain.length === 0) {
       steps.push(() => {
-        node.evaluate = (ev, ast, ctx) => toCelDynamic((ctx as Scope).getCheckedValue(ev, ast));
+        node.evaluate = dynamicRead;
       });
       return true;
     }
-    const last = end as CheckedNode;
+    const last = use.chain[use.chain.length - 1];
     const engine = last.handle;
     if (engine?.name !== 'fieldAccessStatic' && engine?.name !== 'fieldAccess') return false;
     steps.push(() => {
@@ -192,14 +206,51 @@ export function specializeInputs(ast: EngineNode, context: InputAccessContext): 
     });
     return true;
   }
+}
 
-  const lazy = new Set<string>();
-  for (const [name, steps] of plans) {
-    if (failed.has(name)) continue;
-    for (const step of steps) step();
-    lazy.add(name);
-  }
-  return lazy;
+type Evaluate = CheckedNode['evaluate'];
+
+/** A variable read whole: its JSON converted (a value already converted passes through). */
+function convertingRead(convert: (value: unknown) => unknown): Evaluate {
+  return (ev, ast, ctx) => {
+    const v = (ctx as Scope).getValue(ast.args as string);
+    return isJsonObject(v) ? convert(v) : (ctx as Scope).getCheckedValue(ev, ast);
+  };
+}
+
+/** A variable at the start of a chain: its JSON as is. */
+function jsonRead(convert: (value: unknown) => unknown): Evaluate {
+  return (ev, ast, ctx) => {
+    const v = (ctx as Scope).getValue(ast.args as string);
+    if (isJsonObject(v)) return v;
+    if (v === undefined || v === null || v instanceof SchemaObject) return (ctx as Scope).getCheckedValue(ev, ast);
+    return convert(v); // not an object: the conversion's `invalid data` error
+  };
+}
+
+/** A dynamic JSON variable read whole. */
+const dynamicRead: Evaluate = (ev, ast, ctx) => toCelDynamic((ctx as Scope).getCheckedValue(ev, ast));
+
+/** A field inside a chain: the JSON object it holds. */
+function objectField(jsonName: string, engine: Handle): Handle {
+  return (l, r, ast, ev) => {
+    if (!isJsonObject(l)) return typedField(l, r, ast, ev, engine);
+    const v = Object.hasOwn(l, jsonName) ? l[jsonName] : undefined;
+    if (v === undefined || v === null) return engine(l, r, ast, ev); // `no such key`
+    if (!isJsonObject(v)) throw invalidData('object', v);
+    return v;
+  };
+}
+
+/** The field a chain ends at: converted by its type. */
+function convertedField(field: SchemaField, engine: Handle): Handle {
+  const { jsonName, convert } = field;
+  return (l, r, ast, ev) => {
+    if (!isJsonObject(l)) return typedField(l, r, ast, ev, engine);
+    const v = Object.hasOwn(l, jsonName) ? l[jsonName] : undefined;
+    if (v === undefined || v === null) return engine(l, r, ast, ev);
+    return convert(v);
+  };
 }
 
 /** A field of a typed (already converted) object: its getter, or the engine for anything else. */

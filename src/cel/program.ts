@@ -25,11 +25,7 @@ export class CelProgram {
     /** The engine's parsed (and, through `compile`, checked) expression; callable with engine values. */
     readonly parsed: ParseResult,
   ) {
-    const read = new Set<string>();
-    forEachNode(parsed.ast as unknown as EngineNode, (node) => {
-      if (node.op === 'id') read.add(node.args as string);
-    });
-    const lazy = specializeInputs(this.ast, environment);
+    const { read, lazy } = specializeInputs(this.ast, environment);
     this.inputs = [...environment.variables]
       .filter(([name]) => read.has(name) && !lazy.has(name))
       .map(([name, convert]) => [name, convert] as const);
