@@ -12,6 +12,7 @@ import type { LazyInput } from './input-access.js';
 import { INTEGER_PATCHES } from './integer-semantics.js';
 import { toCelDynamic } from './json-values.js';
 import { LIST_PATCHES } from './list-semantics.js';
+import { PRESENCE_PATCHES } from './presence-test.js';
 import { ProgramCache } from './program-cache.js';
 import type { SchemaField } from './schema-object.js';
 import type { CelTypeBinding } from './schema-scalars.js';
@@ -44,7 +45,13 @@ export interface CelEnvironmentPair {
  */
 export class CelEnvironmentSet {
   readonly compatibilityVersion: CelVersion;
-  readonly #patcher = new EnginePatcher([...LIST_PATCHES, ...INTEGER_PATCHES, ...STRING_PATCHES, ...TIME_PATCHES]);
+  readonly #patcher = new EnginePatcher([
+    ...LIST_PATCHES,
+    ...INTEGER_PATCHES,
+    ...STRING_PATCHES,
+    ...TIME_PATCHES,
+    ...PRESENCE_PATCHES,
+  ]);
   readonly #cache: ProgramCache;
   readonly #newBase: Environment;
   readonly #storedBase: Environment;
