@@ -78,7 +78,8 @@ export function sameBase(a: BaseSelection, b: BaseSelection): boolean {
 export function buildBaseEnvironment(selection: BaseSelection, patcher: EnginePatcher): Environment {
   const env = new Environment({
     enableOptionalTypes: selection.optionalTypes,
-    homogeneousAggregateLiterals: true,
+    // Checked after the engine's checker, with cel-go's rules (see homogeneous-literals.ts).
+    homogeneousAggregateLiterals: false,
     unlistedVariablesAreDyn: false,
   });
   patcher.prepare(env);

@@ -96,7 +96,10 @@ class Specializer {
       const input = this.context.lazyInputs.get(name);
       if (!input || failed.has(name)) continue;
       let steps = plans.get(name);
-      if (steps === undefined) plans.set(name, (steps = []));
+      if (steps === undefined) {
+        steps = [];
+        plans.set(name, steps);
+      }
       const ok = input.kind === 'object' ? this.planObject(use, input, steps) : this.planJson(use, steps);
       if (!ok) failed.add(name);
     }

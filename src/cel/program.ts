@@ -3,6 +3,7 @@ import { forEachNode } from './ast-walk.js';
 import type { CelEnvironment } from './cel-environment.js';
 import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedField } from './engine-errors.js';
 import type { EngineNode } from './engine-internals.js';
+import { checkHomogeneousLiterals } from './homogeneous-literals.js';
 import { specializeInputs } from './input-access.js';
 import { fromCel } from './json-values.js';
 
@@ -63,6 +64,11 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   if (!env.engine.opts.enableOptionalTypes) rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
   const checked = parsed.check();
   if (!checked.valid) throw compileErrorFrom(expression, checked.error);
+  try {
+    checkHomogeneousLiterals(parsed.ast as unknown as EngineNode);
+  } catch (e) {
+    throw compileErrorFrom(expression, e);
+  }
   if (env.objectFields.size > 0) checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
   const program = new CelProgram(expression, env, parsed);
   env.cache.set(env.key, expression, program);
