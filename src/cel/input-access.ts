@@ -1,6 +1,6 @@
 import type { EngineEvaluator, EngineNode, EngineScope } from './engine-internals.js';
 import { toCelDynamic } from './json-values.js';
-import { type SchemaField, SchemaObject } from './schema-object.js';
+import type { SchemaField } from './schema-object.js';
 import { invalidData } from './schema-scalars.js';
 
 /**
@@ -221,12 +221,15 @@ function convertingRead(convert: (value: unknown) => unknown): Evaluate {
   };
 }
 
-/** A variable at the start of a chain: its JSON as is. */
+/** A variable at the start of a chain: its JSON as is (a typed object, prepared, as is too). */
 function jsonRead(convert: (value: unknown) => unknown): Evaluate {
   return (ev, ast, ctx) => {
     const v = (ctx as Scope).getValue(ast.args as string);
-    if (isJsonObject(v)) return v;
-    if (v === undefined || v === null || v instanceof SchemaObject) return (ctx as Scope).getCheckedValue(ev, ast);
+    if (typeof v === 'object' && v !== null) {
+      // A typed object (or anything else the engine reports as not of the type) goes to the engine.
+      return isJsonObject(v) ? v : (ctx as Scope).getCheckedValue(ev, ast);
+    }
+    if (v === undefined || v === null) return (ctx as Scope).getCheckedValue(ev, ast);
     return convert(v); // not an object: the conversion's `invalid data` error
   };
 }
@@ -256,10 +259,13 @@ function convertedField(field: SchemaField, engine: Handle): Handle {
   };
 }
 
-/** A field of a typed (already converted) object: its getter, or the engine for anything else. */
+/**
+ * A field of a typed (already converted) object: its getter (only schema objects have the
+ * selection's static type), or the engine for anything else (`null`, an absent field).
+ */
 function typedField(l: unknown, r: unknown, ast: EngineNode, ev: EngineEvaluator, engine: Handle): unknown {
-  if (l instanceof SchemaObject) {
-    const v = l instanceof Map ? l.get(r) : (l as unknown as Record<string, unknown>)[r as string];
+  if (typeof l === 'object' && l !== null) {
+    const v = l instanceof Map ? l.get(r) : (l as Record<string, unknown>)[r as string];
     if (v !== undefined) return v;
   }
   return engine(l, r, ast, ev);
