@@ -1,3 +1,4 @@
+import { relaxEquality } from './dynamic-equality.js';
 import type { EngineEvaluator, EngineNode, EngineScope } from './engine-internals.js';
 import { toCelDynamic } from './json-values.js';
 import type { SchemaField } from './schema-object.js';
@@ -78,6 +79,8 @@ class Specializer {
   private readonly context: InputAccessContext;
   private readonly uses: IdUse[] = [];
   private readonly rebound = new Set<string>();
+  /** `==` and `!=` nodes, whose run-time dispatch gets cel-go's heterogeneous equality. */
+  private readonly equalities: EngineNode[] = [];
 
   constructor(context: InputAccessContext) {
     this.context = context;
@@ -85,6 +88,7 @@ class Specializer {
 
   run(ast: EngineNode): { read: ReadonlySet<string>; lazy: ReadonlySet<string> } {
     this.walk(ast, false);
+    for (const node of this.equalities) relaxEquality(node);
     const read = new Set<string>();
     for (const use of this.uses) read.add(use.node.args as string);
     const lazy = new Set<string>();
@@ -131,6 +135,7 @@ class Specializer {
       else this.walk(at, inHas);
       return;
     }
+    if (op === '==' || op === '!=') this.equalities.push(node);
     let has = inHas;
     if (op === 'call' || op === 'rcall') {
       const args = node.args as readonly unknown[];
