@@ -54,6 +54,16 @@ describe('admission declarations', () => {
     it(`${expression} == ${JSON.stringify(want)}`, () => assert.deepEqual(run(expression), want));
   }
 
+  it('has namespaceObject null for a cluster-scoped resource', () => {
+    assert.equal(run('namespaceObject == null', { namespaceObject: null }), true);
+    assert.equal(run('null != namespaceObject', { namespaceObject: null }), false);
+    assert.equal(
+      run("namespaceObject == null || namespaceObject.metadata.name == 'x'", { namespaceObject: null }),
+      true,
+    );
+    assert.equal(run('namespaceObject != null'), true);
+  });
+
   it('types request and namespaceObject: unknown fields do not compile', () => {
     assert.throws(() => compile('request.uid', env), CelCompileError);
     assert.throws(() => compile('namespaceObject.metadata.ownerReferences', env), CelCompileError);

@@ -218,10 +218,14 @@ class Specializer {
 
 type Evaluate = CheckedNode['evaluate'];
 
-/** A variable read whole: its JSON converted (a value already converted passes through). */
+/**
+ * A variable read whole: its JSON converted (a value already converted passes through); `null`
+ * (a cluster-scoped resource's `namespaceObject`) as `null`, for `== null`.
+ */
 function convertingRead(convert: (value: unknown) => unknown): Evaluate {
   return (ev, ast, ctx) => {
     const v = (ctx as Scope).getValue(ast.args as string);
+    if (v === null) return null;
     return isJsonObject(v) ? convert(v) : (ctx as Scope).getCheckedValue(ev, ast);
   };
 }

@@ -171,6 +171,8 @@ class SchemaTypeBuilder {
     this.env.registerOperator(`${name} == ${name}`, (x: SchemaObject, y: SchemaObject) =>
       binding.equal(schemaJson(x), schemaJson(y)),
     );
+    // Objects compare with null, as cel-go's object types do (`namespaceObject == null`).
+    this.env.registerOperator(`${name} == null`, (x: unknown) => x === null);
     return binding;
   }
 }
