@@ -7,7 +7,7 @@ import type { EngineNode, EngineType } from './engine-internals.js';
  * assignable to one another. `dyn` is assignable to and from every type (`[1, dyn('a')]` and
  * `[object.x, 'y']` compile, as list(dyn)), `[1, 'a']` does not. The arguments of `format` are
  * exempt, as in kube. The engine's own check rejects any difference, `dyn` included, so it is
- * off and this check runs on the checked tree instead.
+ * off and this check runs on the checked tree instead (from the walk in input-access.ts).
  */
 
 /** Whether a value of type `b` may join a literal whose elements so far have type `a` (cel-go's `isAssignable`). */
@@ -54,17 +54,13 @@ function join(nodes: readonly EngineNode[], code: keyof typeof PREFIX): void {
   }
 }
 
-/** Throws the engine's type error (for `compileErrorFrom`) at the first literal element that does not fit. */
-export function checkHomogeneousLiterals(node: EngineNode): void {
-  const op = node.op;
-  // Inner literals first, as cel-go's checker reports them.
-  if (op === 'rcall' && (node.args as readonly unknown[])[0] === 'format') {
-    visit((node.args as readonly unknown[])[1]); // the receiver; the arguments are exempt
-    return;
-  }
-  visit(node.args);
-  if (op === 'list') join(node.args as readonly EngineNode[], 'heterogeneous_list_element');
-  else if (op === 'map') {
+/**
+ * Throws the engine's type error (for `compileErrorFrom`) at the first element of the list or
+ * map literal `node` that does not fit; its inner literals are the caller's to check first.
+ */
+export function checkHomogeneousLiteral(node: EngineNode): void {
+  if (node.op === 'list') join(node.args as readonly EngineNode[], 'heterogeneous_list_element');
+  else if (node.op === 'map') {
     const entries = node.args as readonly (readonly [EngineNode, EngineNode])[];
     join(
       entries.map((e) => e[0]),
@@ -74,12 +70,5 @@ export function checkHomogeneousLiterals(node: EngineNode): void {
       entries.map((e) => e[1]),
       'heterogeneous_map_value',
     );
-  }
-}
-
-function visit(value: unknown): void {
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i]);
-  else if (typeof value === 'object' && value !== null && typeof (value as EngineNode).op === 'string') {
-    checkHomogeneousLiterals(value as EngineNode);
   }
 }

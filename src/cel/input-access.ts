@@ -1,5 +1,6 @@
 import { relaxEquality } from './dynamic-equality.js';
 import type { EngineEvaluator, EngineNode, EngineScope } from './engine-internals.js';
+import { checkHomogeneousLiteral } from './homogeneous-literals.js';
 import { toCelDynamic } from './json-values.js';
 import type { SchemaField } from './schema-object.js';
 import { invalidData } from './schema-scalars.js';
@@ -54,7 +55,9 @@ function isJsonObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Specializes the checked syntax tree `ast` for lazy conversion and returns the identifiers it
- * reads (`read`) and the variables whose values may now be passed unconverted (`lazy`). A variable is left out (and nothing of it changed) when
+ * reads (`read`) and the variables whose values may now be passed unconverted (`lazy`). The same
+ * walk checks homogeneous literals (throwing the engine's type error) and gives dynamic `==`
+ * cel-go's heterogeneous equality (see homogeneous-literals.ts, dynamic-equality.ts). A variable is left out (and nothing of it changed) when
  * the expression rebinds its name (a macro's iteration variable) or reads it in a way the
  * engine's tree does not show as expected.
  */
@@ -64,6 +67,10 @@ export function specializeInputs(
 ): { readonly read: ReadonlySet<string>; readonly lazy: ReadonlySet<string> } {
   return new Specializer(context).run(ast);
 }
+
+/** Walk flags: inside `has()`; inside `format`'s arguments (no homogeneous-literal check). */
+const IN_HAS = 1;
+const EXEMPT = 2;
 
 /** An identifier as the walk found it. */
 interface IdUse {
@@ -87,7 +94,7 @@ class Specializer {
   }
 
   run(ast: EngineNode): { read: ReadonlySet<string>; lazy: ReadonlySet<string> } {
-    this.walk(ast, false);
+    this.walk(ast, 0);
     for (const node of this.equalities) relaxEquality(node);
     const read = new Set<string>();
     for (const use of this.uses) read.add(use.node.args as string);
@@ -115,10 +122,10 @@ class Specializer {
     return { read, lazy };
   }
 
-  private walk(node: EngineNode, inHas: boolean): void {
+  private walk(node: EngineNode, flags: number): void {
     const op = node.op;
     if (op === 'id') {
-      this.uses.push({ node, inHas, chain: [] });
+      this.uses.push({ node, inHas: (flags & IN_HAS) !== 0, chain: [] });
       return;
     }
     if (op === '.' || op === '[]') {
@@ -128,30 +135,38 @@ class Specializer {
       while (at.op === '.' || at.op === '[]') {
         chain.push(at as CheckedNode);
         const args = at.args as readonly unknown[];
-        if (at.op === '[]') this.visit(args[1], inHas);
+        if (at.op === '[]') this.visit(args[1], flags);
         at = args[0] as EngineNode;
       }
-      if (at.op === 'id') this.uses.push({ node: at, inHas, chain: chain.reverse() });
-      else this.walk(at, inHas);
+      if (at.op === 'id') this.uses.push({ node: at, inHas: (flags & IN_HAS) !== 0, chain: chain.reverse() });
+      else this.walk(at, flags);
       return;
     }
     if (op === '==' || op === '!=') this.equalities.push(node);
-    let has = inHas;
+    let inner = flags;
     if (op === 'call' || op === 'rcall') {
       const args = node.args as readonly unknown[];
-      if (op === 'call' && args[0] === 'has') has = true;
+      if (op === 'call' && args[0] === 'has') inner |= IN_HAS;
       const callArgs = (op === 'call' ? args[1] : args[2]) as readonly EngineNode[] | undefined;
       // Macros bind their first argument as a variable (`all(x, ...)`, `cel.bind(x, ...)`).
       const first = callArgs?.[0];
       if (first?.op === 'id') this.rebound.add(first.args as string);
+      if (op === 'rcall' && args[0] === 'format') {
+        // The literals among format's arguments are exempt from the homogeneous check, as in kube.
+        this.visit(args[1], flags);
+        this.visit(args[2], flags | EXEMPT);
+        return;
+      }
     }
-    this.visit(node.args, has);
+    // Inner literals first, as cel-go's checker reports them.
+    this.visit(node.args, inner);
+    if ((op === 'list' || op === 'map') && (flags & EXEMPT) === 0) checkHomogeneousLiteral(node);
   }
 
-  private visit(value: unknown, inHas: boolean): void {
-    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) this.visit(value[i], inHas);
+  private visit(value: unknown, flags: number): void {
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) this.visit(value[i], flags);
     else if (typeof value === 'object' && value !== null && typeof (value as EngineNode).op === 'string') {
-      this.walk(value as EngineNode, inHas);
+      this.walk(value as EngineNode, flags);
     }
   }
 

@@ -1,9 +1,8 @@
-import type { ParseResult } from '@marcbachmann/cel-js';
+import { TypeError as EngineTypeError, type ParseResult } from '@marcbachmann/cel-js';
 import { forEachNode } from './ast-walk.js';
 import type { CelEnvironment } from './cel-environment.js';
 import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedField } from './engine-errors.js';
 import type { EngineNode } from './engine-internals.js';
-import { checkHomogeneousLiterals } from './homogeneous-literals.js';
 import { specializeInputs } from './input-access.js';
 import { fromCel } from './json-values.js';
 
@@ -64,13 +63,16 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   if (!env.engine.opts.enableOptionalTypes) rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
   const checked = parsed.check();
   if (!checked.valid) throw compileErrorFrom(expression, checked.error);
-  try {
-    checkHomogeneousLiterals(parsed.ast as unknown as EngineNode);
-  } catch (e) {
-    throw compileErrorFrom(expression, e);
-  }
+
   if (env.objectFields.size > 0) checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
-  const program = new CelProgram(expression, env, parsed);
+  let program: CelProgram;
+  try {
+    program = new CelProgram(expression, env, parsed);
+  } catch (e) {
+    // A literal that is not homogeneous (found while the program is specialized).
+    if (e instanceof EngineTypeError) throw compileErrorFrom(expression, e);
+    throw e;
+  }
   env.cache.set(env.key, expression, program);
   return program;
 }
