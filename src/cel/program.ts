@@ -60,11 +60,16 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   } catch (e) {
     throw compileErrorFrom(expression, e);
   }
-  if (!env.engine.opts.enableOptionalTypes) rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
+  if (!env.engine.opts.enableOptionalTypes && expression.includes('optional')) {
+    rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
+  }
   const checked = parsed.check();
   if (!checked.valid) throw compileErrorFrom(expression, checked.error);
 
-  if (env.objectFields.size > 0) checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
+  // (A presence test needs the word `has` in the text: most expressions skip the walk.)
+  if (env.objectFields.size > 0 && /\bhas\b/.test(expression)) {
+    checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
+  }
   let program: CelProgram;
   try {
     program = new CelProgram(expression, env, parsed);
