@@ -125,7 +125,8 @@ function measure(metric: string, unit: string, ours: () => unknown, raw: () => u
  * beside the raw engine (a plain `Environment` with the variables declared `map` and the same kube
  * libraries registered, the same JSON
  * inputs, no adapters). Compilations are uncached on both sides. Evaluations are measured with
- * the JSON converted on each call, and with an activation prepared once and shared (as
+ * the JSON passed on each call (converted as the expression reads it: only the values a field
+ * chain ends at), and with an activation prepared once and shared (as
  * kube-apiserver shares one activation among all rules of an object). Prints the table and one
  * JSON line of figures.
  */

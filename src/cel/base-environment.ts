@@ -1,7 +1,10 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { CelLibrary } from './cel-library.js';
 import type { EnginePatcher } from './engine-patches.js';
+import { registerOptionalFunctions } from './optional-functions.js';
 import { registerRe2Matches } from './re2-matches.js';
+import { registerTimeConversions } from './time-semantics.js';
+import { registerTwoVarComprehensions } from './two-var-comprehensions.js';
 import { type CelVersion, celVersion, compareCelVersions } from './version.js';
 
 /**
@@ -33,9 +36,13 @@ const LANGUAGE_OPTIONS: readonly LanguageOption[] = [
   // CEL's epoch in kube is 1.23; options present from the start carry 1.0.
   { introducedVersion: celVersion(1, 0), register: registerRe2Matches },
   { introducedVersion: celVersion(1, 0), register: registerBytesOrdering },
+  { introducedVersion: celVersion(1, 0), register: registerTimeConversions },
   // kube-apiserver introduces optional types at compatibility version 1.28, which release 1.29
   // (whose default compatibility version is 1.28) is the first to accept in new expressions.
-  { introducedVersion: celVersion(1, 28), optionalTypes: true },
+  { introducedVersion: celVersion(1, 28), optionalTypes: true, register: registerOptionalFunctions },
+  // ext.TwoVarComprehensions, introduced at 1.32: v1.32 evaluates stored expressions using them,
+  // new expressions may use them once the compatibility version is 1.32 (release 1.33).
+  { introducedVersion: celVersion(1, 32), register: registerTwoVarComprehensions },
 ];
 
 /** What an environment for `version` holds; `undefined` is the stored-expressions environment. */
@@ -71,7 +78,8 @@ export function sameBase(a: BaseSelection, b: BaseSelection): boolean {
 export function buildBaseEnvironment(selection: BaseSelection, patcher: EnginePatcher): Environment {
   const env = new Environment({
     enableOptionalTypes: selection.optionalTypes,
-    homogeneousAggregateLiterals: true,
+    // Checked after the engine's checker, with cel-go's rules (see homogeneous-literals.ts).
+    homogeneousAggregateLiterals: false,
     unlistedVariablesAreDyn: false,
   });
   patcher.prepare(env);

@@ -1,6 +1,8 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type { Schema } from '../apis/schema/schema.js';
+import type { LazyInput } from './input-access.js';
 import type { ProgramCache } from './program-cache.js';
+import type { SchemaField } from './schema-object.js';
 
 /** How a variable's values are typed and converted. */
 export type CelVariableType =
@@ -13,6 +15,22 @@ export type CelVariableType =
       /** Name of the root object type, e.g. `kubernetes.UserInfo`. */
       readonly typeName: string;
       readonly isResourceRoot?: boolean;
+      /**
+       * Declared `optional<T>`: a value is `optional.of(value)`, an absent (or `null`) value
+       * `optional.none()` (kube's `optionalOldSelf`).
+       */
+      readonly optional?: boolean;
+    }
+  /**
+   * An object type of engine values declared by the caller (`ctor` is the values' class; the
+   * engine reads field `f` as `value.get(f)` when the class extends `Map`, else `value[f]`).
+   * Values are passed through.
+   */
+  | {
+      readonly kind: 'object';
+      readonly typeName: string;
+      readonly fields: Readonly<Record<string, string>>;
+      readonly ctor: abstract new (...args: never[]) => object;
     }
   /** Values already in the engine's representation, passed through, declared as `celType`. */
   | { readonly kind: 'native'; readonly celType: string };
@@ -44,6 +62,12 @@ export class CelEnvironment {
   readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
   /** The CEL field names of each schema object type declared, by type name. */
   readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The fields of each schema object type declared, by type name, then CEL field name. */
+  readonly objectTypes: ReadonlyMap<string, ReadonlyMap<string, SchemaField>>;
+  /** The variables a program may read lazily (see input-access.ts), with how they convert. */
+  readonly lazyInputs: ReadonlyMap<string, LazyInput>;
+  /** The value of each variable that has one when absent from an activation (`optional.none()`). */
+  readonly absentValues: ReadonlyMap<string, unknown>;
   readonly cache: ProgramCache;
 
   constructor(parts: {
@@ -51,12 +75,18 @@ export class CelEnvironment {
     readonly engine: Environment;
     readonly variables: ReadonlyMap<string, (value: unknown) => unknown>;
     readonly objectFields: ReadonlyMap<string, ReadonlySet<string>>;
+    readonly objectTypes?: ReadonlyMap<string, ReadonlyMap<string, SchemaField>>;
+    readonly lazyInputs?: ReadonlyMap<string, LazyInput>;
+    readonly absentValues?: ReadonlyMap<string, unknown>;
     readonly cache: ProgramCache;
   }) {
     this.key = parts.key;
     this.engine = parts.engine;
     this.variables = parts.variables;
     this.objectFields = parts.objectFields;
+    this.objectTypes = parts.objectTypes ?? new Map();
+    this.lazyInputs = parts.lazyInputs ?? new Map();
+    this.absentValues = parts.absentValues ?? new Map();
     this.cache = parts.cache;
   }
 }

@@ -1,18 +1,30 @@
 import type { Schema } from '../apis/schema/schema.js';
-import type { CelDeclarations, CelVariableType } from './cel-environment.js';
+import type { CelDeclarations, CelVariable, CelVariableType } from './cel-environment.js';
+import { AUTHORIZER_TYPE } from './library/authz.js';
+import { DYN_JSON_SCHEMA } from './schema-types.js';
 
 /**
  * The variables of each use of CEL, declared once, with kube-apiserver's names and types. Pass
  * them to `CelEnvironmentSet#extend`.
  */
 
+/** Options of {@link crdValidationDeclarations}. */
+export interface CrdValidationOptions {
+  /** The root of the resource: `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` are always accessible. */
+  readonly isResourceRoot?: boolean;
+  /**
+   * The rule's `optionalOldSelf`: `oldSelf` is `optional<T>`, `optional.none()` when there is no
+   * old value (on create, or when the field is new), so the rule also runs then.
+   */
+  readonly optionalOldSelf?: boolean;
+}
+
 /**
  * Custom resource validation rules (`x-orch-validations`) on the schema node `schema`: `self`, and
- * `oldSelf` for transition rules, both of the node's type. `isResourceRoot` for the root of the
- * resource (then `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` are always
- * accessible).
+ * `oldSelf` for transition rules, both of the node's type (`oldSelf` optional with
+ * `optionalOldSelf`).
  */
-export function crdValidationDeclarations(schema: Schema, options: { isResourceRoot?: boolean } = {}): CelDeclarations {
+export function crdValidationDeclarations(schema: Schema, options: CrdValidationOptions = {}): CelDeclarations {
   const type: CelVariableType = {
     kind: 'schema',
     schema,
@@ -20,10 +32,10 @@ export function crdValidationDeclarations(schema: Schema, options: { isResourceR
     isResourceRoot: options.isResourceRoot,
   };
   return {
-    name: 'crd-validation',
+    name: options.optionalOldSelf ? 'crd-validation-optional-old-self' : 'crd-validation',
     variables: [
       { name: 'self', type },
-      { name: 'oldSelf', type },
+      { name: 'oldSelf', type: options.optionalOldSelf ? { ...type, optional: true } : type },
     ],
   };
 }
@@ -111,20 +123,74 @@ const ADMISSION_REQUEST = object('kubernetes.AdmissionRequest', {
   operation: str,
   userInfo: USER_INFO,
   dryRun: { type: 'boolean' },
+  // The operation's options (CreateOptions, UpdateOptions, ...), dynamic.
+  options: DYN_JSON_SCHEMA,
 });
 
+const timestamp: Schema = { type: 'string', format: 'date-time' };
+
+/** kube's declared Namespace type (managed fields, owner references and the like left out, as in kube). */
+const NAMESPACE = object('kubernetes.Namespace', {
+  metadata: object('kubernetes.NamespaceMetadata', {
+    name: str,
+    generateName: str,
+    namespace: str,
+    labels: { type: 'object', additionalProperties: str },
+    annotations: { type: 'object', additionalProperties: str },
+    UID: str,
+    creationTimestamp: timestamp,
+    deletionGracePeriodSeconds: { type: 'integer' },
+    deletionTimestamp: timestamp,
+    generation: { type: 'integer' },
+    resourceVersion: str,
+    finalizers: strings,
+  }),
+  spec: object('kubernetes.NamespaceSpec', { finalizers: strings }),
+  status: object('kubernetes.NamespaceStatus', {
+    conditions: {
+      type: 'array',
+      items: object('kubernetes.NamespaceCondition', {
+        status: str,
+        type: str,
+        lastTransitionTime: timestamp,
+        message: str,
+        reason: str,
+      }),
+    },
+    phase: str,
+  }),
+});
+
+/** Which optional variables an admission expression has (kube's `OptionalVariableDeclarations`). */
+export interface AdmissionDeclarationOptions {
+  /** The policy has a parameter resource: `params`. */
+  readonly hasParams?: boolean;
+  /**
+   * The expression may ask the authorizer: `authorizer` and `authorizer.requestResource`
+   * (needs the authorizer library; bind with `authorizerValue`).
+   */
+  readonly hasAuthorizer?: boolean;
+}
+
 /**
- * Admission policies and webhook match conditions: `request` (typed as kube's AdmissionRequest),
- * and, dynamic, `object` and `oldObject` (the resource, `null` when absent: on create and delete
- * respectively), `params` (the policy's parameter resource) and `namespaceObject`.
+ * Admission policies and webhook match conditions: `request` (kube's AdmissionRequest type, its
+ * `options` dynamic), `namespaceObject` (kube's Namespace type, `null` for cluster-scoped
+ * resources), dynamic `object` and `oldObject` (the resource, `null` when absent: on create and
+ * delete respectively), with `hasParams` dynamic `params` (the parameter resource), with
+ * `hasAuthorizer` the `authorizer`. For policy `variables` see composition.ts.
  */
-export const ADMISSION_DECLARATIONS: CelDeclarations = {
-  name: 'admission',
-  variables: [
+export function admissionDeclarations(options: AdmissionDeclarationOptions = {}): CelDeclarations {
+  const variables: CelVariable[] = [
     { name: 'object', type: { kind: 'json' } },
     { name: 'oldObject', type: { kind: 'json' } },
+    { name: 'namespaceObject', type: { kind: 'schema', schema: NAMESPACE, typeName: 'kubernetes.Namespace' } },
     { name: 'request', type: { kind: 'schema', schema: ADMISSION_REQUEST, typeName: 'kubernetes.AdmissionRequest' } },
-    { name: 'params', type: { kind: 'json' } },
-    { name: 'namespaceObject', type: { kind: 'json' } },
-  ],
-};
+  ];
+  if (options.hasParams) variables.push({ name: 'params', type: { kind: 'json' } });
+  if (options.hasAuthorizer) variables.push({ name: 'authorizer', type: { kind: 'native', celType: AUTHORIZER_TYPE } });
+  const suffix = `${options.hasParams ? '-params' : ''}${options.hasAuthorizer ? '-authorizer' : ''}`;
+  return { name: `admission${suffix}`, variables };
+}
+
+/** {@link admissionDeclarations} with `params`. */
+export const ADMISSION_DECLARATIONS: CelDeclarations = admissionDeclarations({ hasParams: true });

@@ -119,6 +119,11 @@ function replace(table: EngineCandidates, signature: string, wrap: (engine: Engi
   const handler: PatchedHandler = wrap(declaration.handler);
   handler[PATCHED] = true;
   // Same prototype and fields as the engine's frozen declaration; only the handler differs.
-  const copy = Object.assign(Object.create(Object.getPrototypeOf(declaration)), declaration, { handler });
-  declarations[i] = Object.freeze(copy);
+  const copy = Object.freeze(
+    Object.assign(Object.create(Object.getPrototypeOf(declaration)), declaration, { handler }),
+  );
+  declarations[i] = copy;
+  // A macro is also found through the table's `macro` (the parser expands it from there).
+  const candidates = table as EngineCandidates & { macro?: unknown };
+  if (candidates.macro === declaration) candidates.macro = copy;
 }

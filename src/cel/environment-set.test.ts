@@ -85,8 +85,13 @@ describe('versioned environments', () => {
   });
 
   it('shares one environment when new and stored expressions see the same features', () => {
-    const pair = new CelEnvironmentSet().extend(AUTHENTICATION_CLAIMS_DECLARATIONS);
+    const pair = new CelEnvironmentSet({ compatibilityVersion: celVersion(1, 32) }).extend(
+      AUTHENTICATION_CLAIMS_DECLARATIONS,
+    );
     assert.equal(pair.newExpressions, pair.storedExpressions);
+    // At the default (1.31), stored expressions also see what 1.32 introduced.
+    const current = new CelEnvironmentSet().extend(AUTHENTICATION_CLAIMS_DECLARATIONS);
+    assert.notEqual(current.newExpressions, current.storedExpressions);
     const old = new CelEnvironmentSet({ compatibilityVersion: celVersion(1, 27) }).extend(
       AUTHENTICATION_CLAIMS_DECLARATIONS,
     );

@@ -1,4 +1,4 @@
-import type { Environment } from '@marcbachmann/cel-js';
+import { type Environment, Optional } from '@marcbachmann/cel-js';
 import {
   type BaseSelection,
   buildBaseEnvironment,
@@ -8,12 +8,17 @@ import {
 } from './base-environment.js';
 import { type CelDeclarations, CelEnvironment, type CelVariableType } from './cel-environment.js';
 import { EnginePatcher } from './engine-patches.js';
+import type { LazyInput } from './input-access.js';
 import { INTEGER_PATCHES } from './integer-semantics.js';
 import { toCelDynamic } from './json-values.js';
 import { LIST_PATCHES } from './list-semantics.js';
+import { PRESENCE_PATCHES } from './presence-test.js';
 import { ProgramCache } from './program-cache.js';
+import type { SchemaField } from './schema-object.js';
 import type { CelTypeBinding } from './schema-scalars.js';
 import { declareSchemaType } from './schema-types.js';
+import { STRING_PATCHES } from './string-semantics.js';
+import { TIME_PATCHES } from './time-semantics.js';
 import { type CelVersion, DEFAULT_COMPATIBILITY_VERSION, formatCelVersion } from './version.js';
 
 export interface CelEnvironmentSetOptions {
@@ -40,7 +45,13 @@ export interface CelEnvironmentPair {
  */
 export class CelEnvironmentSet {
   readonly compatibilityVersion: CelVersion;
-  readonly #patcher = new EnginePatcher([...LIST_PATCHES, ...INTEGER_PATCHES]);
+  readonly #patcher = new EnginePatcher([
+    ...LIST_PATCHES,
+    ...INTEGER_PATCHES,
+    ...STRING_PATCHES,
+    ...TIME_PATCHES,
+    ...PRESENCE_PATCHES,
+  ]);
   readonly #cache: ProgramCache;
   readonly #newBase: Environment;
   readonly #storedBase: Environment;
@@ -85,13 +96,35 @@ export class CelEnvironmentSet {
     const variables = new Map<string, (value: unknown) => unknown>();
     const schemaTypes = new Map<string, CelTypeBinding | undefined>();
     const objectFields = new Map<string, ReadonlySet<string>>();
+    const objectTypes = new Map<string, ReadonlyMap<string, SchemaField>>();
+    const lazyInputs = new Map<string, LazyInput>();
+    const absentValues = new Map<string, unknown>();
     for (const v of declarations.variables) {
-      const { celType, convert } = binding(env, v.type, { schemaTypes, objectFields });
+      const { celType, convert } = binding(env, v.type, { schemaTypes, objectFields, objectTypes });
+      if (v.type.kind === 'schema' && v.type.optional) {
+        env.registerVariable(v.name, `optional<${celType}>`);
+        variables.set(v.name, (value) => Optional.of(convert(value)));
+        absentValues.set(v.name, Optional.none());
+        continue;
+      }
       env.registerVariable(v.name, celType);
       variables.set(v.name, convert);
+      if (convert === toCelDynamic) lazyInputs.set(v.name, { kind: 'json' });
+      else if (v.type.kind === 'schema' && objectTypes.has(celType)) {
+        lazyInputs.set(v.name, { kind: 'object', typeName: celType, convert });
+      }
     }
     this.#patcher.install(env);
-    return new CelEnvironment({ key, engine: env, variables, objectFields, cache: this.#cache });
+    return new CelEnvironment({
+      key,
+      engine: env,
+      variables,
+      objectFields,
+      objectTypes,
+      lazyInputs,
+      absentValues,
+      cache: this.#cache,
+    });
   }
 }
 
@@ -104,17 +137,21 @@ function binding(
   declared: {
     readonly schemaTypes: Map<string, CelTypeBinding | undefined>;
     readonly objectFields: Map<string, ReadonlySet<string>>;
+    readonly objectTypes: Map<string, ReadonlyMap<string, SchemaField>>;
   },
 ): { celType: string; convert: (value: unknown) => unknown } {
-  const { schemaTypes, objectFields } = declared;
+  const { schemaTypes, objectFields, objectTypes } = declared;
   switch (type.kind) {
     case 'json':
       return { celType: type.celType ?? 'dyn', convert: toCelDynamic };
     case 'native':
       return { celType: type.celType, convert: identity };
+    case 'object':
+      env.registerType(type.typeName, { ctor: type.ctor as new () => object, fields: { ...type.fields } });
+      return { celType: type.typeName, convert: identity };
     case 'schema': {
       if (!schemaTypes.has(type.typeName)) {
-        const options = { typeName: type.typeName, isResourceRoot: type.isResourceRoot, objectFields };
+        const options = { typeName: type.typeName, isResourceRoot: type.isResourceRoot, objectFields, objectTypes };
         schemaTypes.set(type.typeName, declareSchemaType(env, type.schema, options));
       }
       // A schema CEL cannot see (no type, preserve-unknown-fields only) is dynamic JSON.

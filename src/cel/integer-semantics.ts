@@ -7,7 +7,7 @@ import type { EnginePatch } from './engine-patches.js';
  * `integer overflow` in each case; the engine returns a number beyond 64 bits).
  */
 const MIN_INT = -(2n ** 63n);
-/** The doubles that convert: -2^63 ≤ d < 2^63 (2^63 itself is the first double too large). */
+/** The doubles that convert, as cel-go's `doubleToInt64Checked`: -2^63 < d < 2^63. */
 const DOUBLE_MIN = -(2 ** 63);
 const DOUBLE_LIMIT = 2 ** 63;
 
@@ -49,7 +49,7 @@ export const INTEGER_PATCHES: readonly EnginePatch[] = [
     signature: 'int(double): int',
     wrap: (engine) =>
       function (this: unknown, d, ...rest) {
-        if (typeof d === 'number' && !(d >= DOUBLE_MIN && d < DOUBLE_LIMIT)) throw overflow();
+        if (typeof d === 'number' && !(d > DOUBLE_MIN && d < DOUBLE_LIMIT)) throw overflow();
         return engine.call(this, d, ...rest);
       },
   },

@@ -97,14 +97,21 @@ describe('evaluation', () => {
       code: 'numeric_overflow',
     });
     // Where the engine misses 64-bit overflow, the environment catches it.
-    for (const expression of ['-(n - 1)', '(n - 1) / -1', '(n - 1) % -1', 'int(9223372036854775807.0)', 'int(-1e19)']) {
+    for (const expression of [
+      '-(n - 1)',
+      '(n - 1) / -1',
+      '(n - 1) % -1',
+      'int(9223372036854775807.0)',
+      'int(-9223372036854775808.0)',
+      'int(-1e19)',
+    ]) {
       assert.throws(
         () => evaluate(compile(expression, e), { n: -(2n ** 63n) + 1n }),
         { message: 'integer overflow' },
         expression,
       );
     }
-    assert.equal(evaluate(compile('int(-9223372036854775808.0)', e), {}), -(2n ** 63n));
+    assert.equal(evaluate(compile('int(-9223372036854774784.0)', e), {}), -9223372036854774784n);
     assert.equal(evaluate(compile('-n / -1', e), { n: 5 }), 5);
     // Results: lists and maps as JSON, schema objects as the JSON they were read from.
     assert.deepEqual(evaluate(compile('[n, 2]', e), { n: 1 }), [1, 2]);

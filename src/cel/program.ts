@@ -1,8 +1,9 @@
-import type { ParseResult } from '@marcbachmann/cel-js';
+import { TypeError as EngineTypeError, type ParseResult } from '@marcbachmann/cel-js';
 import { forEachNode } from './ast-walk.js';
 import type { CelEnvironment } from './cel-environment.js';
 import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedField } from './engine-errors.js';
 import type { EngineNode } from './engine-internals.js';
+import { specializeInputs } from './input-access.js';
 import { fromCel } from './json-values.js';
 
 /**
@@ -10,8 +11,13 @@ import { fromCel } from './json-values.js';
  * built; evaluations may run concurrently (they share nothing but the program).
  */
 export class CelProgram {
-  /** The declared variables the expression reads, with their conversions (the only ones converted). */
+  /**
+   * The declared variables the expression reads that are converted before it runs, with their
+   * conversions; the others it reads are converted as read (see input-access.ts).
+   */
   readonly inputs: readonly (readonly [name: string, convert: (value: unknown) => unknown])[];
+  /** The variables it reads that have a value when absent (or `null`) in an activation. */
+  readonly absent: readonly (readonly [name: string, value: unknown])[];
 
   constructor(
     readonly expression: string,
@@ -19,11 +25,11 @@ export class CelProgram {
     /** The engine's parsed (and, through `compile`, checked) expression; callable with engine values. */
     readonly parsed: ParseResult,
   ) {
-    const read = new Set<string>();
-    forEachNode(parsed.ast as unknown as EngineNode, (node) => {
-      if (node.op === 'id') read.add(node.args as string);
-    });
-    this.inputs = [...environment.variables].filter(([name]) => read.has(name));
+    const { read, lazy } = specializeInputs(this.ast, environment);
+    this.inputs = [...environment.variables]
+      .filter(([name]) => read.has(name) && !lazy.has(name))
+      .map(([name, convert]) => [name, convert] as const);
+    this.absent = [...environment.absentValues].filter(([name]) => read.has(name));
   }
 
   /** The checked syntax tree: nodes with `op`, `args`, source offsets and `checkedType` (for a cost estimator). */
@@ -54,11 +60,24 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   } catch (e) {
     throw compileErrorFrom(expression, e);
   }
-  if (!env.engine.opts.enableOptionalTypes) rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
+  if (!env.engine.opts.enableOptionalTypes && expression.includes('optional')) {
+    rejectOptionalNamespace(expression, parsed.ast as unknown as EngineNode);
+  }
   const checked = parsed.check();
   if (!checked.valid) throw compileErrorFrom(expression, checked.error);
-  if (env.objectFields.size > 0) checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
-  const program = new CelProgram(expression, env, parsed);
+
+  // (A presence test needs the word `has` in the text: most expressions skip the walk.)
+  if (env.objectFields.size > 0 && /\bhas\b/.test(expression)) {
+    checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
+  }
+  let program: CelProgram;
+  try {
+    program = new CelProgram(expression, env, parsed);
+  } catch (e) {
+    // A literal that is not homogeneous (found while the program is specialized).
+    if (e instanceof EngineTypeError) throw compileErrorFrom(expression, e);
+    throw e;
+  }
   env.cache.set(env.key, expression, program);
   return program;
 }
@@ -109,6 +128,7 @@ export class PreparedActivation {
         const v = activation[name];
         if (v !== undefined) values[name] = v === null ? null : convert(v);
       }
+      for (const [name, absent] of environment.absentValues) if (activation[name] == null) values[name] = absent;
     } catch (e) {
       throw evaluationErrorFrom(e);
     }
@@ -125,6 +145,17 @@ export class PreparedActivation {
  * only when the environment has an asynchronous library function and the expression calls it.
  */
 export function evaluate(program: CelProgram, activation: CelActivation | PreparedActivation): unknown {
+  const result = evaluateToCel(program, activation);
+  if (typeof result === 'boolean' || typeof result === 'string') return result;
+  if (result instanceof Promise) return result.then(fromCel);
+  return fromCel(result);
+}
+
+/**
+ * {@link evaluate} without converting the result: the engine's value (a `bigint` for an `int`,
+ * typed objects, ...), for a caller that hands it to another expression (composited variables).
+ */
+export function evaluateToCel(program: CelProgram, activation: CelActivation | PreparedActivation): unknown {
   const prepared = activation instanceof PreparedActivation;
   if (prepared && activation.environment !== program.environment) {
     throw new RangeError('the activation was prepared for another environment');
@@ -133,13 +164,18 @@ export function evaluate(program: CelProgram, activation: CelActivation | Prepar
   try {
     let values: Readonly<Record<string, unknown>>;
     if (prepared) values = activation.values;
+    else if (program.inputs.length === 0 && program.absent.length === 0) values = activation;
     else {
-      const converted: Record<string, unknown> = {};
+      const converted: Record<string, unknown> = { ...activation };
       const inputs = program.inputs;
       for (let i = 0; i < inputs.length; i++) {
         const [name, convert] = inputs[i];
         const v = activation[name];
         if (v !== undefined) converted[name] = v === null ? null : convert(v);
+      }
+      const absent = program.absent;
+      for (let i = 0; i < absent.length; i++) {
+        if (activation[absent[i][0]] == null) converted[absent[i][0]] = absent[i][1];
       }
       values = converted;
     }
@@ -147,11 +183,10 @@ export function evaluate(program: CelProgram, activation: CelActivation | Prepar
   } catch (e) {
     throw evaluationErrorFrom(e);
   }
-  if (typeof result === 'boolean' || typeof result === 'string') return result;
   if (result instanceof Promise) {
-    return result.then(fromCel, (e: unknown) => {
+    return result.catch((e: unknown) => {
       throw evaluationErrorFrom(e);
     });
   }
-  return fromCel(result);
+  return result;
 }

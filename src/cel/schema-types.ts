@@ -2,6 +2,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { canonicalJson, isPlainObject, jsonEqual } from '../apis/schema/json-value.js';
 import type { Schema } from '../apis/schema/schema.js';
 import { escapeCelName } from './escaping.js';
+import { toCelDynamic } from './json-values.js';
 import { type ListSemantics, withListSemantics } from './list-semantics.js';
 import { type SchemaField, SchemaObject, schemaJson, schemaObjectClass } from './schema-object.js';
 import { type CelTypeBinding, INT_OR_STRING, invalidData, scalarBinding, scalarKey } from './schema-scalars.js';
@@ -25,6 +26,15 @@ import { type CelTypeBinding, INT_OR_STRING, invalidData, scalarBinding, scalarK
  * `additionalProperties` schema is not exposed, a property without a type.
  */
 
+/**
+ * A schema node that is `dyn` in CEL and holds any JSON (as a `json` variable does), for the
+ * fields kube declares dynamic in its own types (`request.options`). Recognized by identity;
+ * never part of a stored schema.
+ */
+export const DYN_JSON_SCHEMA: Schema = Object.freeze({});
+
+const DYN_JSON: CelTypeBinding = { celType: 'dyn', convert: toCelDynamic, equal: jsonEqual };
+
 /** Where the type of a variable comes from. */
 export interface SchemaTypeOptions {
   /** Name of the root object type; nested object types are named by path below it (`T.spec`). */
@@ -33,6 +43,8 @@ export interface SchemaTypeOptions {
   readonly isResourceRoot?: boolean;
   /** Receives the fields of each object type declared: type name → CEL field names. */
   readonly objectFields?: Map<string, ReadonlySet<string>>;
+  /** Receives the fields of each object type declared: type name → CEL field name → field. */
+  readonly objectTypes?: Map<string, ReadonlyMap<string, SchemaField>>;
 }
 
 /**
@@ -46,7 +58,7 @@ export function declareSchemaType(
   options: SchemaTypeOptions,
 ): CelTypeBinding | undefined {
   if (!/^[A-Za-z_][\w.]*$/.test(options.typeName)) throw new RangeError(`invalid CEL type name ${options.typeName}`);
-  const builder = new SchemaTypeBuilder(env, options.objectFields ?? new Map());
+  const builder = new SchemaTypeBuilder(env, options.objectFields ?? new Map(), options.objectTypes ?? new Map());
   return builder.build(schema, options.typeName, options.isResourceRoot ?? false);
 }
 
@@ -58,9 +70,11 @@ class SchemaTypeBuilder {
   constructor(
     private readonly env: Environment,
     private readonly objectFields: Map<string, ReadonlySet<string>>,
+    private readonly objectTypes: Map<string, ReadonlyMap<string, SchemaField>>,
   ) {}
 
   build(schema: Schema, path: string, resourceRoot: boolean): CelTypeBinding | undefined {
+    if (schema === DYN_JSON_SCHEMA) return DYN_JSON;
     if (schema['x-orch-int-or-string']) return INT_OR_STRING;
     const s = resourceRoot ? withTypeAndObjectMeta(schema) : schema;
     switch (s.type) {
@@ -153,9 +167,12 @@ class SchemaTypeBuilder {
     };
     this.env.registerType(name, { ctor: ObjectClass, fields: celFields });
     this.objectFields.set(name, new Set(fields.keys()));
+    this.objectTypes.set(name, fields);
     this.env.registerOperator(`${name} == ${name}`, (x: SchemaObject, y: SchemaObject) =>
       binding.equal(schemaJson(x), schemaJson(y)),
     );
+    // Objects compare with null, as cel-go's object types do (`namespaceObject == null`).
+    this.env.registerOperator(`${name} == null`, (x: unknown) => x === null);
     return binding;
   }
 }

@@ -10,6 +10,12 @@ describe('kubernetes.net.cidr', () => {
   const cases: CelCase[] = [
     // kube's own table (cidr_test.go, with the containsCIDR fix of v1.32's patch releases).
     { expr: 'string(cidr("192.168.0.0/24"))', want: '192.168.0.0/24' },
+    // The type names, as cel-go resolves them.
+    { expr: 'type(cidr("192.168.0.0/24")) == net.CIDR', want: true },
+    { expr: 'type(ip("192.168.0.1")) == net.IP', want: true },
+    { expr: 'type(cidr("192.168.0.0/24").ip()) == net.IP', want: true },
+    { expr: 'type(ip("192.168.0.1")) == net.CIDR', want: false },
+    { expr: 'type("192.168.0.1") == net.IP', want: false },
     { expr: 'cidr("192.168.0.0/")', error: parseError('192.168.0.0/', 'bad bits after slash: ""') },
     { expr: 'cidr("192.168.0.0/24").containsIP(ip("192.168.0.1"))', want: true },
     { expr: 'cidr("192.168.0.0/24").containsIP(ip("192.168.1.1"))', want: false },

@@ -1,3 +1,4 @@
+import type { Environment } from '@marcbachmann/cel-js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { CelLibrary } from '../cel-library.js';
 import { type CelObject, celError, registerFunctions, registerObjectType } from './cel-values.js';
@@ -46,7 +47,7 @@ function containsCidr(cidr: CidrValue, other: CidrValue): boolean {
  * kube's `kubernetes.net.cidr` library (cidr.go, v1.32): `cidr(<string>)` and
  * `isCIDR(<string>)` (Go's `netip.ParsePrefix`, no IPv4-mapped IPv6), `string(<CIDR>)`, and on a
  * CIDR `containsIP(<IP or string>)`, `containsCIDR(<CIDR or string>)`, `ip()` (the address as
- * written), `masked()` and `prefixLength()`.
+ * written), `masked()` and `prefixLength()`; and the type names `net.IP` and `net.CIDR`.
  */
 export const cidrLibrary: CelLibrary = {
   name: 'kubernetes.net.cidr',
@@ -65,5 +66,28 @@ export const cidrLibrary: CelLibrary = {
       [`${CIDR_TYPE}.masked(): ${CIDR_TYPE}`, (c: CidrValue) => new CidrValue(c.prefix.masked())],
       [`${CIDR_TYPE}.prefixLength(): int`, (c: CidrValue) => BigInt(c.prefix.bits)],
     ]);
+    registerNetTypeNames(env);
   },
 };
+
+/** The type of the `net` identifier, whose fields are the type values `net.IP` and `net.CIDR`. */
+const NET_TYPE_NAMES = 'kubernetes.net.TypeNames';
+
+class NetTypeNames {
+  constructor(
+    readonly IP: unknown,
+    readonly CIDR: unknown,
+  ) {}
+}
+
+/**
+ * `net.IP` and `net.CIDR` as type values, so that `type(ip('1.2.3.4')) == net.IP` holds as in
+ * cel-go. The engine resolves no qualified type names, so `net` is a constant whose fields are
+ * the engine's type values of the two types, taken from `type()` of a value of each.
+ */
+function registerNetTypeNames(env: Environment): void {
+  const cidrType = env.evaluate("type(cidr('0.0.0.0/0'))");
+  const ipType = env.evaluate("type(cidr('0.0.0.0/0').ip())");
+  env.registerType(NET_TYPE_NAMES, { ctor: NetTypeNames, fields: { IP: 'type', CIDR: 'type' } });
+  env.registerConstant('net', NET_TYPE_NAMES, new NetTypeNames(ipType, cidrType));
+}

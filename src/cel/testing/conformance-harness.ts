@@ -1,7 +1,7 @@
 /**
  * Runs cel-spec's conformance suite (from `@bufbuild/cel-spec`) through this layer's
  * environments: each test's variables are declared in a stored-expressions environment of a
- * `CelEnvironmentSet`, its expression compiled with `compile` (or only parsed, when the test
+ * `CelEnvironmentSet` with kube's libraries, its expression compiled with `compile` (or only parsed, when the test
  * disables checking) and evaluated by the engine on the test's bindings. The raw engine result
  * is compared, so that `1` and `1.0` stay apart.
  */
@@ -9,6 +9,7 @@ import type { IncrementalTest, IncrementalTestSuite } from '@bufbuild/cel-spec/t
 import type { CelVariable } from '../cel-environment.js';
 import { CelEnvironmentSet } from '../environment-set.js';
 import { CelCompileError } from '../errors.js';
+import { versionedCelLibraries } from '../library/index.js';
 import { CelProgram, compile } from '../program.js';
 import { engineTypeName, engineValue, isTypeValue, sameValue, UNSUPPORTED } from './conformance-values.js';
 
@@ -42,7 +43,7 @@ type Outcome = { status: 'pass' } | { status: 'fail'; reason: string } | { statu
 
 /** Runs every group of `suite` not in {@link SKIPPED_GROUPS}. */
 export function runConformanceSuite(suite: IncrementalTestSuite): GroupResult[] {
-  const set = new CelEnvironmentSet({ programCacheSize: 0 });
+  const set = new CelEnvironmentSet({ programCacheSize: 0, libraries: versionedCelLibraries() });
   const results: GroupResult[] = [];
   for (const group of suite.suites) {
     if (SKIPPED_GROUPS[group.name]) continue;

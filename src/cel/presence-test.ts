@@ -1,0 +1,84 @@
+import type {
+  EngineChecker,
+  EngineEvaluator,
+  EngineMacroCall,
+  EngineNode,
+  EngineScope,
+  EngineType,
+} from './engine-internals.js';
+import type { EnginePatch } from './engine-patches.js';
+import { SchemaObject } from './schema-object.js';
+
+/**
+ * `has(e.f)` where `e` is any expression (`has(self.items[0].name)`, `has({'a': 1}.a)`), as
+ * cel-go allows; the engine accepts only a chain of fields from a variable, which it keeps
+ * handling. `e` must be a map (`f` is a key present), an object (`f` is set; a property holding
+ * `null` is not) or dynamic.
+ */
+
+interface Checker extends EngineChecker {
+  formatType(type: EngineType): string;
+}
+
+interface PresenceMacro {
+  readonly operand: EngineNode;
+  readonly field: string;
+  readonly select: EngineNode;
+  readonly async: boolean;
+  typeCheck(checker: Checker, macro: PresenceMacro, scope: EngineScope): EngineType;
+  evaluate(ev: EngineEvaluator, macro: PresenceMacro, scope: EngineScope): unknown;
+}
+
+/** Whether the engine's own `has()` takes the argument: fields selected from a variable. */
+function engineHandles(arg: EngineNode | undefined): boolean {
+  let node = arg;
+  while (node?.op === '.' || node?.op === '.?') node = (node.args as readonly EngineNode[])[0];
+  return node?.op === 'id';
+}
+
+function typeCheck(checker: Checker, macro: PresenceMacro, scope: EngineScope): EngineType {
+  const type = checker.check(macro.operand, scope);
+  if (type.kind !== 'map' && type.kind !== 'message' && type.kind !== 'dyn') {
+    throw checker.createError(
+      'invalid_macro_argument',
+      `type '${checker.formatType(type)}' does not support field selection`,
+      macro.select,
+    );
+  }
+  return checker.boolType;
+}
+
+function present(ev: EngineEvaluator, macro: PresenceMacro, value: unknown): boolean {
+  const field = macro.field;
+  if (value instanceof Map) return value.get(field) !== undefined;
+  if (value instanceof SchemaObject) return (value as unknown as Record<string, unknown>)[field] !== undefined;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null) return Object.hasOwn(value, field);
+  }
+  throw ev.createError('no_such_overload', 'no such overload', macro.select);
+}
+
+function evaluate(ev: EngineEvaluator, macro: PresenceMacro, scope: EngineScope): unknown {
+  const value = ev.run(macro.operand, scope);
+  return value instanceof Promise ? value.then((v) => present(ev, macro, v)) : present(ev, macro, value);
+}
+
+/** Extends the engine's `has()` macro to any operand. */
+export const PRESENCE_PATCHES: readonly EnginePatch[] = [
+  {
+    table: 'function',
+    name: 'has',
+    receiver: false,
+    arity: 1,
+    signature: 'has(ast): bool',
+    wrap: (engine) => (call) => {
+      const { args } = call as EngineMacroCall;
+      const select = args[0];
+      if (select?.op !== '.' || engineHandles(select)) return engine(call);
+      const [operand, field] = select.args as [EngineNode, string];
+      const macro: PresenceMacro = { operand, field, select, async: false, typeCheck, evaluate };
+      return macro;
+    },
+  },
+];
