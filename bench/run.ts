@@ -8,6 +8,7 @@ const suites: Record<string, () => Promise<void>> = {
   api: async () => (await import('./api/api-bench.js')).runApiBench(),
   apply: async () => (await import('./apply/apply-bench.js')).runApplyBench(),
   cel: async () => (await import('./cel/cel-bench.js')).runCelBench(),
+  authn: async () => (await import('./authn/authn-bench.js')).runAuthnBench(),
 };
 
 const name = process.argv[2];

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 100_000);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
 const WATCH_WRITES = Number(process.env.BENCH_WATCH_WRITES ?? 100);
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
+const WRK_TOKEN = 'api-bench-wrk-token-5d1c8e2f9a7b';
 /** HTTP/2 connections the watchers share (kube clients multiplex their watches over one). */
 const WATCH_SESSIONS = Number(process.env.BENCH_WATCH_SESSIONS ?? 1);
 
@@ -106,7 +107,10 @@ export async function runApiBench(): Promise<void> {
     const dataDir = join(dir, 'loaded');
     await startBenchServer(dataDir).then((s) => s.stop()); // certificates and system namespaces
     const jsonBytes = await seedConfigMaps(dataDir, 'bench', OBJECTS);
-    const server = await startBenchServer(dataDir);
+    // wrk authenticates with a static token (it cannot present a client certificate).
+    const tokenFile = join(dir, 'tokens.csv');
+    writeFileSync(tokenFile, `${WRK_TOKEN},wrk,wrk-uid\n`);
+    const server = await startBenchServer(dataDir, [`--token-auth-file=${tokenFile}`]);
     try {
       rows.push({
         metric: `start-to-ready with ${OBJECTS} objects`,
@@ -184,7 +188,7 @@ export async function runApiBench(): Promise<void> {
         );
         try {
           const bareRps = await wrkRps(`${bare.url}/`, WRK_SECONDS);
-          const ourRps = await wrkRps(`${server.url}${path}/cm-000042?resourceVersion=0`, WRK_SECONDS);
+          const ourRps = await wrkRps(`${server.url}${path}/cm-000042?resourceVersion=0`, WRK_SECONDS, WRK_TOKEN);
           const row = {
             metric: 'GET one object from the cache (wrk, HTTP/1.1, 64 conns)',
             ours: ourRps,

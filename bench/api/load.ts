@@ -2,16 +2,25 @@ import { execFile } from 'node:child_process';
 import { connect as h2connect } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 
-/** Requests per second of a GET loop with wrk (HTTP/1.1, 64 connections, 2 threads). */
-export function wrkRps(url: string, seconds: number): Promise<number> {
+/**
+ * Requests per second of a GET loop with wrk (HTTP/1.1, 64 connections, 2 threads). wrk cannot
+ * present a client certificate: pass `bearerToken` to authenticate.
+ */
+export function wrkRps(url: string, seconds: number, bearerToken?: string): Promise<number> {
+  const auth = bearerToken ? ['-H', `Authorization: Bearer ${bearerToken}`] : [];
   return new Promise((resolve, reject) => {
-    execFile('wrk', ['-t2', '-c64', `-d${seconds}s`, url], { timeout: (seconds + 30) * 1000 }, (err, stdout) => {
-      if (err) return reject(err);
-      const m = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
-      const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
-      if (non2xx) return reject(new Error(`wrk saw ${non2xx[1]} error responses`));
-      resolve(m ? Number(m[1]) : Number.NaN);
-    });
+    execFile(
+      'wrk',
+      ['-t2', '-c64', `-d${seconds}s`, ...auth, url],
+      { timeout: (seconds + 30) * 1000 },
+      (err, stdout) => {
+        if (err) return reject(err);
+        const m = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
+        const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
+        if (non2xx) return reject(new Error(`wrk saw ${non2xx[1]} error responses`));
+        resolve(m ? Number(m[1]) : Number.NaN);
+      },
+    );
   });
 }
 
