@@ -81,6 +81,15 @@ function validateAttributes(spec: Json): FieldError[] {
   return errs;
 }
 
+/** A SubjectAccessReview's spec: one kind of attributes, and a user or a group to ask about. */
+function validateSubjectSpec(spec: Json): FieldError[] {
+  const errs = validateAttributes(spec);
+  if (!str(spec.user) && strings(spec.groups).length === 0) {
+    errs.push(fieldErrors.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'));
+  }
+  return errs;
+}
+
 function userOfSpec(spec: Json): UserInfo {
   const extra = obj(spec.extra);
   return {
@@ -118,12 +127,7 @@ export function authorizationReviewResources(
     subjectAccessReviews: {
       async create(ctx, body) {
         const spec = specOf(body);
-        const errs = validateAttributes(spec);
-        if (!str(spec.user) && strings(spec.groups).length === 0) {
-          errs.push(
-            fieldErrors.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'),
-          );
-        }
+        const errs = validateSubjectSpec(spec);
         if (!metadataIsEmpty(body)) errs.push(fieldErrors.invalid('metadata', body.metadata, 'must be empty'));
         if (errs.length > 0) throw invalid('SubjectAccessReview', errs);
         const status = await decide(authorizer(), attributesOfSpec(spec, userOfSpec(spec)), ctx.signal);
@@ -133,12 +137,7 @@ export function authorizationReviewResources(
     localSubjectAccessReviews: {
       async create(ctx, body) {
         const spec = specOf(body);
-        const errs = validateAttributes(spec);
-        if (!str(spec.user) && strings(spec.groups).length === 0) {
-          errs.push(
-            fieldErrors.invalid('spec.user', str(spec.user), 'at least one of user or group must be specified'),
-          );
-        }
+        const errs = validateSubjectSpec(spec);
         if (spec.nonResourceAttributes != null) {
           errs.push(
             fieldErrors.invalid(

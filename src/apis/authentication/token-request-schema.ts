@@ -5,21 +5,21 @@ import { AUTHENTICATION_V1 } from './review-schemas.js';
 
 const boundObjectReferenceSchema: Schema = namedType(
   `${AUTHENTICATION_V1}.BoundObjectReference`,
-  'BoundObjectReference is a reference to an object that a token is bound to.',
+  'The object a token lives and dies with.',
   {
     type: 'object',
     properties: {
-      kind: stringField("Kind of the referent. Valid kinds are 'Pod' and 'Secret'.", pb(1)),
-      apiVersion: stringField('API version of the referent.', pb(2)),
-      name: stringField('Name of the referent.', pb(3)),
-      uid: stringField('UID of the referent.', pb(4)),
+      kind: stringField('Pod or Secret.', pb(1)),
+      apiVersion: stringField("The object's API version.", pb(2)),
+      name: stringField("The object's name.", pb(3)),
+      uid: stringField("The object's UID.", pb(4)),
     },
   },
 );
 
 const tokenRequestSpecSchema: Schema = namedType(
   `${AUTHENTICATION_V1}.TokenRequestSpec`,
-  'TokenRequestSpec contains client provided parameters of a token request.',
+  'What the client asks of the token.',
   {
     type: 'object',
     required: ['audiences'],
@@ -27,45 +27,36 @@ const tokenRequestSpecSchema: Schema = namedType(
       audiences: {
         type: 'array',
         items: { type: 'string' },
-        description:
-          'Audiences are the intendend audiences of the token. A recipient of a token must identify themself with an identifier in the list of audiences of the token, and otherwise should reject the token. A token issued for multiple audiences may be used to authenticate against any of the audiences listed but implies a high degree of trust between the target audiences.',
+        description: "Who may accept the token; the server's own audiences when empty.",
         'x-orch-list-type': 'atomic',
         ...pb(1),
       },
       expirationSeconds: int64Field(
-        "ExpirationSeconds is the requested duration of validity of the request. The token issuer may return a token with a different validity duration so a client needs to check the 'expiration' field in a response.",
+        'Requested lifetime in seconds; the answer may grant another, so read status.expirationTimestamp.',
         pbPointer(4),
       ),
       boundObjectRef: fieldOf(
         boundObjectReferenceSchema,
-        "BoundObjectRef is a reference to an object that the token will be bound to. The token will only be valid for as long as the bound object exists. NOTE: The API server's TokenReview endpoint will validate the BoundObjectRef, but other audiences may not. Keep ExpirationSeconds small if you want prompt revocation.",
+        'An object the token is valid only as long as (this server checks it; other audiences may not).',
         pb(3),
       ),
     },
   },
 );
 
-const tokenRequestStatusSchema: Schema = namedType(
-  `${AUTHENTICATION_V1}.TokenRequestStatus`,
-  'TokenRequestStatus is the result of a token request.',
-  {
-    type: 'object',
-    required: ['token', 'expirationTimestamp'],
-    properties: {
-      token: stringField('Token is the opaque bearer token.', pb(1)),
-      expirationTimestamp: fieldOf(
-        timeSchema,
-        'ExpirationTimestamp is the time of expiration of the returned token.',
-        pb(2),
-      ),
-    },
+const tokenRequestStatusSchema: Schema = namedType(`${AUTHENTICATION_V1}.TokenRequestStatus`, 'The issued token.', {
+  type: 'object',
+  required: ['token', 'expirationTimestamp'],
+  properties: {
+    token: stringField('The opaque bearer token.', pb(1)),
+    expirationTimestamp: fieldOf(timeSchema, 'When the token stops being valid.', pb(2)),
   },
-);
+});
 
 /** `authentication/v1` TokenRequest: the request and answer of `serviceaccounts/<name>/token`. */
 export const tokenRequestSchema: Schema = namedType(
   `${AUTHENTICATION_V1}.TokenRequest`,
-  'TokenRequest requests a token for a given service account.',
+  'Asks for a token of a service account.',
   {
     type: 'object',
     required: ['spec'],
@@ -73,12 +64,8 @@ export const tokenRequestSchema: Schema = namedType(
       apiVersion: apiVersionField,
       kind: kindField,
       metadata: objectMetaField(),
-      spec: fieldOf(tokenRequestSpecSchema, 'Spec holds information about the request being evaluated', pb(2)),
-      status: fieldOf(
-        tokenRequestStatusSchema,
-        'Status is filled in by the server and indicates whether the token can be authenticated.',
-        pb(3),
-      ),
+      spec: fieldOf(tokenRequestSpecSchema, 'What is asked.', pb(2)),
+      status: fieldOf(tokenRequestStatusSchema, 'Filled in by the server: the token.', pb(3)),
     },
   },
 );
