@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { UnavailableError } from '../errors.js';
 import type { Store } from '../store.js';
@@ -17,6 +18,20 @@ async function failsUnavailable(op: () => Promise<unknown>): Promise<number> {
   );
   assert.ok(err instanceof UnavailableError, `expected UnavailableError, got ${String(err)}`);
   return Date.now() - started;
+}
+
+/**
+ * SIGSTOP takes effect asynchronously: a process running on another core may still answer a
+ * request or two. Waits until the kernel reports the process stopped (state `T` in /proc).
+ */
+async function stoppedByKernel(pid: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The state follows the parenthesised command name.
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assert.fail(`process ${pid} did not stop`);
 }
 
 describe('etcd store fault handling', { skip: etcdSkipReason() }, () => {
@@ -58,6 +73,7 @@ describe('etcd store fault handling', { skip: etcdSkipReason() }, () => {
     try {
       await store.create('/registry/g/r/h', enc('h'));
       process.kill(pid, 'SIGSTOP');
+      await stoppedByKernel(pid);
       try {
         // Writes are not retried after a deadline (they may have been applied): one deadline.
         assert.ok((await failsUnavailable(() => store.create('/registry/g/r/i', enc('i')))) < 2000);
