@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { type ApiDomain, ORCH_DOMAIN } from '../apis/api-domain.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Clock } from '../util/clock.js';
@@ -38,6 +39,8 @@ export interface RunningControllers {
 export function startControllers(options: StartControllersOptions): RunningControllers {
   const logger = options.logger ?? silentLogger;
   const lifetime = new AbortController();
+  // One listener per informer and controller: many by design, not a leak.
+  setMaxListeners(0, lifetime.signal);
   const onAbort = () => lifetime.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) lifetime.abort();

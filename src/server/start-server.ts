@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
@@ -149,6 +150,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   runtimeConfig.validate(groupVersionRegistry(servable));
 
   const lifetime = new AbortController();
+  // One listener per served resource, informer and controller: many by design, not a leak.
+  setMaxListeners(0, lifetime.signal);
   const certs = await ensureCertificates({
     certDir: options.certDir ?? join(dataDir, 'pki'),
     tlsCertFile: options.tlsCertFile || undefined,

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { builtinResources } from '../../apis/builtin.js';
 import type { ApiResponse, Handler } from '../../endpoints/handler.js';
@@ -46,6 +47,8 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
   const gates = newOrchFeatureGates();
   if (options.featureGates) gates.setFromMap(options.featureGates);
   const lifetime = new AbortController();
+  // One listener per served resource, informer and controller: many by design, not a leak.
+  setMaxListeners(0, lifetime.signal);
   const store = new MemoryStore();
   const api = buildApiServer({
     store,
