@@ -28,6 +28,20 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     involvedObject: { kind: 'ConfigMap', name: 'c', namespace: ns },
   }),
   Lease: (ns) => ({ apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: ns } }),
+  ClusterRoleBinding: () => ({
+    apiVersion: 'rbac.authorization.orch.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'crb' },
+    roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+  }),
+  ClusterRole: () => ({ apiVersion: 'rbac.authorization.orch.io/v1', kind: 'ClusterRole', metadata: { name: 'cr' } }),
+  RoleBinding: (ns) => ({
+    apiVersion: 'rbac.authorization.orch.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'rb', namespace: ns },
+    roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'r' },
+  }),
+  Role: (ns) => ({ apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: { name: 'r', namespace: ns } }),
 };
 
 describe('builtinResources', () => {
@@ -43,6 +57,10 @@ describe('builtinResources', () => {
         '/v1/serviceaccounts',
         '/v1/events',
         'coordination.orch.io/v1/leases',
+        'rbac.authorization.orch.io/v1/clusterrolebindings',
+        'rbac.authorization.orch.io/v1/clusterroles',
+        'rbac.authorization.orch.io/v1/rolebindings',
+        'rbac.authorization.orch.io/v1/roles',
       ],
     );
     for (const d of defs) {

@@ -6,6 +6,7 @@ import { namespaceResource } from './core/namespace.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
+import { rbacResources } from './rbac/rbac-resources.js';
 
 export interface BuiltinOptions {
   /** Names of groups, namespaces, labels and finalizers; default `orch.io`. */
@@ -24,7 +25,7 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * Every compiled-in resource: core/v1 namespaces, configmaps, secrets, serviceaccounts, events,
- * and coordination.<domain>/v1 leases. Each call builds fresh definitions; their schemas are
+ * coordination.<domain>/v1 leases and the four rbac.authorization.<domain>/v1 kinds. Each call builds fresh definitions; their schemas are
  * shared constants and therefore deeply frozen.
  */
 export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceDefinition[] {
@@ -36,6 +37,7 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     serviceAccountResource(domain),
     eventResource(domain),
     leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }, domain),
+    ...rbacResources(domain),
   ];
   for (const def of defs) deepFreeze(def.schema);
   return defs;

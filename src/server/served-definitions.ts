@@ -3,7 +3,6 @@ import { builtinResources } from '../apis/builtin.js';
 import { serviceAccountTokenSubresource } from '../apis/core/service-account.js';
 import type { BuiltinResourceDefinition } from '../apis/meta/builtin-definition.js';
 import { apiErrors } from '../apis/meta/status.js';
-import { rbacResources } from '../apis/rbac/rbac-resources.js';
 import type { TokenRequestCreator } from '../authn/service-account/token-request.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { authenticationReviewResources, type ReviewAuthentication } from './authentication-reviews.js';
@@ -34,7 +33,6 @@ export function servedDefinitions(domain: ApiDomain, services: () => ReviewServi
   );
   return [
     ...builtin,
-    ...rbacResources(domain),
     ...authenticationReviewResources(domain, () => services().authentication),
     ...authorizationReviewResources(domain, () => services().authorizer),
   ];

@@ -33,7 +33,11 @@ function refs(doc: Json): string[] {
 describe('OpenAPI v3 root', () => {
   it('lists one document per group version with the hash of the served bytes', () => {
     const root = buildOpenApiV3Root(defs);
-    assert.deepEqual(Object.keys(root.paths), ['api/v1', 'apis/coordination.orch.io/v1']);
+    assert.deepEqual(Object.keys(root.paths), [
+      'api/v1',
+      'apis/coordination.orch.io/v1',
+      'apis/rbac.authorization.orch.io/v1',
+    ]);
     const docs = buildOpenApiV3Documents(defs);
     for (const [path, entry] of Object.entries(root.paths)) {
       const doc = docs.get(path);
@@ -193,6 +197,7 @@ describe('OpenAPI v2 document', () => {
       [
         { group: '', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ],
     );
   });

@@ -56,7 +56,9 @@ function proto3View(v: Json, key = ''): Json {
   if (v === null || typeof v !== 'object') return v;
   const out: Json = {};
   for (const [k, x] of Object.entries(v)) {
-    if (x === false || x === '' || x === 0) continue;
+    // Values held as YAML text (defaults, examples, enums, extensions) travel even when zero.
+    const asYaml = k === 'default' || k === 'example' || k === 'enum' || k.startsWith('x-');
+    if (!asYaml && (x === false || x === '' || x === 0)) continue;
     out[k] = proto3View(x, k);
   }
   return out;

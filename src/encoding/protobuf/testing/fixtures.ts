@@ -146,5 +146,43 @@ export function richObjects(): Record<string, ApiObject> {
         preferredHolder: 'node-2',
       },
     },
+    ClusterRole: {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'ClusterRole',
+      metadata: richMetadata('monitoring'),
+      rules: [
+        { verbs: ['get', 'list'], apiGroups: ['', 'apps'], resources: ['pods', 'deployments/scale'] },
+        { verbs: ['get'], nonResourceURLs: ['/metrics', '/healthz/*'] },
+      ],
+      aggregationRule: {
+        clusterRoleSelectors: [
+          { matchLabels: { 'example.com/aggregate': 'true' } },
+          { matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] },
+        ],
+      },
+    },
+    Role: {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'Role',
+      metadata: richMetadata('settings-reader', 'default'),
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] }],
+    },
+    ClusterRoleBinding: {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: richMetadata('monitoring'),
+      subjects: [
+        { kind: 'Group', apiGroup: 'rbac.authorization.orch.io', name: 'system:monitoring' },
+        { kind: 'ServiceAccount', name: 'prometheus', namespace: 'monitoring' },
+      ],
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'monitoring' },
+    },
+    RoleBinding: {
+      apiVersion: 'rbac.authorization.orch.io/v1',
+      kind: 'RoleBinding',
+      metadata: richMetadata('settings', 'default'),
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'alice' }],
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'settings-reader' },
+    },
   };
 }
