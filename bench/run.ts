@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<void>> = {
   apply: async () => (await import('./apply/apply-bench.js')).runApplyBench(),
   cel: async () => (await import('./cel/cel-bench.js')).runCelBench(),
   authn: async () => (await import('./authn/authn-bench.js')).runAuthnBench(),
+  authz: async () => (await import('./authz/authz-bench.js')).runAuthzBench(),
 };
 
 const name = process.argv[2];

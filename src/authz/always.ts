@@ -6,6 +6,9 @@ export const alwaysAllow: Authorizer = {
   async authorize(): Promise<AuthorizationResult> {
     return ALLOW_RESULT;
   },
+  decide(): AuthorizationResult {
+    return ALLOW_RESULT;
+  },
   async rulesFor(): Promise<RulesResult> {
     return ALL_RULES;
   },
@@ -16,6 +19,9 @@ const DENIED: AuthorizationResult = Object.freeze({ decision: 'deny', reason: 'E
 /** `AlwaysDeny`: every request is denied (for tests), with kube's reason. */
 export const alwaysDeny: Authorizer = {
   async authorize(): Promise<AuthorizationResult> {
+    return DENIED;
+  },
+  decide(): AuthorizationResult {
     return DENIED;
   },
   async rulesFor(): Promise<RulesResult> {

@@ -14,11 +14,15 @@ import { NO_RULES, type RulesResult } from './rules.js';
  */
 export function privilegedGroups(groups: readonly string[] = [PRIVILEGED_GROUP]): Authorizer {
   const set = new Set(groups);
+  const decide = (a: Attributes): AuthorizationResult => {
+    for (const g of a.user.groups) if (set.has(g)) return ALLOW_RESULT;
+    return NO_OPINION_RESULT;
+  };
   return {
     async authorize(a: Attributes): Promise<AuthorizationResult> {
-      for (const g of a.user.groups) if (set.has(g)) return ALLOW_RESULT;
-      return NO_OPINION_RESULT;
+      return decide(a);
     },
+    decide,
     // kube-apiserver lists no rules for the privileged groups (and is not incomplete).
     async rulesFor(): Promise<RulesResult> {
       return NO_RULES;

@@ -10,8 +10,20 @@ import { mergeRules, type RulesResult } from './rules.js';
  */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   const list = [...authorizers];
+  const decideAll = (a: Attributes): AuthorizationResult => {
+    const reasons: string[] = [];
+    for (const authz of list) {
+      const r = (authz.decide as (a: Attributes) => AuthorizationResult)(a);
+      if (r.decision !== 'no-opinion') return r;
+      if (r.reason) reasons.push(r.reason);
+    }
+    return { decision: 'no-opinion', reason: reasons.join('\n') };
+  };
+  const synchronous = list.every((a) => a.decide !== undefined);
   return {
+    ...(synchronous ? { decide: decideAll } : {}),
     async authorize(a: Attributes, request: Abortable): Promise<AuthorizationResult> {
+      if (synchronous) return decideAll(a);
       const reasons: string[] = [];
       for (const authz of list) {
         const r = await authz.authorize(a, request);

@@ -32,7 +32,22 @@ function describeBinding(m: MatchedBinding): string {
  * the answer is `no-opinion` (and the chain denies). Decisions are synchronous reads of the index.
  */
 export class RbacAuthorizer implements Authorizer {
+  /**
+   * Authenticators hand out the same frozen user object for a credential while it is cached, so
+   * a user's keys are computed once per user object.
+   */
+  private readonly keysByUser = new WeakMap<UserInfo, readonly string[]>();
+
   constructor(private readonly index: RbacIndex) {}
+
+  private keysOf(user: UserInfo): readonly string[] {
+    let keys = this.keysByUser.get(user);
+    if (keys === undefined) {
+      keys = userKeys(user);
+      if (Object.isFrozen(user)) this.keysByUser.set(user, keys);
+    }
+    return keys;
+  }
 
   async authorize(a: Attributes): Promise<AuthorizationResult> {
     return this.decide(a);
@@ -40,7 +55,7 @@ export class RbacAuthorizer implements Authorizer {
 
   /** The decision, synchronously (also what SelfSubjectAccessReview and escalation checks use). */
   decide(a: Attributes): AuthorizationResult {
-    const matched = this.index.bindingsFor(userKeys(a.user), a.isResourceRequest ? a.namespace : '');
+    const matched = this.index.bindingsFor(this.keysOf(a.user), a.isResourceRequest ? a.namespace : '');
     for (const m of matched) {
       const rules = this.index.rulesOf(m.binding);
       if (!rules) continue;

@@ -9,6 +9,8 @@ export interface IndexedBinding {
   readonly roleKind: string;
   readonly roleName: string;
   readonly subjects: readonly Subject[];
+  /** The index key of each subject (undefined for kinds that grant nothing), computed once. */
+  readonly subjectKeys: readonly (string | undefined)[];
 }
 
 /** One binding of a user, with the subject through which it applies. */
@@ -60,6 +62,7 @@ export class RbacIndex {
       roleKind: b.roleRef?.kind ?? '',
       roleName: b.roleRef?.name ?? '',
       subjects: [...(b.subjects ?? [])],
+      subjectKeys: (b.subjects ?? []).map((s) => subjectKey(s, namespace)),
     };
     if (namespace === '') {
       this.clusterBindings.set(name, indexed);
@@ -105,23 +108,25 @@ export class RbacIndex {
    */
   bindingsFor(keys: readonly string[], namespace: string): MatchedBinding[] {
     const out: MatchedBinding[] = [];
-    const seen = new Set<string>();
-    const wanted = new Set(keys);
-    const collect = (bindingKey: string, binding: IndexedBinding | undefined) => {
-      if (!binding || seen.has(bindingKey)) return;
-      seen.add(bindingKey);
-      const subject = binding.subjects.find((s) => {
-        const k = subjectKey(s, binding.namespace);
-        return k !== undefined && wanted.has(k);
-      });
-      if (subject) out.push({ binding, subject });
+    // A binding naming the user twice (say, by name and by group) is listed once.
+    const seen = new Set<IndexedBinding>();
+    const collect = (binding: IndexedBinding | undefined) => {
+      if (!binding || seen.has(binding)) return;
+      seen.add(binding);
+      for (let i = 0; i < binding.subjects.length; i++) {
+        const k = binding.subjectKeys[i];
+        if (k !== undefined && keys.includes(k)) {
+          out.push({ binding, subject: binding.subjects[i] as Subject });
+          return;
+        }
+      }
     };
     for (const key of keys) {
-      for (const name of this.clusterBySubject.get(key) ?? []) collect(`/${name}`, this.clusterBindings.get(name));
+      for (const name of this.clusterBySubject.get(key) ?? []) collect(this.clusterBindings.get(name));
     }
     if (namespace) {
       for (const key of keys) {
-        for (const k of this.namespacedBySubject.get(key)?.get(namespace) ?? []) collect(k, this.roleBindings.get(k));
+        for (const k of this.namespacedBySubject.get(key)?.get(namespace) ?? []) collect(this.roleBindings.get(k));
       }
     }
     return out;
@@ -139,10 +144,7 @@ export class RbacIndex {
 
   private keysOf(b: IndexedBinding): string[] {
     const keys = new Set<string>();
-    for (const s of b.subjects) {
-      const k = subjectKey(s, b.namespace);
-      if (k !== undefined) keys.add(k);
-    }
+    for (const k of b.subjectKeys) if (k !== undefined) keys.add(k);
     return [...keys];
   }
 }

@@ -15,7 +15,7 @@ export function authorization(authorizer: Authorizer): Filter {
   return (next) => async (req) => {
     const info = req.info!;
     const a = attributesOf(info, req.user!);
-    const r = await authorizer.authorize(a, req);
+    const r = authorizer.decide ? authorizer.decide(a) : await authorizer.authorize(a, req);
     if (r.decision === 'allow') return next(req);
     const message = r.reason ? `${forbiddenMessage(a)}: ${r.reason}` : forbiddenMessage(a);
     const gr = info.isResourceRequest ? { group: info.apiGroup, resource: info.resource } : { group: '', resource: '' };
