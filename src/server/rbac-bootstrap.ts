@@ -5,6 +5,7 @@ import { autoupdateAnnotation, defaultPolicy } from '../apis/rbac/default-policy
 import type { ClusterRole, ClusterRoleBinding } from '../apis/rbac/rbac-types.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
 import type { ResourceSet, ServedResource } from '../registry/resource-set/index.js';
+import type { RequestContext } from '../registry/types.js';
 import type { Logger } from '../util/logger.js';
 import { API_SERVER_USER } from './bootstrap-namespaces.js';
 import {
@@ -78,44 +79,24 @@ export async function ensureDefaultRbacPolicy(
       });
     const existing = new Map<string, ApiObject>();
     for (const item of (await served.store.list(ctx('list'), {})).items) existing.set(item.metadata.name ?? '', item);
-    for (const expected of kind.expected) {
-      const name = expected.metadata.name ?? '';
-      const label = `${kind.resource}/${name}`;
-      try {
-        const live = existing.get(name);
-        if (!live) {
-          await create(served, ctx('create', name), expected, domain);
-          result.created.push(label);
-        } else if (!mayAutoupdate(live, annotation)) {
-          result.skipped.push(label);
-        } else if (kind.replace?.(live, expected)) {
-          const next = structuredClone(expected);
-          kind.reconcile(next, { ...live, metadata: { ...live.metadata, name } });
-          await served.store.delete(ctx('delete', name), name, {
-            dryRun: false,
-            preconditions: { uid: live.metadata.uid },
-          });
-          await create(served, ctx('create', name), next, domain);
-          result.updated.push(label);
-        } else if (kind.reconcile(structuredClone(live), expected)) {
-          await served.store.update(
-            ctx('update', name),
-            name,
-            {
-              retryOnConflict: true,
-              compute(current) {
-                if (!current) throw new RbacBootstrapError(`${label} was deleted meanwhile`);
-                const next = structuredClone(current);
-                return kind.reconcile(next, expected) ? next : current;
-              },
-            },
-            { dryRun: false, fieldManager: domain.apiServerManager },
-          );
-          result.updated.push(label);
+    // Objects are independent: written concurrently, reported in the policy's order.
+    const outcomes = await Promise.all(
+      kind.expected.map(async (expected): Promise<[keyof RbacBootstrapResult | 'failed' | 'same', string]> => {
+        const name = expected.metadata.name ?? '';
+        const label = `${kind.resource}/${name}`;
+        try {
+          return [
+            await reconcileOne(served, kind, { ctx, live: existing.get(name), expected, domain, annotation }),
+            label,
+          ];
+        } catch (e) {
+          return ['failed', `${label}: ${e instanceof Error ? e.message : String(e)}`];
         }
-      } catch (e) {
-        failures.push(`${label}: ${e instanceof Error ? e.message : String(e)}`);
-      }
+      }),
+    );
+    for (const [outcome, label] of outcomes) {
+      if (outcome === 'failed') failures.push(label);
+      else if (outcome !== 'same') result[outcome].push(label);
     }
   }
   if (failures.length > 0)
@@ -130,12 +111,51 @@ export async function ensureDefaultRbacPolicy(
   return result;
 }
 
-async function create(
+interface ReconcileInput {
+  readonly ctx: (verb: string, name?: string) => RequestContext;
+  readonly live: ApiObject | undefined;
+  readonly expected: ApiObject;
+  readonly domain: ApiDomain;
+  readonly annotation: string;
+}
+
+/** Creates, updates, replaces or leaves one default object; says which. */
+async function reconcileOne(
   served: ServedResource,
-  ctx: ReturnType<typeof internalRequestContext>,
-  obj: ApiObject,
-  domain: ApiDomain,
-) {
+  kind: Kind<ApiObject>,
+  { ctx, live, expected, domain, annotation }: ReconcileInput,
+): Promise<keyof RbacBootstrapResult | 'same'> {
+  const name = expected.metadata.name ?? '';
+  if (!live) {
+    await create(served, ctx('create', name), expected, domain);
+    return 'created';
+  }
+  if (!mayAutoupdate(live, annotation)) return 'skipped';
+  if (kind.replace?.(live, expected)) {
+    const next = structuredClone(expected);
+    kind.reconcile(next, { ...live, metadata: { ...live.metadata, name } });
+    await served.store.delete(ctx('delete', name), name, { dryRun: false, preconditions: { uid: live.metadata.uid } });
+    await create(served, ctx('create', name), next, domain);
+    return 'updated';
+  }
+  if (!kind.reconcile(structuredClone(live), expected)) return 'same';
+  await served.store.update(
+    ctx('update', name),
+    name,
+    {
+      retryOnConflict: true,
+      compute(current) {
+        if (!current) throw new RbacBootstrapError(`${kind.resource}/${name} was deleted meanwhile`);
+        const next = structuredClone(current);
+        return kind.reconcile(next, expected) ? next : current;
+      },
+    },
+    { dryRun: false, fieldManager: domain.apiServerManager },
+  );
+  return 'updated';
+}
+
+async function create(served: ServedResource, ctx: RequestContext, obj: ApiObject, domain: ApiDomain) {
   try {
     await served.store.create(ctx, obj, { dryRun: false, fieldManager: domain.apiServerManager });
   } catch (e) {

@@ -151,3 +151,26 @@ describe('default RBAC policy', () => {
     assert.deepEqual(discovery.rules, [mine]);
   });
 });
+
+describe('default RBAC policy under the k8s.io profile, without RBAC authorization', () => {
+  let s: InProcessServer;
+  before(async () => {
+    s = await startInProcess({ apiDomain: 'k8s.io', runControllers: false });
+  });
+  after(() => s.stop());
+
+  it("creates kube's objects with kube's names whatever the authorization mode", async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    const scheduler = await s.api.admin('GET', `${rbac}/clusterroles/system:kube-scheduler`);
+    assert.equal(scheduler.status, 200, scheduler.text);
+    assert.equal(scheduler.json().metadata.labels['kubernetes.io/bootstrapping'], 'rbac-defaults');
+    assert.equal(scheduler.json().metadata.annotations['rbac.authorization.kubernetes.io/autoupdate'], 'true');
+    assert.deepEqual(scheduler.json().rules[2].resourceNames, ['kube-scheduler']);
+    const dns = await s.api.admin('GET', `${rbac}/clusterrolebindings/system:kube-dns`);
+    assert.deepEqual(dns.json().subjects, [{ kind: 'ServiceAccount', name: 'kube-dns', namespace: 'kube-system' }]);
+    const view = await s.api.admin('GET', `${rbac}/clusterroles/view`);
+    assert.deepEqual(view.json().aggregationRule, {
+      clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }],
+    });
+  });
+});
