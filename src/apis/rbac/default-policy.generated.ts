@@ -512,6 +512,57 @@ export function defaultClusterRoleFacts(d: ApiDomain): DefaultRoleFacts[] {
       aggregateFrom: `${d.group('rbac.authorization')}/aggregate-to-view`,
     },
     {
+      name: 'system:controller:attachdetach-controller',
+      rules: [
+        { apiGroups: [''], resources: ['persistentvolumeclaims', 'persistentvolumes'], verbs: ['list', 'watch'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        {
+          apiGroups: [d.group('storage')],
+          resources: ['volumeattachments'],
+          verbs: ['create', 'delete', 'get', 'list', 'watch'],
+        },
+        { apiGroups: [d.group('storage')], resources: ['csidrivers'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [d.group('storage')], resources: ['csinodes'], verbs: ['get', 'list', 'watch'] },
+      ],
+    },
+    {
+      name: 'system:controller:certificate-controller',
+      rules: [
+        {
+          apiGroups: [d.group('certificates')],
+          resources: ['certificatesigningrequests'],
+          verbs: ['delete', 'get', 'list', 'watch'],
+        },
+        {
+          apiGroups: [d.group('certificates')],
+          resources: ['certificatesigningrequests/approval', 'certificatesigningrequests/status'],
+          verbs: ['update'],
+        },
+        {
+          apiGroups: [d.group('certificates')],
+          resources: ['signers'],
+          resourceNames: [`${d.key('', '')}${d.componentName('apiserver-client-kubelet')}`],
+          verbs: ['approve'],
+        },
+        {
+          apiGroups: [d.group('certificates')],
+          resources: ['signers'],
+          resourceNames: [
+            `${d.key('', '')}${d.componentName('apiserver-client')}`,
+            `${d.key('', '')}${d.componentName('apiserver-client-kubelet')}`,
+            d.key('', 'kubelet-serving'),
+            d.key('', 'legacy-unknown'),
+          ],
+          verbs: ['sign'],
+        },
+        { apiGroups: [d.group('authorization')], resources: ['subjectaccessreviews'], verbs: ['create'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
       name: 'system:controller:clusterrole-aggregation-controller',
       rules: [
         {
@@ -522,10 +573,171 @@ export function defaultClusterRoleFacts(d: ApiDomain): DefaultRoleFacts[] {
       ],
     },
     {
+      name: 'system:controller:cronjob-controller',
+      rules: [
+        { apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list', 'update', 'watch'] },
+        {
+          apiGroups: ['batch'],
+          resources: ['jobs'],
+          verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        },
+        { apiGroups: ['batch'], resources: ['cronjobs/status'], verbs: ['update'] },
+        { apiGroups: ['batch'], resources: ['cronjobs/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:daemon-set-controller',
+      rules: [
+        { apiGroups: ['apps', 'extensions'], resources: ['daemonsets'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['apps', 'extensions'], resources: ['daemonsets/status'], verbs: ['update'] },
+        { apiGroups: ['apps', 'extensions'], resources: ['daemonsets/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['create', 'delete', 'list', 'patch', 'watch'] },
+        { apiGroups: [''], resources: ['pods/binding'], verbs: ['create'] },
+        {
+          apiGroups: ['apps'],
+          resources: ['controllerrevisions'],
+          verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:deployment-controller',
+      rules: [
+        { apiGroups: ['apps', 'extensions'], resources: ['deployments'], verbs: ['get', 'list', 'update', 'watch'] },
+        { apiGroups: ['apps', 'extensions'], resources: ['deployments/status'], verbs: ['update'] },
+        { apiGroups: ['apps', 'extensions'], resources: ['deployments/finalizers'], verbs: ['update'] },
+        {
+          apiGroups: ['apps', 'extensions'],
+          resources: ['replicasets'],
+          verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'update', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:device-taint-eviction-controller',
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
+        { apiGroups: [d.group('resource')], resources: ['resourceclaims'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [d.group('resource')], resources: ['resourceslices'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [d.group('resource')], resources: ['deviceclasses'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:disruption-controller',
+      rules: [
+        { apiGroups: ['apps', 'extensions'], resources: ['deployments'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['apps', 'extensions'], resources: ['replicasets'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['policy'], resources: ['poddisruptionbudgets/status'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
+        { apiGroups: ['*'], resources: ['*/scale'], verbs: ['get'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:endpoint-controller',
+      rules: [
+        { apiGroups: [''], resources: ['pods', 'services'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['endpoints'], verbs: ['create', 'delete', 'get', 'list', 'update', 'watch'] },
+        { apiGroups: [''], resources: ['endpoints/restricted'], verbs: ['create'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:endpointslice-controller',
+      rules: [
+        { apiGroups: [''], resources: ['nodes', 'pods', 'services'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['services/finalizers'], verbs: ['update'] },
+        {
+          apiGroups: [d.group('discovery')],
+          resources: ['endpointslices'],
+          verbs: ['create', 'delete', 'get', 'list', 'update', 'watch'],
+        },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:endpointslicemirroring-controller',
+      rules: [
+        { apiGroups: [''], resources: ['endpoints', 'services'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['services/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['endpoints/finalizers'], verbs: ['update'] },
+        {
+          apiGroups: [d.group('discovery')],
+          resources: ['endpointslices'],
+          verbs: ['create', 'delete', 'get', 'list', 'update', 'watch'],
+        },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:ephemeral-volume-controller',
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['create', 'get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:expand-controller',
+      rules: [
+        { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'patch', 'update', 'watch'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims/status'], verbs: ['patch', 'update'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
       name: 'system:controller:generic-garbage-collector',
       rules: [
         { apiGroups: ['*'], resources: ['*'], verbs: ['delete', 'get', 'list', 'patch', 'update', 'watch'] },
         { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:horizontal-pod-autoscaler',
+      rules: [
+        { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers/status'], verbs: ['update'] },
+        { apiGroups: ['*'], resources: ['*/scale'], verbs: ['get', 'update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+        { apiGroups: [d.group('metrics')], resources: ['pods'], verbs: ['list', 'watch'] },
+        { apiGroups: [d.group('custom.metrics')], resources: ['*'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [d.group('external.metrics')], resources: ['*'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:job-controller',
+      rules: [
+        { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'patch', 'update', 'watch'] },
+        { apiGroups: ['batch'], resources: ['jobs/status'], verbs: ['update'] },
+        { apiGroups: ['batch'], resources: ['jobs/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['create', 'delete', 'list', 'patch', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:legacy-service-account-token-cleaner',
+      rules: [
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: [d.componentName('apiserver-legacy-service-account-token-tracking')],
+          verbs: ['get'],
+        },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['delete', 'patch'] },
       ],
     },
     {
@@ -534,6 +746,223 @@ export function defaultClusterRoleFacts(d: ApiDomain): DefaultRoleFacts[] {
         { apiGroups: [''], resources: ['namespaces'], verbs: ['delete', 'get', 'list', 'watch'] },
         { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
         { apiGroups: ['*'], resources: ['*'], verbs: ['delete', 'deletecollection', 'get', 'list', 'watch'] },
+      ],
+    },
+    {
+      name: 'system:controller:node-controller',
+      rules: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['delete', 'get', 'list', 'patch', 'update', 'watch'] },
+        { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch', 'update'] },
+        { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:persistent-volume-binder',
+      rules: [
+        {
+          apiGroups: [''],
+          resources: ['persistentvolumes'],
+          verbs: ['create', 'delete', 'get', 'list', 'update', 'watch'],
+        },
+        { apiGroups: [''], resources: ['persistentvolumes/status'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'list', 'update', 'watch'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims/status'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['create', 'delete', 'get', 'list', 'watch'] },
+        { apiGroups: [d.group('storage')], resources: ['storageclasses'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        { apiGroups: [''], resources: ['events'], verbs: ['watch'] },
+      ],
+    },
+    {
+      name: 'system:controller:pod-garbage-collector',
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['delete', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
+      ],
+    },
+    {
+      name: 'system:controller:pv-protection-controller',
+      rules: [
+        { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'update', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:pvc-protection-controller',
+      rules: [
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'list', 'update', 'watch'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims/status'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:replicaset-controller',
+      rules: [
+        { apiGroups: ['apps', 'extensions'], resources: ['replicasets'], verbs: ['get', 'list', 'update', 'watch'] },
+        { apiGroups: ['apps', 'extensions'], resources: ['replicasets/status'], verbs: ['update'] },
+        { apiGroups: ['apps', 'extensions'], resources: ['replicasets/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['create', 'delete', 'list', 'patch', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:replication-controller',
+      rules: [
+        { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get', 'list', 'update', 'watch'] },
+        { apiGroups: [''], resources: ['replicationcontrollers/status'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['replicationcontrollers/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['create', 'delete', 'list', 'patch', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:resource-claim-controller',
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
+        {
+          apiGroups: [d.group('resource')],
+          resources: ['resourceclaims'],
+          verbs: ['create', 'delete', 'get', 'list', 'watch'],
+        },
+        {
+          apiGroups: [d.group('resource')],
+          resources: ['resourceclaims', 'resourceclaims/status'],
+          verbs: ['patch', 'update'],
+        },
+        { apiGroups: [''], resources: ['pods/status'], verbs: ['patch', 'update'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        { apiGroups: [d.group('resource')], resources: ['resourceclaims/binding'], verbs: ['patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:resourcequota-controller',
+      rules: [
+        { apiGroups: ['*'], resources: ['*'], verbs: ['list', 'watch'] },
+        { apiGroups: [''], resources: ['resourcequotas/status'], verbs: ['update'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:root-ca-cert-publisher',
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'update'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:route-controller',
+      rules: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+        { apiGroups: [''], resources: ['nodes/status'], verbs: ['patch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:selinux-warning-controller',
+      rules: [
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+        { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [d.group('storage')], resources: ['csidrivers'], verbs: ['get', 'list', 'watch'] },
+      ],
+    },
+    {
+      name: 'system:controller:service-account-controller',
+      rules: [
+        { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:service-cidrs-controller',
+      rules: [
+        {
+          apiGroups: [d.group('networking')],
+          resources: ['servicecidrs'],
+          verbs: ['get', 'list', 'patch', 'update', 'watch'],
+        },
+        { apiGroups: [d.group('networking')], resources: ['servicecidrs/finalizers'], verbs: ['patch', 'update'] },
+        { apiGroups: [d.group('networking')], resources: ['servicecidrs/status'], verbs: ['patch', 'update'] },
+        { apiGroups: [d.group('networking')], resources: ['ipaddresses'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:service-controller',
+      rules: [
+        { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['services/status'], verbs: ['patch', 'update'] },
+        { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:statefulset-controller',
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+        { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['apps'], resources: ['statefulsets/status'], verbs: ['update'] },
+        { apiGroups: ['apps'], resources: ['statefulsets/finalizers'], verbs: ['update'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['create', 'delete', 'get', 'patch', 'update'] },
+        {
+          apiGroups: ['apps'],
+          resources: ['controllerrevisions'],
+          verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        },
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['create', 'get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['delete', 'update'] },
+        { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:ttl-after-finished-controller',
+      rules: [
+        { apiGroups: ['batch'], resources: ['jobs'], verbs: ['delete', 'get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:ttl-controller',
+      rules: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'patch', 'update', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:validatingadmissionpolicy-status-controller',
+      rules: [
+        {
+          apiGroups: [d.group('admissionregistration')],
+          resources: ['validatingadmissionpolicies'],
+          verbs: ['get', 'list', 'watch'],
+        },
+        {
+          apiGroups: [d.group('admissionregistration')],
+          resources: ['validatingadmissionpolicies/status'],
+          verbs: ['get', 'patch', 'update'],
+        },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'system:controller:volumeattributesclass-protection-controller',
+      rules: [
+        { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'watch'] },
+        {
+          apiGroups: [d.group('storage')],
+          resources: ['volumeattributesclasses'],
+          verbs: ['get', 'list', 'update', 'watch'],
+        },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
       ],
     },
   ];
@@ -567,16 +996,162 @@ export function defaultClusterRoleBindingFacts(d: ApiDomain): DefaultBindingFact
     { role: 'system:service-account-issuer-discovery', subjects: [{ kind: 'Group', name: 'system:serviceaccounts' }] },
     { role: 'system:volume-scheduler', subjects: [{ kind: 'User', name: d.systemUser('scheduler') }] },
     {
+      role: 'system:controller:attachdetach-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'attachdetach-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:certificate-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'certificate-controller', namespace: d.systemNamespace }],
+    },
+    {
       role: 'system:controller:clusterrole-aggregation-controller',
       subjects: [{ kind: 'ServiceAccount', name: 'clusterrole-aggregation-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:cronjob-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'cronjob-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:daemon-set-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'daemon-set-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:deployment-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'deployment-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:device-taint-eviction-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'device-taint-eviction-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:disruption-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'disruption-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:endpoint-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'endpoint-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:endpointslice-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'endpointslice-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:endpointslicemirroring-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'endpointslicemirroring-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:ephemeral-volume-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'ephemeral-volume-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:expand-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'expand-controller', namespace: d.systemNamespace }],
     },
     {
       role: 'system:controller:generic-garbage-collector',
       subjects: [{ kind: 'ServiceAccount', name: 'generic-garbage-collector', namespace: d.systemNamespace }],
     },
     {
+      role: 'system:controller:horizontal-pod-autoscaler',
+      subjects: [{ kind: 'ServiceAccount', name: 'horizontal-pod-autoscaler', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:job-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'job-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:legacy-service-account-token-cleaner',
+      subjects: [
+        { kind: 'ServiceAccount', name: 'legacy-service-account-token-cleaner', namespace: d.systemNamespace },
+      ],
+    },
+    {
       role: 'system:controller:namespace-controller',
       subjects: [{ kind: 'ServiceAccount', name: 'namespace-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:node-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'node-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:persistent-volume-binder',
+      subjects: [{ kind: 'ServiceAccount', name: 'persistent-volume-binder', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:pod-garbage-collector',
+      subjects: [{ kind: 'ServiceAccount', name: 'pod-garbage-collector', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:pv-protection-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'pv-protection-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:pvc-protection-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'pvc-protection-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:replicaset-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'replicaset-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:replication-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'replication-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:resource-claim-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'resource-claim-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:resourcequota-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'resourcequota-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:root-ca-cert-publisher',
+      subjects: [{ kind: 'ServiceAccount', name: 'root-ca-cert-publisher', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:route-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'route-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:selinux-warning-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'selinux-warning-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:service-account-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'service-account-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:service-cidrs-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'service-cidrs-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:service-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'service-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:statefulset-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'statefulset-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:ttl-after-finished-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'ttl-after-finished-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:ttl-controller',
+      subjects: [{ kind: 'ServiceAccount', name: 'ttl-controller', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:validatingadmissionpolicy-status-controller',
+      subjects: [
+        { kind: 'ServiceAccount', name: 'validatingadmissionpolicy-status-controller', namespace: d.systemNamespace },
+      ],
+    },
+    {
+      role: 'system:controller:volumeattributesclass-protection-controller',
+      subjects: [
+        { kind: 'ServiceAccount', name: 'volumeattributesclass-protection-controller', namespace: d.systemNamespace },
+      ],
     },
   ];
 }

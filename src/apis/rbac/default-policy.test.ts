@@ -91,6 +91,18 @@ describe('defaultPolicy', () => {
       kind: 'ClusterRole',
       name: 'system:public-info-viewer',
     });
+    const cleaner = byName(p.clusterRoles, 'system:controller:legacy-service-account-token-cleaner');
+    assert.deepEqual(cleaner.rules?.[0].resourceNames, ['kube-apiserver-legacy-service-account-token-tracking']);
+    // Every controller role is bound to the controller's service account.
+    for (const role of p.clusterRoles.filter((r) => r.metadata.name?.startsWith('system:controller:'))) {
+      assert.deepEqual(byName(p.clusterRoleBindings, role.metadata.name ?? '').subjects, [
+        {
+          kind: 'ServiceAccount',
+          name: role.metadata.name?.slice('system:controller:'.length),
+          namespace: 'kube-system',
+        },
+      ]);
+    }
     // Every binding references a default role.
     for (const b of p.clusterRoleBindings) byName(p.clusterRoles, b.roleRef.name);
   });
