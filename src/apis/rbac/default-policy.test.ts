@@ -27,17 +27,26 @@ describe('the default RBAC policy generator', () => {
     assert.equal(run.stdout, readFileSync(join(ROOT, 'src', 'apis', 'rbac', 'default-policy.generated.ts'), 'utf8'));
   });
 
-  const refusals: [string, string, string][] = [
-    ['a domain-derived name it cannot map', '- name: kubernetes-admin\n', '"kubernetes-admin": no mapping'],
-    ['an unknown field', '- name: x\n  rule: []\n', 'cluster-roles.yaml[0].rule: unknown field'],
-    ['a malformed subject', null as unknown as string, 'expected "User name"'],
+  const refusals: [string, string, string, string][] = [
+    [
+      'a domain-derived name it cannot map',
+      'cluster-roles.yaml',
+      '- name: kubernetes-admin\n',
+      'cluster-roles.yaml[0].name: "kubernetes-admin": no mapping',
+    ],
+    ['an unknown field', 'cluster-roles.yaml', '- name: x\n  rule: []\n', 'cluster-roles.yaml[0].rule: unknown field'],
+    [
+      'a malformed subject',
+      'cluster-role-bindings.yaml',
+      '- role: x\n  subjects: [Robot r2d2]\n',
+      'cluster-role-bindings.yaml[0].subjects[0]: expected "User name"',
+    ],
   ];
-  for (const [what, roles, message] of refusals) {
+  for (const [what, file, content, message] of refusals) {
     it(`refuses ${what}, naming the place`, () => {
       const facts = join(dir, what.replaceAll(' ', '-'));
       cpSync(FACTS, facts, { recursive: true });
-      if (roles !== null) writeFileSync(join(facts, 'cluster-roles.yaml'), roles);
-      else writeFileSync(join(facts, 'cluster-role-bindings.yaml'), '- role: x\n  subjects: [Robot r2d2]\n');
+      writeFileSync(join(facts, file), content);
       const run = generate(facts);
       assert.equal(run.status, 1);
       assert.equal(run.stdout, '');
