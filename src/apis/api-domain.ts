@@ -72,6 +72,8 @@ export interface ApiDomain {
   kindName(suffix: string): string;
   /** A product-named system user: `scheduler` → `system:orch-scheduler` | `system:kube-scheduler`. */
   systemUser(component: string): string;
+  /** A product-named component (lease, service account, signer): `scheduler` → `orch-scheduler` | `kube-scheduler`. */
+  componentName(component: string): string;
   /** An environment variable: `EXEC_INFO` → `ORCH_EXEC_INFO` | `KUBERNETES_EXEC_INFO`. */
   envVar(name: string): string;
 }
@@ -123,6 +125,7 @@ function profile(r: DomainRoots): ApiDomain {
     key,
     kindName: (suffix: string) => `${r.product[0].toUpperCase()}${r.product.slice(1)}${suffix}`,
     systemUser,
+    componentName: (component: string) => `${r.product}-${component}`,
     envVar: (name: string) => `${r.longProduct.toUpperCase()}_${name}`,
   });
 }
@@ -172,6 +175,7 @@ export function domainNameTable(): { readonly what: string; readonly orch: strin
     ],
     ['controller manager configuration kind', (d) => d.kindName('ControllerManagerConfiguration')],
     ['system component users', (d) => `${d.systemUser('scheduler')}, ${d.systemUser('aggregator')}`],
+    ['system component names', (d) => `${d.componentName('scheduler')}, ${d.componentName('dns')}`],
     ['exec credential environment variable', (d) => d.envVar('EXEC_INFO')],
   ];
   return rows.map(([what, f]) => ({ what, orch: f(ORCH), kube: f(KUBE) }));

@@ -3,11 +3,13 @@ import { type ApiDomain, ORCH_DOMAIN } from '../apis/api-domain.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 import { GarbageCollector } from './garbage-collector/garbage-collector.js';
 import { InformerSet } from './informer/informer-set.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { ServiceAccountController } from './serviceaccount/service-account-controller.js';
 
+export { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 export { GarbageCollector } from './garbage-collector/garbage-collector.js';
 export { InformerSet } from './informer/informer-set.js';
 export { NamespaceController } from './namespace/namespace-controller.js';
@@ -33,7 +35,7 @@ export interface RunningControllers {
 
 /**
  * Starts the in-process controllers of orch-apiserver: the garbage collector, the namespace
- * controller and the serviceaccount controller, over shared informers (list+watch of every served resource through its registry).
+ * controller, the serviceaccount controller and the clusterrole aggregation controller, over shared informers (list+watch of every served resource through its registry).
  * Returns at once; the controllers work in the background until stopped.
  */
 export function startControllers(options: StartControllersOptions): RunningControllers {
@@ -70,6 +72,13 @@ export function startControllers(options: StartControllersOptions): RunningContr
     signal,
     domain,
   });
+  const aggregation = new ClusterRoleAggregationController({
+    resources: options.resources,
+    informers,
+    logger,
+    signal,
+    domain,
+  });
   informers.start();
   const report = (name: string) => (e: unknown) => {
     if (!signal.aborted)
@@ -79,6 +88,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
     gc.run().catch(report('garbage collector')),
     namespaces.run().catch(report('namespace controller')),
     serviceAccounts.run().catch(report('serviceaccount controller')),
+    aggregation.run().catch(report('clusterrole aggregation controller')),
   ]);
   let stopping: Promise<void> | undefined;
   return {

@@ -22,6 +22,7 @@ import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
+import { ensureDefaultRbacPolicy } from './rbac-bootstrap.js';
 import { resourceSetReader } from './resource-set-reader.js';
 import { servedDefinitions } from './served-definitions.js';
 import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
@@ -182,6 +183,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     health.registerPostStartHook('bootstrap-namespaces');
     health.registerPostStartHook('start-compactor');
+    health.registerPostStartHook('rbac/bootstrap-roles');
 
     // Listen first: the default service-account issuer is the server's own URL (its port may be
     // chosen by the system). Requests before the pipeline is set just below get a 503.
@@ -245,6 +247,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);
+    await ensureDefaultRbacPolicy(served, domain, { signal: lifetime.signal, logger });
+    health.markPostStartHookDone('rbac/bootstrap-roles');
     // --- controllers (src/controllers): garbage collector, namespace and serviceaccount controllers ---
     const controllers =
       options.runControllers === false

@@ -1,0 +1,165 @@
+import type { ApiDomain } from '../apis/api-domain.js';
+import { StatusError } from '../apis/meta/status.js';
+import type { ApiObject } from '../apis/object.js';
+import { autoupdateAnnotation, defaultPolicy } from '../apis/rbac/default-policy.js';
+import type { ClusterRole, ClusterRoleBinding } from '../apis/rbac/rbac-types.js';
+import { internalRequestContext } from '../apis/request/request-context.js';
+import type { ResourceSet, ServedResource } from '../registry/resource-set/index.js';
+import type { RequestContext } from '../registry/types.js';
+import type { Logger } from '../util/logger.js';
+import { API_SERVER_USER } from './bootstrap-namespaces.js';
+import {
+  mayAutoupdate,
+  reconcileClusterRole,
+  reconcileClusterRoleBinding,
+  roleRefDiffers,
+} from './rbac-bootstrap-reconcile.js';
+
+/** Thrown when some default objects could not be written; names each with its error. */
+export class RbacBootstrapError extends Error {}
+
+/** What one pass did, for logs and tests. */
+export interface RbacBootstrapResult {
+  readonly created: string[];
+  readonly updated: string[];
+  /** Existing objects annotated `autoupdate: "false"`, left as they are. */
+  readonly skipped: string[];
+}
+
+interface Kind<T extends ApiObject> {
+  readonly resource: string;
+  readonly expected: T[];
+  readonly reconcile: (existing: T, expected: T) => boolean;
+  /** Whether the existing object must be replaced rather than updated. */
+  readonly replace?: (existing: T, expected: T) => boolean;
+}
+
+/**
+ * kube-apiserver's `rbac/bootstrap-roles` post-start hook for the cluster scope: creates the
+ * default ClusterRoles and ClusterRoleBindings that are missing; for existing ones whose
+ * autoupdate annotation is not false, adds missing rules, aggregation selectors, subjects,
+ * labels and annotations, never removing what users added (a binding with another `roleRef` is
+ * recreated, keeping its subjects). One list per kind; writes only for objects that differ,
+ * through the registries as `system:apiserver` (admission included). Runs whatever the
+ * authorization mode. Resources that are not served are skipped.
+ *
+ * @throws RbacBootstrapError naming every object that could not be written.
+ */
+export async function ensureDefaultRbacPolicy(
+  resources: ResourceSet,
+  domain: ApiDomain,
+  o: { signal: AbortSignal; logger: Logger },
+): Promise<RbacBootstrapResult> {
+  const group = domain.group('rbac.authorization');
+  const policy = defaultPolicy(domain);
+  const annotation = autoupdateAnnotation(domain);
+  const result: RbacBootstrapResult = { created: [], updated: [], skipped: [] };
+  const failures: string[] = [];
+  const kinds: [Kind<ClusterRole>, Kind<ClusterRoleBinding>] = [
+    { resource: 'clusterroles', expected: policy.clusterRoles, reconcile: reconcileClusterRole },
+    {
+      resource: 'clusterrolebindings',
+      expected: policy.clusterRoleBindings,
+      reconcile: reconcileClusterRoleBinding,
+      replace: roleRefDiffers,
+    },
+  ];
+  for (const kind of kinds as Kind<ApiObject>[]) {
+    const served = resources.lookup(group, 'v1', kind.resource);
+    if (!served) continue;
+    const ctx = (verb: string, name?: string) =>
+      internalRequestContext({
+        user: API_SERVER_USER,
+        signal: o.signal,
+        verb,
+        group,
+        version: 'v1',
+        resource: kind.resource,
+        name,
+      });
+    const existing = new Map<string, ApiObject>();
+    for (const item of (await served.store.list(ctx('list'), {})).items) existing.set(item.metadata.name ?? '', item);
+    // Objects are independent: written concurrently, reported in the policy's order.
+    const outcomes = await Promise.all(
+      kind.expected.map(async (expected): Promise<[keyof RbacBootstrapResult | 'failed' | 'same', string]> => {
+        const name = expected.metadata.name ?? '';
+        const label = `${kind.resource}/${name}`;
+        try {
+          return [
+            await reconcileOne(served, kind, { ctx, live: existing.get(name), expected, domain, annotation }),
+            label,
+          ];
+        } catch (e) {
+          return ['failed', `${label}: ${e instanceof Error ? e.message : String(e)}`];
+        }
+      }),
+    );
+    for (const [outcome, label] of outcomes) {
+      if (outcome === 'failed') failures.push(label);
+      else if (outcome !== 'same') result[outcome].push(label);
+    }
+  }
+  if (failures.length > 0)
+    throw new RbacBootstrapError(`could not reconcile default RBAC objects: ${failures.join('; ')}`);
+  if (result.created.length + result.updated.length > 0) {
+    o.logger.info('rbac/bootstrap-roles: reconciled the default cluster policy', {
+      created: result.created.length,
+      updated: result.updated.length,
+      skipped: result.skipped.length,
+    });
+  }
+  return result;
+}
+
+interface ReconcileInput {
+  readonly ctx: (verb: string, name?: string) => RequestContext;
+  readonly live: ApiObject | undefined;
+  readonly expected: ApiObject;
+  readonly domain: ApiDomain;
+  readonly annotation: string;
+}
+
+/** Creates, updates, replaces or leaves one default object; says which. */
+async function reconcileOne(
+  served: ServedResource,
+  kind: Kind<ApiObject>,
+  { ctx, live, expected, domain, annotation }: ReconcileInput,
+): Promise<keyof RbacBootstrapResult | 'same'> {
+  const name = expected.metadata.name ?? '';
+  if (!live) {
+    await create(served, ctx('create', name), expected, domain);
+    return 'created';
+  }
+  if (!mayAutoupdate(live, annotation)) return 'skipped';
+  if (kind.replace?.(live, expected)) {
+    const next = structuredClone(expected);
+    kind.reconcile(next, { ...live, metadata: { ...live.metadata, name } });
+    await served.store.delete(ctx('delete', name), name, { dryRun: false, preconditions: { uid: live.metadata.uid } });
+    await create(served, ctx('create', name), next, domain);
+    return 'updated';
+  }
+  if (!kind.reconcile(structuredClone(live), expected)) return 'same';
+  await served.store.update(
+    ctx('update', name),
+    name,
+    {
+      retryOnConflict: true,
+      compute(current) {
+        if (!current) throw new RbacBootstrapError(`${kind.resource}/${name} was deleted meanwhile`);
+        const next = structuredClone(current);
+        return kind.reconcile(next, expected) ? next : current;
+      },
+    },
+    { dryRun: false, fieldManager: domain.apiServerManager },
+  );
+  return 'updated';
+}
+
+async function create(served: ServedResource, ctx: RequestContext, obj: ApiObject, domain: ApiDomain) {
+  try {
+    await served.store.create(ctx, obj, { dryRun: false, fieldManager: domain.apiServerManager });
+  } catch (e) {
+    // Created meanwhile (another server of the same store): the next start reconciles it.
+    if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
+  }
+}
