@@ -28,7 +28,9 @@ export function bearerTokenAuthenticator(tokens: TokenAuthenticator, options: Be
         },
       };
       const r = await tokens.authenticateToken(token, ctx);
-      if (r.kind === 'user') return r.audiences ? { kind: 'user', user: r.user, audiences: r.audiences } : r;
+      // The token cache hands out one result object per token: pass it on as it is, so layers
+      // that remember per result (system:authenticated, RBAC subject keys) hit their caches.
+      if (r.kind === 'user') return r;
       return { kind: 'error', message: r.kind === 'error' ? r.message : INVALID_BEARER_TOKEN };
     },
   } satisfies Authenticator;

@@ -108,11 +108,12 @@ export class RbacIndex {
    */
   bindingsFor(keys: readonly string[], namespace: string): MatchedBinding[] {
     const out: MatchedBinding[] = [];
-    // A binding naming the user twice (say, by name and by group) is listed once.
-    const seen = new Set<IndexedBinding>();
+    // A binding naming the user twice (say, by name and by group) is listed once; a user has few
+    // bindings, so a list beats a set here.
+    const seen: IndexedBinding[] = [];
     const collect = (binding: IndexedBinding | undefined) => {
-      if (!binding || seen.has(binding)) return;
-      seen.add(binding);
+      if (!binding || seen.includes(binding)) return;
+      seen.push(binding);
       for (let i = 0; i < binding.subjects.length; i++) {
         const k = binding.subjectKeys[i];
         if (k !== undefined && keys.includes(k)) {
