@@ -1,9 +1,9 @@
-import type { PolicyRule } from '../../apis/rbac/rbac-types.js';
+import type { PolicyRule, Subject } from '../../apis/rbac/rbac-types.js';
 import type { UserInfo } from '../../apis/request/user-info.js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { Attributes, AuthorizationResult, Authorizer } from '../authorizer.js';
 import { type NonResourceRuleInfo, type ResourceRuleInfo, type RulesResult, rulesOfPolicy } from '../rules.js';
-import type { MatchedBinding, RbacIndex } from './rbac-index.js';
+import type { IndexedBinding, MatchedBinding, RbacIndex } from './rbac-index.js';
 import { ruleAllows } from './rule-matching.js';
 import { describeSubject } from './subjects.js';
 
@@ -37,6 +37,7 @@ export class RbacAuthorizer implements Authorizer {
    * a user's keys are computed once per user object.
    */
   private readonly keysByUser = new WeakMap<UserInfo, readonly string[]>();
+  private readonly allowedBySubject = new WeakMap<Subject, AuthorizationResult>();
 
   constructor(private readonly index: RbacIndex) {}
 
@@ -55,15 +56,31 @@ export class RbacAuthorizer implements Authorizer {
 
   /** The decision, synchronously (also what SelfSubjectAccessReview and escalation checks use). */
   decide(a: Attributes): AuthorizationResult {
-    const matched = this.index.bindingsFor(this.keysOf(a.user), a.isResourceRequest ? a.namespace : '');
-    for (const m of matched) {
-      const rules = this.index.rulesOf(m.binding);
-      if (!rules) continue;
+    const keys = this.keysOf(a.user);
+    let allowedBy: IndexedBinding | undefined;
+    this.index.someBinding(keys, a.isResourceRequest ? a.namespace : '', (binding) => {
+      const rules = this.index.rulesOf(binding);
+      if (!rules) return false;
       for (const rule of rules) {
-        if (ruleAllows(a, rule)) return { decision: 'allow', reason: `RBAC: allowed by ${describeBinding(m)}` };
+        if (ruleAllows(a, rule)) {
+          allowedBy = binding;
+          return true;
+        }
       }
+      return false;
+    });
+    if (!allowedBy) return NO_OPINION;
+    const subject = this.index.subjectFor(allowedBy, keys) as Subject;
+    // A subject object belongs to one indexed binding: its allow result is built once.
+    let result = this.allowedBySubject.get(subject);
+    if (result === undefined) {
+      result = Object.freeze({
+        decision: 'allow' as const,
+        reason: `RBAC: allowed by ${describeBinding({ binding: allowedBy, subject })}`,
+      });
+      this.allowedBySubject.set(subject, result);
     }
-    return NO_OPINION;
+    return result;
   }
 
   /**

@@ -133,6 +133,43 @@ export class RbacIndex {
     return out;
   }
 
+  /**
+   * Calls `visit` with each binding that applies to a user with these subject keys (cluster-wide
+   * first, then those of `namespace`) until it returns true; a binding naming the user twice may
+   * be visited twice. Allocates nothing: the decision path of every request.
+   */
+  someBinding(keys: readonly string[], namespace: string, visit: (binding: IndexedBinding) => boolean): boolean {
+    for (const key of keys) {
+      const names = this.clusterBySubject.get(key);
+      if (names) {
+        for (const name of names) {
+          const b = this.clusterBindings.get(name);
+          if (b && visit(b)) return true;
+        }
+      }
+    }
+    if (!namespace) return false;
+    for (const key of keys) {
+      const names = this.namespacedBySubject.get(key)?.get(namespace);
+      if (names) {
+        for (const k of names) {
+          const b = this.roleBindings.get(k);
+          if (b && visit(b)) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The first subject of `binding` among `keys` (which it was found by). */
+  subjectFor(binding: IndexedBinding, keys: readonly string[]): Subject | undefined {
+    for (let i = 0; i < binding.subjects.length; i++) {
+      const k = binding.subjectKeys[i];
+      if (k !== undefined && keys.includes(k)) return binding.subjects[i];
+    }
+    return undefined;
+  }
+
   /** The rules of a binding's role; undefined when the role does not exist (yet). */
   rulesOf(binding: IndexedBinding): readonly PolicyRule[] | undefined {
     if (binding.roleKind === 'ClusterRole') return this.clusterRoles.get(clusterKey(binding.roleName));

@@ -1,6 +1,13 @@
 import { apiErrors } from '../../apis/meta/status.js';
-import { type Authorizer, alwaysAllow, attributesOf, forbiddenMessage } from '../../authz/index.js';
-import type { Filter } from '../handler.js';
+import {
+  type Attributes,
+  type AuthorizationResult,
+  type Authorizer,
+  alwaysAllow,
+  attributesOf,
+  forbiddenMessage,
+} from '../../authz/index.js';
+import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
 
 /**
@@ -12,13 +19,24 @@ import { errorResponse } from '../handlers/response-writer.js';
 export function authorization(authorizer: Authorizer): Filter {
   // Everything is allowed: nothing to ask per request (a cached GET would pay for it).
   if (authorizer === alwaysAllow) return (next) => next;
-  return (next) => async (req) => {
+  const denied = (req: ApiRequest, a: Attributes, r: AuthorizationResult): ApiResponse => {
     const info = req.info!;
-    const a = attributesOf(info, req.user!);
-    const r = authorizer.decide ? authorizer.decide(a) : await authorizer.authorize(a, req);
-    if (r.decision === 'allow') return next(req);
     const message = r.reason ? `${forbiddenMessage(a)}: ${r.reason}` : forbiddenMessage(a);
     const gr = info.isResourceRequest ? { group: info.apiGroup, resource: info.resource } : { group: '', resource: '' };
     return errorResponse(req, apiErrors.forbidden(gr, info.isResourceRequest ? info.name : '', message));
+  };
+  const decide = authorizer.decide?.bind(authorizer);
+  // Authorizers that never wait decide without a promise: no extra async layer per request.
+  if (decide) {
+    return (next) => (req) => {
+      const a = attributesOf(req.info!, req.user!);
+      const r = decide(a);
+      return r.decision === 'allow' ? next(req) : Promise.resolve(denied(req, a, r));
+    };
+  }
+  return (next) => async (req) => {
+    const a = attributesOf(req.info!, req.user!);
+    const r = await authorizer.authorize(a, req);
+    return r.decision === 'allow' ? next(req) : denied(req, a, r);
   };
 }
