@@ -1,17 +1,9 @@
 import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
-import { booleanField, fieldOf, namedType, pb, stringField } from '../schema/named.js';
+import { atomicStringListField, booleanField, fieldOf, namedType, pb, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
 /** OpenAPI definition prefix of the authentication group's v1 kinds. */
 export const AUTHENTICATION_V1 = 'io.orch.api.authentication.v1';
-
-const strings = (description: string, extra: Schema = {}): Schema => ({
-  type: 'array',
-  items: { type: 'string' },
-  description,
-  'x-orch-list-type': 'atomic',
-  ...extra,
-});
 
 /** `authentication/v1` UserInfo: who a token or a request authenticated as. */
 export const userInfoSchema: Schema = namedType(
@@ -22,7 +14,7 @@ export const userInfoSchema: Schema = namedType(
     properties: {
       username: stringField('User name, unique among active users.', pb(1)),
       uid: stringField('Identifies the user across time, unlike a reusable name.', pb(2)),
-      groups: strings('Groups the user belongs to.', pb(3)),
+      groups: atomicStringListField('Groups the user belongs to.', pb(3)),
       extra: {
         type: 'object',
         additionalProperties: { type: 'array', items: { type: 'string' } },
@@ -40,7 +32,7 @@ const tokenReviewSpecSchema: Schema = namedType(
     type: 'object',
     properties: {
       token: stringField('The opaque bearer token.', pb(1)),
-      audiences: strings(
+      audiences: atomicStringListField(
         "Audiences the token must be valid for (at least one); the server's own audiences when empty.",
         pb(2),
       ),
@@ -56,7 +48,7 @@ const tokenReviewStatusSchema: Schema = namedType(
     properties: {
       authenticated: booleanField('True when the token belongs to a known user.', pb(1)),
       user: fieldOf(userInfoSchema, 'Who the token authenticated as.', pb(2)),
-      audiences: strings('The requested audiences the token is valid for.', pb(4)),
+      audiences: atomicStringListField('The requested audiences the token is valid for.', pb(4)),
       error: stringField('Why the token was not authenticated.', pb(3)),
     },
   },

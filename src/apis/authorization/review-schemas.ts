@@ -1,17 +1,9 @@
 import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
-import { booleanField, fieldOf, namedType, pb, stringField } from '../schema/named.js';
+import { atomicStringListField, booleanField, fieldOf, namedType, pb, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
 /** OpenAPI definition prefix of the authorization group's v1 kinds. */
 const AUTHORIZATION_V1 = 'io.orch.api.authorization.v1';
-
-const strings = (description: string, extra: Schema = {}): Schema => ({
-  type: 'array',
-  items: { type: 'string' },
-  description,
-  'x-orch-list-type': 'atomic',
-  ...extra,
-});
 
 const requirement = (name: string): Schema =>
   namedType(`${AUTHORIZATION_V1}.${name}`, 'One requirement of a selector.', {
@@ -20,7 +12,7 @@ const requirement = (name: string): Schema =>
     properties: {
       key: stringField('The key the requirement applies to.', pb(1)),
       operator: stringField('How the key relates to the values.', pb(2)),
-      values: strings('The values of the requirement.', pb(3)),
+      values: atomicStringListField('The values of the requirement.', pb(3)),
     },
   });
 
@@ -94,7 +86,7 @@ const subjectAccessReviewSpecSchema: Schema = namedType(
     properties: {
       ...accessAttributes,
       user: stringField('The user to test for.', pb(3)),
-      groups: strings('The groups to test for.', pb(4)),
+      groups: atomicStringListField('The groups to test for.', pb(4)),
       extra: {
         type: 'object',
         additionalProperties: { type: 'array', items: { type: 'string' } },
@@ -169,10 +161,10 @@ const resourceRuleSchema: Schema = namedType(`${AUTHORIZATION_V1}.ResourceRule`,
   type: 'object',
   required: ['verbs'],
   properties: {
-    verbs: strings('Verbs allowed; `*` means all.', pb(1)),
-    apiGroups: strings('API groups; `*` means all.', pb(2)),
-    resources: strings('Resources; `*` means all, `*/sub` a sub-resource of all.', pb(3)),
-    resourceNames: strings('Names the rule is limited to; empty means all.', pb(4)),
+    verbs: atomicStringListField('Verbs allowed; `*` means all.', pb(1)),
+    apiGroups: atomicStringListField('API groups; `*` means all.', pb(2)),
+    resources: atomicStringListField('Resources; `*` means all, `*/sub` a sub-resource of all.', pb(3)),
+    resourceNames: atomicStringListField('Names the rule is limited to; empty means all.', pb(4)),
   },
 });
 
@@ -180,8 +172,8 @@ const nonResourceRuleSchema: Schema = namedType(`${AUTHORIZATION_V1}.NonResource
   type: 'object',
   required: ['verbs'],
   properties: {
-    verbs: strings('Verbs allowed; `*` means all.', pb(1)),
-    nonResourceURLs: strings('Paths; a trailing `*` matches any suffix.', pb(2)),
+    verbs: atomicStringListField('Verbs allowed; `*` means all.', pb(1)),
+    nonResourceURLs: atomicStringListField('Paths; a trailing `*` matches any suffix.', pb(2)),
   },
 });
 

@@ -36,6 +36,11 @@ export function int64Field(description: string, extra: Schema = {}): Schema {
   return { type: 'integer', format: 'int64', description, ...extra };
 }
 
+/** An atomic list of strings (`[]string` replaced as a whole by apply). */
+export function atomicStringListField(description: string, extra: Schema = {}): Schema {
+  return { type: 'array', items: { type: 'string' }, description, 'x-orch-list-type': 'atomic', ...extra };
+}
+
 /** A map of strings (`map[string]string`). */
 export function stringMapField(description: string, extra: Schema = {}): Schema {
   return { type: 'object', additionalProperties: { type: 'string' }, description, ...extra };
