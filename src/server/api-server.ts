@@ -56,7 +56,7 @@ export interface ApiServerDeps {
   readonly clock?: Clock;
   /** Default: client certificates, then anonymous. */
   readonly authenticator?: Authenticator;
-  /** `--authorization-mode`; default `['AlwaysAllow']`. */
+  /** `--authorization-mode`; default `['RBAC']`. */
   readonly authorizationModes?: readonly string[];
   readonly enableAdmissionPlugins?: readonly string[];
   readonly disableAdmissionPlugins?: readonly string[];
@@ -87,7 +87,7 @@ export interface ApiServer {
  */
 export function buildApiServer(d: ApiServerDeps): ApiServer {
   const clock = d.clock ?? systemClock;
-  const modes = d.authorizationModes ?? ['AlwaysAllow'];
+  const modes = d.authorizationModes ?? ['RBAC'];
   // RBAC decides from an index of roles and bindings, filled from their watches once served.
   const rbacIndex = modes.includes('RBAC') ? new RbacIndex() : undefined;
   const rbac = rbacIndex && new RbacAuthorizer(rbacIndex);

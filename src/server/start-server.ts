@@ -70,7 +70,7 @@ export interface ServerOptions {
   readonly runControllers?: boolean;
   /** Watches without timeoutSeconds end after a random time in [this, 2×this) seconds (default 1800). */
   readonly minRequestTimeoutSeconds?: number;
-  /** `--authorization-mode`: modules consulted in order (default `['AlwaysAllow']`). */
+  /** `--authorization-mode`: modules consulted in order (default `['RBAC']`). */
   readonly authorizationModes?: readonly string[];
   /** `--enable-admission-plugins`: turned on beyond the defaults. */
   readonly enableAdmissionPlugins?: readonly string[];
@@ -112,7 +112,7 @@ const NOT_READY = apiErrors.serviceUnavailable('the server is starting');
  */
 function anonymousWithAuthorizer(options: ServerOptions, logger: Logger): AuthenticationOptions {
   const authn = options.authentication ?? {};
-  const modes = options.authorizationModes ?? ['AlwaysAllow'];
+  const modes = options.authorizationModes ?? ['RBAC'];
   if (authn.anonymous !== false && modes.includes('AlwaysAllow')) {
     logger.warn(
       'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',

@@ -60,15 +60,30 @@ describe('orch-apiserver secure serving', () => {
     assert.match(kc, new RegExp(`server: ${server.url.replace(/\./g, '\\.')}`));
   });
 
-  it("turns anonymous requests off under the default AlwaysAllow authorizer, with kube-apiserver's warning", async () => {
-    const { anonymous, admin } = apiOf(server);
+  it('lets anonymous users read health endpoints and /version under the default RBAC, and nothing else', async () => {
+    const { anonymous } = apiOf(server);
     for (const p of ['/healthz', '/livez', '/readyz', '/version']) {
-      const r = await anonymous('GET', p);
-      assert.equal(r.status, 401, p);
-      assert.equal(r.json().reason, 'Unauthorized');
-      assert.equal((await admin('GET', p)).status, 200, p);
+      assert.equal((await anonymous('GET', p)).status, 200, p);
     }
-    assert.match(server.output(), /AnonymousAuth is not allowed with the AlwaysAllow authorizer/);
+    const r = await anonymous('GET', '/api/v1/namespaces');
+    assert.equal(r.status, 403);
+    assert.equal(
+      r.json().message,
+      'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+    );
+  });
+
+  it("turns anonymous requests off under AlwaysAllow, with kube-apiserver's warning", async () => {
+    const open = await startServerProcess({ args: ['--authorization-mode=AlwaysAllow'] });
+    try {
+      const r = await apiOf(open).anonymous('GET', '/healthz');
+      assert.equal(r.status, 401);
+      assert.equal(r.json().reason, 'Unauthorized');
+      assert.equal((await apiOf(open).admin('GET', '/healthz')).status, 200);
+      assert.match(open.output(), /AnonymousAuth is not allowed with the AlwaysAllow authorizer/);
+    } finally {
+      await open.dispose();
+    }
   });
 
   it('rejects a client certificate from a foreign CA with 401', async () => {

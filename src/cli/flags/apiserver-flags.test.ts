@@ -34,7 +34,7 @@ describe('parseApiServerCommandLine', () => {
     assert.equal(f.tlsPrivateKeyFile, '');
     assert.equal(f.clientCaFile, '');
     assert.deepEqual(f.featureGates, {});
-    assert.deepEqual(f.authorizationModes, ['AlwaysAllow']);
+    assert.deepEqual(f.authorizationModes, ['RBAC']);
     assert.equal(f.shutdownDelayDurationMs, 0);
     assert.equal(f.livezGracePeriodMs, 0);
     assert.equal(f.runControllers, true);

@@ -59,6 +59,8 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
     health: new HealthRegistry({ logger: silentLogger }),
     lifetime: lifetime.signal,
     serverAddress: () => '127.0.0.1',
+    // A harness for the pipeline's handlers, without the default RBAC policy: everyone may do everything.
+    authorizationModes: ['AlwaysAllow'],
   });
   await api.serve(builtinResources(), lifetime.signal);
   const handler: Handler = api.handler;
