@@ -107,9 +107,10 @@ export async function runApiBench(): Promise<void> {
     const dataDir = join(dir, 'loaded');
     await startBenchServer(dataDir).then((s) => s.stop()); // certificates and system namespaces
     const jsonBytes = await seedConfigMaps(dataDir, 'bench', OBJECTS);
-    // wrk authenticates with a static token (it cannot present a client certificate).
+    // wrk authenticates with a static token (it cannot present a client certificate), as a member
+    // of system:masters, which the default RBAC mode lets through before any role is consulted.
     const tokenFile = join(dir, 'tokens.csv');
-    writeFileSync(tokenFile, `${WRK_TOKEN},wrk,wrk-uid\n`);
+    writeFileSync(tokenFile, `${WRK_TOKEN},wrk,wrk-uid,"system:masters"\n`);
     const server = await startBenchServer(dataDir, [`--token-auth-file=${tokenFile}`]);
     try {
       rows.push({
