@@ -1,3 +1,4 @@
+import { apiErrors, type StatusError } from '../apis/meta/status.js';
 import type { RequestInfo } from '../apis/request/request-info.js';
 import type { UserInfo } from '../apis/request/user-info.js';
 import { goQuote } from '../util/go-strconv.js';
@@ -32,4 +33,14 @@ export function forbiddenMessage(a: Attributes): string {
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
   const what = `User ${goQuote(user)} cannot ${a.verb} resource ${goQuote(resource)} in API group ${goQuote(a.apiGroup)}`;
   return a.namespace ? `${what} in the namespace ${goQuote(a.namespace)}` : `${what} at the cluster scope`;
+}
+
+/**
+ * kube's 403 for a refused request: `<resource> "<name>" is forbidden: <forbiddenMessage>`, then
+ * `: <reason>` when the authorizer gave one (`forbidden: ...` for a non-resource request).
+ */
+export function forbiddenError(a: Attributes, reason: string): StatusError {
+  const message = reason ? `${forbiddenMessage(a)}: ${reason}` : forbiddenMessage(a);
+  if (!a.isResourceRequest) return apiErrors.forbidden({ group: '', resource: '' }, '', message);
+  return apiErrors.forbidden({ group: a.apiGroup, resource: a.resource }, a.name, message);
 }

@@ -25,7 +25,7 @@ import type { KeyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
-import { ensureSystemNamespaces, immortalNamespaces, lookupNamespace } from './bootstrap-namespaces.js';
+import { ensureSystemNamespaces, immortalNamespaces } from './bootstrap-namespaces.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
@@ -36,6 +36,8 @@ import { rootHandler } from './root-handler.js';
 import { rootPathsHandler } from './root-paths.js';
 import { serviceAccountIssuerHandler } from './service-account-issuer.js';
 import { versionInfo } from './version.js';
+
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 
 // Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
 const BOOKMARK_INTERVAL_MS = 5000;
@@ -93,11 +95,13 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
   const rbac = rbacIndex && new RbacAuthorizer(rbacIndex);
   const authorizer = buildAuthorizer(modes, { rbac });
   let resources: ResourceSet | undefined;
+  const currentObjects = resourceSetReader(() => resources, { consistent: true });
   const builtin = buildAdmission(
     BUILTIN_ADMISSION_PLUGINS,
     { enable: d.enableAdmissionPlugins, disable: d.disableAdmissionPlugins },
     {
-      namespaceLookup: (name, signal) => lookupNamespace(resources, name, signal),
+      // Admission reads the namespace current, not from the watch cache: one just created counts.
+      namespaceLookup: (name, signal) => currentObjects.get(NAMESPACES, '', name, signal),
       immortalNamespaces: immortalNamespaces(d.domain),
       namespaceExemptResources: [{ group: d.domain.group('authorization'), resource: 'localsubjectaccessreviews' }],
     },
@@ -107,7 +111,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     domain: d.domain,
     authorizer: () => authorizer,
     rbac,
-    objects: resourceSetReader(() => resources, { consistent: true }),
+    objects: currentObjects,
   });
   const admission = new AdmissionChain([...builtin.plugins, escalation, ...(d.admissionPlugins ?? [])]);
   const set = new ResourceSet(

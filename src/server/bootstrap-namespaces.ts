@@ -1,6 +1,5 @@
 import type { ApiDomain } from '../apis/api-domain.js';
 import { StatusError } from '../apis/meta/status.js';
-import type { ApiObject } from '../apis/object.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
 import type { UserInfo } from '../apis/request/user-info.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
@@ -48,29 +47,4 @@ export async function ensureSystemNamespaces(
 /** Namespaces that can never be deleted (kube: default, kube-system, kube-public). */
 export function immortalNamespaces(domain: ApiDomain): readonly string[] {
   return ['default', domain.systemNamespace, domain.publicNamespace];
-}
-
-/** The namespace admission sees: read through the namespaces registry as a system client. */
-export async function lookupNamespace(
-  resources: ResourceSet | undefined,
-  name: string,
-  signal: AbortSignal,
-): Promise<ApiObject | undefined> {
-  const namespaces = resources?.lookup('', 'v1', 'namespaces');
-  if (!namespaces) return undefined;
-  const ctx = internalRequestContext({
-    user: API_SERVER_USER,
-    signal,
-    verb: 'get',
-    group: '',
-    version: 'v1',
-    resource: 'namespaces',
-    name,
-  });
-  try {
-    return await namespaces.store.get(ctx, name, {});
-  } catch (e) {
-    if ((e as { code?: number }).code === 404) return undefined;
-    throw e;
-  }
 }

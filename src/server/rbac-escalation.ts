@@ -3,7 +3,7 @@ import type { ApiDomain } from '../apis/api-domain.js';
 import { apiErrors } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
 import type { ClusterRole, PolicyRule, RoleBinding } from '../apis/rbac/rbac-types.js';
-import type { Attributes } from '../apis/request/authorization-attributes.js';
+import { type Attributes, resourceAttributes } from '../apis/request/authorization-attributes.js';
 import { PRIVILEGED_GROUP, type UserInfo } from '../apis/request/user-info.js';
 import type { ObjectReader } from '../authn/object-reader.js';
 import type { Authorizer } from '../authz/authorizer.js';
@@ -44,30 +44,6 @@ function onlyGcFields(obj: ApiObject, old: ApiObject | undefined): boolean {
   return deepEqual(strip(obj), strip(old));
 }
 
-function verbAttributes(
-  user: UserInfo,
-  verb: string,
-  group: string,
-  resource: string,
-  namespace: string,
-  name: string,
-): Attributes {
-  return {
-    user,
-    verb,
-    isResourceRequest: true,
-    path: '',
-    namespace,
-    apiGroup: group,
-    apiVersion: '',
-    resource,
-    subresource: '',
-    name,
-    fieldSelector: '',
-    labelSelector: '',
-  };
-}
-
 /**
  * kube-apiserver's RBAC escalation prevention, on the admission seam so that every writer passes
  * it: a Role or ClusterRole may be created or changed only by a user who already holds all its
@@ -96,7 +72,7 @@ export function rbacEscalationPlugin(o: RbacEscalationOptions): AdmissionPlugin 
         const role = a.object as ClusterRole;
         if (onlyGcFields(role, a.oldObject)) return;
         const escalate = await allowed(
-          verbAttributes(a.user, 'escalate', group, resource, a.namespace, a.name),
+          resourceAttributes(a.user, 'escalate', { apiGroup: group, resource, namespace: a.namespace, name: a.name }),
           signal,
         );
         if (escalate) return;
@@ -110,7 +86,12 @@ export function rbacEscalationPlugin(o: RbacEscalationOptions): AdmissionPlugin 
       const ref = binding.roleRef;
       const roleResource = ref?.kind === 'Role' ? 'roles' : 'clusterroles';
       const bind = await allowed(
-        verbAttributes(a.user, 'bind', group, roleResource, a.namespace, ref?.name ?? ''),
+        resourceAttributes(a.user, 'bind', {
+          apiGroup: group,
+          resource: roleResource,
+          namespace: a.namespace,
+          name: ref?.name,
+        }),
         signal,
       );
       if (bind) return;

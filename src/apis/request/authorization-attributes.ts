@@ -30,3 +30,33 @@ export interface AuthorizationResult {
   /** Why; shown to the client after a denial (may be empty). */
   readonly reason: string;
 }
+
+/** What names a resource request, beyond its user and verb; every omitted field is empty. */
+export interface ResourceTarget {
+  readonly apiGroup?: string;
+  readonly resource: string;
+  readonly subresource?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+/**
+ * The attributes of a resource request a server part asks about on its own (impersonation,
+ * escalation checks): no path, version or selectors.
+ */
+export function resourceAttributes(user: UserInfo, verb: string, t: ResourceTarget): Attributes {
+  return {
+    user,
+    verb,
+    isResourceRequest: true,
+    path: '',
+    namespace: t.namespace ?? '',
+    apiGroup: t.apiGroup ?? '',
+    apiVersion: '',
+    resource: t.resource,
+    subresource: t.subresource ?? '',
+    name: t.name ?? '',
+    fieldSelector: '',
+    labelSelector: '',
+  };
+}

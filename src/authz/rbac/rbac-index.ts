@@ -108,28 +108,14 @@ export class RbacIndex {
    */
   bindingsFor(keys: readonly string[], namespace: string): MatchedBinding[] {
     const out: MatchedBinding[] = [];
-    // A binding naming the user twice (say, by name and by group) is listed once; a user has few
-    // bindings, so a list beats a set here.
+    // A binding naming the user twice (say, by name and by group) is listed once.
     const seen: IndexedBinding[] = [];
-    const collect = (binding: IndexedBinding | undefined) => {
-      if (!binding || seen.includes(binding)) return;
+    this.someBinding(keys, namespace, (binding) => {
+      if (seen.includes(binding)) return false;
       seen.push(binding);
-      for (let i = 0; i < binding.subjects.length; i++) {
-        const k = binding.subjectKeys[i];
-        if (k !== undefined && keys.includes(k)) {
-          out.push({ binding, subject: binding.subjects[i] as Subject });
-          return;
-        }
-      }
-    };
-    for (const key of keys) {
-      for (const name of this.clusterBySubject.get(key) ?? []) collect(this.clusterBindings.get(name));
-    }
-    if (namespace) {
-      for (const key of keys) {
-        for (const k of this.namespacedBySubject.get(key)?.get(namespace) ?? []) collect(this.roleBindings.get(k));
-      }
-    }
+      out.push({ binding, subject: this.subjectFor(binding, keys) as Subject });
+      return false;
+    });
     return out;
   }
 

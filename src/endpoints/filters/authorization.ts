@@ -1,11 +1,10 @@
-import { apiErrors } from '../../apis/meta/status.js';
 import {
   type Attributes,
   type AuthorizationResult,
   type Authorizer,
   alwaysAllow,
   attributesOf,
-  forbiddenMessage,
+  forbiddenError,
 } from '../../authz/index.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
@@ -19,12 +18,9 @@ import { errorResponse } from '../handlers/response-writer.js';
 export function authorization(authorizer: Authorizer): Filter {
   // Everything is allowed: nothing to ask per request (a cached GET would pay for it).
   if (authorizer === alwaysAllow) return (next) => next;
-  const denied = (req: ApiRequest, a: Attributes, r: AuthorizationResult): ApiResponse => {
-    const info = req.info!;
-    const message = r.reason ? `${forbiddenMessage(a)}: ${r.reason}` : forbiddenMessage(a);
-    const gr = info.isResourceRequest ? { group: info.apiGroup, resource: info.resource } : { group: '', resource: '' };
-    return errorResponse(req, apiErrors.forbidden(gr, info.isResourceRequest ? info.name : '', message));
-  };
+  const denied = (req: ApiRequest, a: Attributes, r: AuthorizationResult): ApiResponse =>
+    errorResponse(req, forbiddenError(a, r.reason));
+
   const decide = authorizer.decide?.bind(authorizer);
   // Authorizers that never wait decide without a promise: no extra async layer per request.
   if (decide) {

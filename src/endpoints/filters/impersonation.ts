@@ -1,5 +1,5 @@
 import { apiErrors } from '../../apis/meta/status.js';
-import type { Attributes } from '../../apis/request/authorization-attributes.js';
+import { resourceAttributes } from '../../apis/request/authorization-attributes.js';
 import {
   ANONYMOUS_USER,
   AUTHENTICATED_GROUP,
@@ -7,7 +7,7 @@ import {
   type UserInfo,
 } from '../../apis/request/user-info.js';
 import type { RequestHead } from '../../authn/authenticator.js';
-import { type Authorizer, forbiddenMessage } from '../../authz/index.js';
+import { type Authorizer, forbiddenError } from '../../authz/index.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
 
@@ -16,6 +16,15 @@ const GROUP_HEADER = 'impersonate-group';
 const UID_HEADER = 'impersonate-uid';
 const EXTRA_PREFIX = 'impersonate-extra-';
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+
+/** The resource whose `impersonate` permission each kind of request needs. */
+const IMPERSONATED_RESOURCE = {
+  ServiceAccount: 'serviceaccounts',
+  User: 'users',
+  Group: 'groups',
+  UserExtra: 'userextras',
+  UID: 'uids',
+} as const;
 
 /** One thing a request asks to act as, checked with the verb `impersonate`. */
 interface ImpersonationRequest {
@@ -99,52 +108,33 @@ export function impersonation(authorizer: Authorizer, authenticationGroup: strin
       let groups: string[] = [];
       const extra: Record<string, string[]> = {};
       for (const r of requests) {
-        const a: Attributes = {
-          user: requestor,
-          verb: 'impersonate',
-          isResourceRequest: true,
-          path: '',
-          namespace: r.namespace,
+        const attributes = resourceAttributes(requestor, 'impersonate', {
           apiGroup: r.kind === 'UserExtra' || r.kind === 'UID' ? authenticationGroup : '',
-          apiVersion: '',
-          resource: '',
+          resource: IMPERSONATED_RESOURCE[r.kind],
           subresource: r.kind === 'UserExtra' ? r.fieldPath : '',
+          namespace: r.namespace,
           name: r.name,
-          fieldSelector: '',
-          labelSelector: '',
-        };
-        let attributes: Attributes;
+        });
         switch (r.kind) {
           case 'ServiceAccount':
-            attributes = { ...a, resource: 'serviceaccounts' };
             name = `${SERVICE_ACCOUNT_PREFIX}${r.namespace}:${r.name}`;
             if (!groupsSpecified) groups = ['system:serviceaccounts', `system:serviceaccounts:${r.namespace}`];
             break;
           case 'User':
-            attributes = { ...a, resource: 'users' };
             name = r.name;
             break;
           case 'Group':
-            attributes = { ...a, resource: 'groups' };
             groups.push(r.name);
             break;
           case 'UserExtra':
-            attributes = { ...a, resource: 'userextras' };
             extra[r.fieldPath] = [...(extra[r.fieldPath] ?? []), r.name];
             break;
           case 'UID':
-            attributes = { ...a, resource: 'uids' };
             uid = r.name;
             break;
         }
         const decision = await authorizer.authorize(attributes, req);
-        if (decision.decision !== 'allow') {
-          const message = decision.reason
-            ? `${forbiddenMessage(attributes)}: ${decision.reason}`
-            : forbiddenMessage(attributes);
-          const gr = { group: attributes.apiGroup, resource: attributes.resource };
-          return errorResponse(req, apiErrors.forbidden(gr, attributes.name, message));
-        }
+        if (decision.decision !== 'allow') return errorResponse(req, forbiddenError(attributes, decision.reason));
       }
       if (name !== ANONYMOUS_USER) {
         if (!groups.includes(AUTHENTICATED_GROUP) && !groups.includes(UNAUTHENTICATED_GROUP)) {
