@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PolicyRule, RoleBinding } from '../../apis/rbac/rbac-types.js';
+import { resourceAttributes } from '../../apis/request/authorization-attributes.js';
 import type { UserInfo } from '../../apis/request/user-info.js';
 import type { Attributes } from '../authorizer.js';
 import { RbacAuthorizer } from './rbac-authorizer.js';
@@ -28,20 +29,13 @@ function resource(
   verb: string,
   r: { group?: string; resource: string; sub?: string; ns?: string; name?: string },
 ): Attributes {
-  return {
-    user,
-    verb,
-    isResourceRequest: true,
-    path: '',
-    namespace: r.ns ?? '',
-    apiGroup: r.group ?? '',
-    apiVersion: 'v1',
+  return resourceAttributes(user, verb, {
+    apiGroup: r.group,
     resource: r.resource,
-    subresource: r.sub ?? '',
-    name: r.name ?? '',
-    fieldSelector: '',
-    labelSelector: '',
-  };
+    subresource: r.sub,
+    namespace: r.ns,
+    name: r.name,
+  });
 }
 
 function nonResource(user: UserInfo, verb: string, path: string): Attributes {
