@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatFieldError } from '../meta/field-error.js';
+import { type FieldError, formatFieldError } from '../meta/field-error.js';
 import { defaultNode, type Node, validateNode, validateNodeUpdate } from './node-rules.js';
 import {
   type ClaimSpec,
@@ -23,7 +23,7 @@ import {
   validateResourceQuotaUpdate,
 } from './quota-rules.js';
 
-const fmt = (errs: { type: string; field: string; message: string }[]) => errs.map(formatFieldError);
+const fmt = (errs: FieldError[]) => errs.map(formatFieldError);
 
 describe('Node rules', () => {
   it('defaults allocatable, zero values and pod CIDRs', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultPod, defaultPodSpec, defaultPodTemplateSpec, defaultPullPolicy, imageTag } from './pod-defaults.js';
 import { podQOSClass } from './pod-qos.js';
-import type { Pod, PodSpec } from './pod-types.js';
+import type { Pod, PodSpec, PodTemplateSpec } from './pod-types.js';
 
 describe('image pull policy default', () => {
   const cases: [string, string | undefined, string][] = [
@@ -106,9 +106,12 @@ describe('defaultPodSpec', () => {
   });
 
   it('defaults a template spec like a pod spec', () => {
-    const t = { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x:1' }] } };
+    const t: PodTemplateSpec = {
+      metadata: { labels: { a: 'b' } },
+      spec: { containers: [{ name: 'c', image: 'x:1' }] },
+    };
     defaultPodTemplateSpec(t);
-    assert.equal(t.spec.containers[0].imagePullPolicy, 'IfNotPresent');
+    assert.equal(t.spec?.containers?.[0].imagePullPolicy, 'IfNotPresent');
   });
 });
 
