@@ -43,4 +43,6 @@ export interface ExternalType {
    * can only be a field, never a list item or map value.
    */
   readonly field?: (protobufNumber: number) => string;
+  /** The type's own `x-orch-*` type markers, for fields that override one (see `x-orch-field-overrides`). */
+  readonly markers?: Readonly<Record<string, unknown>>;
 }

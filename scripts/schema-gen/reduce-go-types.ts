@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SchemaGenError, type UpstreamFacts, type UpstreamSchema } from './facts.js';
+import { formatModule } from './format-module.js';
 import { OpenApiRules } from './go-openapi.js';
 import { TypeResolver } from './go-types.js';
 import { type GoSourceReader, type GoSourceRepo, GoUniverse, gitReader } from './go-universe.js';
@@ -124,7 +125,8 @@ function main(args: string[], reader: GoSourceReader = gitReader): number {
     const config = MODULES[n];
     const facts = reduceGoTypes(config, new GoUniverse(kubeRepos(api, apimachinery, tag), reader));
     const file = out ?? join(ROOT, config.facts);
-    writeFileSync(file, `${JSON.stringify(facts, null, 2)}\n`);
+    // Formatted as biome formats the committed facts, so a rerun at the same tag changes nothing.
+    writeFileSync(file, formatModule(ROOT, config.facts, `${JSON.stringify(facts, null, 2)}\n`));
     process.stdout.write(`wrote ${file}\n`);
   }
   return 0;

@@ -105,9 +105,11 @@ function fieldOverrides(ctx: Context, ref: string, markers: Record<string, Node>
   for (const [key, value] of Object.entries(markers)) {
     if (FIELD_MARKERS.has(key)) continue;
     const target = ctx.facts.schemas[ref];
-    if (target === undefined)
+    const external = ctx.config.external[ref]?.markers;
+    if (target === undefined && external === undefined) {
       throw new SchemaGenError(`${where}: overrides ${key} of ${ref}, a type of another module`);
-    const own = convertMarkers(target)[key] ?? null;
+    }
+    const own = ((target ? convertMarkers(target)[key] : external?.[key]) ?? null) as Node;
     if (JSON.stringify(own) !== JSON.stringify(value)) out[key] = own;
   }
   return out;

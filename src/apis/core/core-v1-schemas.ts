@@ -7,21 +7,7 @@ import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta
 import { quantitySchema } from '../meta/quantity-schema.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
-
-/** `io.orch.api.core.v1.ObjectReference`. */
-export const objectReferenceSchema: Schema = namedType('io.orch.api.core.v1.ObjectReference', undefined, {
-  type: 'object',
-  'x-orch-map-type': 'atomic',
-  properties: {
-    kind: { type: 'string', 'x-orch-protobuf-field': 1 },
-    namespace: { type: 'string', 'x-orch-protobuf-field': 2 },
-    name: { type: 'string', 'x-orch-protobuf-field': 3 },
-    uid: { type: 'string', 'x-orch-protobuf-field': 4 },
-    apiVersion: { type: 'string', 'x-orch-protobuf-field': 5 },
-    resourceVersion: { type: 'string', 'x-orch-protobuf-field': 6 },
-    fieldPath: { type: 'string', 'x-orch-protobuf-field': 7 },
-  },
-});
+import { localObjectReferenceSchema, objectReferenceSchema } from './object-reference-schema.js';
 
 /** `io.orch.api.core.v1.Binding`. */
 export const bindingSchema: Schema = namedType(
@@ -1943,13 +1929,6 @@ export const hostAliasSchema: Schema = namedType('io.orch.api.core.v1.HostAlias'
       'x-orch-protobuf-field': 2,
     },
   },
-});
-
-/** `io.orch.api.core.v1.LocalObjectReference`. */
-export const localObjectReferenceSchema: Schema = namedType('io.orch.api.core.v1.LocalObjectReference', undefined, {
-  type: 'object',
-  'x-orch-map-type': 'atomic',
-  properties: { name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 } },
 });
 
 /** `io.orch.api.core.v1.PodOS`. */
