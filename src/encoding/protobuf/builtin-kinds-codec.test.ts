@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import {
   controllerRevisionSchema,
   daemonSetSchema,
@@ -44,7 +45,7 @@ import {
 import { decodeObject, encodeObject } from './object-codec.js';
 import { sampleObject } from './testing/sample-object.js';
 
-/** Every generated kind of the plan with its apiVersion (under the orch.io profile). */
+/** Every generated kind of the plan with its apiVersion. */
 const KINDS: [string, Schema][] = [
   ['apps/v1', controllerRevisionSchema],
   ['apps/v1', daemonSetSchema],
@@ -56,7 +57,7 @@ const KINDS: [string, Schema][] = [
   ['autoscaling/v2', hpaV2Schema],
   ['batch/v1', cronJobSchema],
   ['batch/v1', jobSchema],
-  ['certificates.orch.io/v1', certificateSigningRequestSchema],
+  [`${ORCH_DOMAIN.group('certificates')}/v1`, certificateSigningRequestSchema],
   ['v1', bindingSchema],
   ['v1', endpointsSchema],
   ['v1', limitRangeSchema],
@@ -68,21 +69,21 @@ const KINDS: [string, Schema][] = [
   ['v1', replicationControllerSchema],
   ['v1', resourceQuotaSchema],
   ['v1', serviceSchema],
-  ['discovery.orch.io/v1', endpointSliceSchema],
-  ['flowcontrol.apiserver.orch.io/v1', flowSchemaSchema],
-  ['flowcontrol.apiserver.orch.io/v1', priorityLevelConfigurationSchema],
-  ['networking.orch.io/v1', ingressClassSchema],
-  ['networking.orch.io/v1', ingressSchema],
-  ['networking.orch.io/v1', networkPolicySchema],
-  ['node.orch.io/v1', runtimeClassSchema],
+  [`${ORCH_DOMAIN.group('discovery')}/v1`, endpointSliceSchema],
+  [`${ORCH_DOMAIN.group('flowcontrol.apiserver')}/v1`, flowSchemaSchema],
+  [`${ORCH_DOMAIN.group('flowcontrol.apiserver')}/v1`, priorityLevelConfigurationSchema],
+  [`${ORCH_DOMAIN.group('networking')}/v1`, ingressClassSchema],
+  [`${ORCH_DOMAIN.group('networking')}/v1`, ingressSchema],
+  [`${ORCH_DOMAIN.group('networking')}/v1`, networkPolicySchema],
+  [`${ORCH_DOMAIN.group('node')}/v1`, runtimeClassSchema],
   ['policy/v1', evictionSchema],
   ['policy/v1', podDisruptionBudgetSchema],
-  ['scheduling.orch.io/v1', priorityClassSchema],
-  ['storage.orch.io/v1', csiDriverSchema],
-  ['storage.orch.io/v1', csiNodeSchema],
-  ['storage.orch.io/v1', csiStorageCapacitySchema],
-  ['storage.orch.io/v1', storageClassSchema],
-  ['storage.orch.io/v1', volumeAttachmentSchema],
+  [`${ORCH_DOMAIN.group('scheduling')}/v1`, priorityClassSchema],
+  [`${ORCH_DOMAIN.group('storage')}/v1`, csiDriverSchema],
+  [`${ORCH_DOMAIN.group('storage')}/v1`, csiNodeSchema],
+  [`${ORCH_DOMAIN.group('storage')}/v1`, csiStorageCapacitySchema],
+  [`${ORCH_DOMAIN.group('storage')}/v1`, storageClassSchema],
+  [`${ORCH_DOMAIN.group('storage')}/v1`, volumeAttachmentSchema],
 ];
 
 /** Every object key, depth first, so key order is compared too (maps come back sorted; metadata has its own tests). */
