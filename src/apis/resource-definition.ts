@@ -114,6 +114,31 @@ export interface SubresourceCreate extends SubresourceKindRef {
   ): Promise<ApiObject>;
 }
 
+/** A request to a connect sub-resource (`pods/<name>/exec`, `.../log`, `.../proxy/<path>`). */
+export interface ConnectRequest {
+  /** The HTTP method. */
+  readonly method: string;
+  /** What follows the sub-resource in the path (`proxy/<path>`), without the leading slash. */
+  readonly subpath: string;
+  readonly query: URLSearchParams;
+}
+
+/**
+ * A sub-resource that kube serves by connecting to a node agent (log, exec, attach, portforward,
+ * proxy). `group`, `version` and `kind` name its options kind for discovery (`PodExecOptions`).
+ * `connect` answers with an object (200) or throws a `StatusError`.
+ */
+export interface SubresourceConnect {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  connect(
+    ctx: RequestContext,
+    parent: { readonly namespace: string; readonly name: string },
+    request: ConnectRequest,
+  ): Promise<ApiObject>;
+}
+
 /**
  * A sub-resource whose requests read and write another kind backed by fields of the parent,
  * the shape of `scale` (`autoscaling/v1` `Scale` from a workload's `spec.replicas`).
@@ -151,6 +176,8 @@ export interface SubresourceDefinition {
   readonly kind?: SubresourceKind;
   /** Present when the sub-resource answers POST with a computed object of another kind (`token`). */
   readonly create?: SubresourceCreate;
+  /** Present for sub-resources served by connecting to a node agent (`log`, `exec`, `proxy`). */
+  readonly connect?: SubresourceConnect;
 }
 
 /**
