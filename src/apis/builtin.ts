@@ -3,9 +3,11 @@ import { leaseResource } from './coordination/lease.js';
 import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
 import { namespaceResource } from './core/namespace.js';
+import { podResources } from './core/pod-resources.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
+import { policyResources } from './policy/policy-resources.js';
 import { rbacResources } from './rbac/rbac-resources.js';
 
 export interface BuiltinOptions {
@@ -38,6 +40,8 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     eventResource(domain),
     leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }, domain),
     ...rbacResources(domain),
+    ...podResources(domain),
+    ...policyResources(domain),
   ];
   for (const def of defs) deepFreeze(def.schema);
   return defs;

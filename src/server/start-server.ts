@@ -146,7 +146,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let tokenRequests: TokenRequestCreator | undefined;
   const servable = servedDefinitions(domain, () => {
     if (!authentication || !api) throw new Error('the server is not built yet');
-    return { authentication, authorizer: api.authorizer, tokenRequests };
+    return { authentication, authorizer: api.authorizer, tokenRequests, resources: api.resources };
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
 

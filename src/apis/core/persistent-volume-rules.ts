@@ -265,7 +265,10 @@ export function validateClaimUpdate(pvc: PersistentVolumeClaim, old: PersistentV
   const next = cloneJson(pvc.spec ?? {});
   const prev = cloneJson(old.spec ?? {});
   // The volume name may be set once (the binder does it).
-  if (!prev.volumeName) prev.volumeName = next.volumeName;
+  if (!prev.volumeName) {
+    if (next.volumeName === undefined) delete prev.volumeName;
+    else prev.volumeName = next.volumeName;
+  }
   const oldAnnotation = old.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION];
   const newAnnotation = pvc.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION];
   if (

@@ -7,19 +7,21 @@ import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { validateAnnotations, validateLabels } from '../meta/object-meta-validation.js';
 import { validateContainers, validateEphemeralContainers, validateInitContainers } from './container-validation.js';
+import { type ClaimSpec, validateClaimSpec } from './persistent-volume-rules.js';
 import type { PodSpec, PodTemplateSpec } from './pod-types.js';
 import { validateResourceName, validateResourceQuantityValue } from './resource-validation.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling-validation.js';
 import { inclusiveRangeError, isValidGroupID, isValidIP, isValidUserID } from './value-formats.js';
-import { type ClaimSpecValidator, validateVolumes } from './volume-validation.js';
+import { validateVolumes } from './volume-validation.js';
 
 /** How a pod spec is validated. */
 export interface PodSpecValidationOptions {
   /** The spec is a Pod's own (not a template's): with `hostNetwork`, host ports must equal container ports. */
   readonly resourceIsPod?: boolean;
-  /** Checks the claim template of generic ephemeral volumes (the PVC spec rules); default: none. */
-  readonly claimSpec?: ClaimSpecValidator;
 }
+
+/** Generic ephemeral volumes' claim templates follow the PersistentVolumeClaim spec rules. */
+const claimSpec = (spec: Record<string, unknown>, path: string) => validateClaimSpec(spec as ClaimSpec, path);
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
@@ -210,7 +212,7 @@ export function validatePodSpec(spec: PodSpec, path: string, options: PodSpecVal
   const errs: FieldError[] = [];
   if (spec.terminationGracePeriodSeconds === undefined)
     errs.push(fieldErrors.required(`${path}.terminationGracePeriodSeconds`));
-  const vols = validateVolumes(spec.volumes, `${path}.volumes`, options.claimSpec ?? (() => []));
+  const vols = validateVolumes(spec.volumes, `${path}.volumes`, claimSpec);
   errs.push(...vols.errors);
   const claimNames = new Set<string>();
   (spec.resourceClaims ?? []).forEach((claim, i) => {
@@ -256,17 +258,13 @@ export function validatePodSpec(spec: PodSpec, path: string, options: PodSpecVal
  * annotations, its pod spec (as a template's: host ports may be left 0 with `hostNetwork`), and
  * no ephemeral containers.
  */
-export function validatePodTemplateSpec(
-  template: PodTemplateSpec,
-  path: string,
-  options: Omit<PodSpecValidationOptions, 'resourceIsPod'> = {},
-): FieldError[] {
+export function validatePodTemplateSpec(template: PodTemplateSpec, path: string): FieldError[] {
   const meta = template.metadata ?? {};
   const spec = template.spec ?? {};
   const errs = [
     ...validateLabels(meta.labels, `${path}.labels`),
     ...validateAnnotations(meta.annotations, `${path}.annotations`),
-    ...validatePodSpec(spec, `${path}.spec`, { ...options, resourceIsPod: false }),
+    ...validatePodSpec(spec, `${path}.spec`, { resourceIsPod: false }),
   ];
   if ((spec.ephemeralContainers ?? []).length > 0) {
     errs.push(
