@@ -32,10 +32,18 @@ export function csrTableColumns(schema: Schema): TableColumns {
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
       AGE_COLUMN,
-      column('SignerName', 'string', spec('signerName')),
-      column('Requestor', 'string', spec('request')),
-      column('RequestedDuration', 'string', spec('expirationSeconds')),
-      column('Condition', 'string', describeField(schema, 'status', 'conditions')),
+      column('SignerName', 'string', spec('signerName') || 'The signer the request is for.'),
+      column('Requestor', 'string', spec('request') || 'The user who created the request.'),
+      column(
+        'RequestedDuration',
+        'string',
+        spec('expirationSeconds') || 'The validity duration requested for the certificate.',
+      ),
+      column(
+        'Condition',
+        'string',
+        describeField(schema, 'status', 'conditions') || 'The approval and issuance state of the request.',
+      ),
     ]),
     cells: (obj: ApiObject, now: Date) => {
       const expiration = valueAt(obj, 'spec', 'expirationSeconds');

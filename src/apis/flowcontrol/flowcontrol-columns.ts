@@ -30,9 +30,23 @@ export function flowSchemaTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('PriorityLevel', 'string', describeField(schema, 'spec', 'priorityLevelConfiguration', 'name')),
-      column('MatchingPrecedence', 'string', describeField(schema, 'spec', 'matchingPrecedence')),
-      column('DistinguisherMethod', 'string', describeField(schema, 'spec', 'distinguisherMethod')),
+      column(
+        'PriorityLevel',
+        'string',
+        describeField(schema, 'spec', 'priorityLevelConfiguration', 'name') ||
+          'The priority level requests matching the schema are assigned to.',
+      ),
+      column(
+        'MatchingPrecedence',
+        'string',
+        describeField(schema, 'spec', 'matchingPrecedence') ||
+          'The order in which flow schemas are matched (lower first).',
+      ),
+      column(
+        'DistinguisherMethod',
+        'string',
+        describeField(schema, 'spec', 'distinguisherMethod') || 'How requests are divided into flows.',
+      ),
       AGE_COLUMN,
       column('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration'),
     ]),
@@ -64,11 +78,19 @@ export function priorityLevelTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Type', 'string', describeField(schema, 'spec', 'type')),
-      column('NominalConcurrencyShares', 'string', limited('nominalConcurrencyShares')),
-      column('Queues', 'string', queuing('queues')),
-      column('HandSize', 'string', queuing('handSize')),
-      column('QueueLengthLimit', 'string', queuing('queueLengthLimit')),
+      column(
+        'Type',
+        'string',
+        describeField(schema, 'spec', 'type') || 'Whether requests of the level are Exempt or Limited.',
+      ),
+      column(
+        'NominalConcurrencyShares',
+        'string',
+        limited('nominalConcurrencyShares') || 'The share of the server concurrency limit of the level.',
+      ),
+      column('Queues', 'string', queuing('queues') || 'The number of queues of the level.'),
+      column('HandSize', 'string', queuing('handSize') || 'The number of queues a flow is shuffle-sharded to.'),
+      column('QueueLengthLimit', 'string', queuing('queueLengthLimit') || 'The number of requests a queue may hold.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {

@@ -17,7 +17,11 @@ export function runtimeClassTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Handler', 'string', describeField(schema, 'handler')),
+      column(
+        'Handler',
+        'string',
+        describeField(schema, 'handler') || 'The name of the runtime configuration that handles pods of this class.',
+      ),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [

@@ -20,10 +20,19 @@ export function priorityClassTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Value', 'integer', describeField(schema, 'value')),
-      column('Global-Default', 'boolean', describeField(schema, 'globalDefault')),
+      column('Value', 'integer', describeField(schema, 'value') || 'The priority value of the class.'),
+      column(
+        'Global-Default',
+        'boolean',
+        describeField(schema, 'globalDefault') ||
+          'Whether this class is the default for pods without a priority class.',
+      ),
       AGE_COLUMN,
-      column('PreemptionPolicy', 'string', describeField(schema, 'preemptionPolicy')),
+      column(
+        'PreemptionPolicy',
+        'string',
+        describeField(schema, 'preemptionPolicy') || 'The policy for preempting pods with lower priority.',
+      ),
     ]),
     cells: (obj: ApiObject, now: Date) => {
       const value = valueAt(obj, 'value');

@@ -42,10 +42,26 @@ export function storageClassTableColumns(schema: Schema, domain: ApiDomain): Tab
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Provisioner', 'string', describeField(schema, 'provisioner')),
-      column('ReclaimPolicy', 'string', describeField(schema, 'reclaimPolicy')),
-      column('VolumeBindingMode', 'string', describeField(schema, 'volumeBindingMode')),
-      column('AllowVolumeExpansion', 'string', describeField(schema, 'allowVolumeExpansion')),
+      column(
+        'Provisioner',
+        'string',
+        describeField(schema, 'provisioner') || 'The volume plugin that provisions volumes of this class.',
+      ),
+      column(
+        'ReclaimPolicy',
+        'string',
+        describeField(schema, 'reclaimPolicy') || 'What happens to volumes of this class when released.',
+      ),
+      column(
+        'VolumeBindingMode',
+        'string',
+        describeField(schema, 'volumeBindingMode') || 'When volumes of this class are bound and provisioned.',
+      ),
+      column(
+        'AllowVolumeExpansion',
+        'string',
+        describeField(schema, 'allowVolumeExpansion') || 'Whether volumes of this class may be expanded.',
+      ),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {
@@ -73,12 +89,24 @@ export function csiDriverTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('AttachRequired', 'boolean', spec('attachRequired')),
-      column('PodInfoOnMount', 'boolean', spec('podInfoOnMount')),
-      column('StorageCapacity', 'boolean', spec('storageCapacity')),
-      column('TokenRequests', 'string', spec('tokenRequests')),
-      column('RequiresRepublish', 'boolean', spec('requiresRepublish')),
-      column('Modes', 'string', spec('volumeLifecycleModes')),
+      column('AttachRequired', 'boolean', spec('attachRequired') || 'Whether the driver needs an attach operation.'),
+      column(
+        'PodInfoOnMount',
+        'boolean',
+        spec('podInfoOnMount') || 'Whether the driver wants pod information on mount.',
+      ),
+      column('StorageCapacity', 'boolean', spec('storageCapacity') || 'Whether the driver reports storage capacity.'),
+      column(
+        'TokenRequests',
+        'string',
+        spec('tokenRequests') || 'Audiences of the service account tokens the driver gets.',
+      ),
+      column(
+        'RequiresRepublish',
+        'boolean',
+        spec('requiresRepublish') || 'Whether the driver wants volumes republished periodically.',
+      ),
+      column('Modes', 'string', spec('volumeLifecycleModes') || 'The volume lifecycle modes the driver supports.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {
@@ -117,10 +145,19 @@ export function volumeAttachmentTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Attacher', 'string', describeField(schema, 'spec', 'attacher'), { format: 'name' }),
-      column('PV', 'string', describeField(schema, 'spec', 'source', 'persistentVolumeName')),
-      column('Node', 'string', describeField(schema, 'spec', 'nodeName')),
-      column('Attached', 'boolean', describeField(schema, 'status', 'attached')),
+      column(
+        'Attacher',
+        'string',
+        describeField(schema, 'spec', 'attacher') || 'The volume driver that attaches the volume.',
+        { format: 'name' },
+      ),
+      column(
+        'PV',
+        'string',
+        describeField(schema, 'spec', 'source', 'persistentVolumeName') || 'The persistent volume attached.',
+      ),
+      column('Node', 'string', describeField(schema, 'spec', 'nodeName') || 'The node the volume is attached to.'),
+      column('Attached', 'boolean', describeField(schema, 'status', 'attached') || 'Whether the volume is attached.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [
@@ -139,8 +176,12 @@ export function csiStorageCapacityTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('StorageClassName', 'string', describeField(schema, 'storageClassName')),
-      column('Capacity', 'string', describeField(schema, 'capacity')),
+      column(
+        'StorageClassName',
+        'string',
+        describeField(schema, 'storageClassName') || 'The storage class the capacity is reported for.',
+      ),
+      column('Capacity', 'string', describeField(schema, 'capacity') || 'The available capacity.'),
     ]),
     cells: (obj: ApiObject) => [
       objectName(obj),
