@@ -7,7 +7,6 @@ import { validateCSIDriverName } from './csi-driver-rules.js';
 interface VolumeError {
   time?: string;
   message?: string;
-  errorCode?: number;
 }
 
 /** A VolumeAttachment (`storage.<domain>/v1`) as the rules read it. */
@@ -71,11 +70,6 @@ function validateStatus(status: NonNullable<VolumeAttachment['status']>): FieldE
     if (!e) continue;
     if ((e.message ?? '').length > MAX_ERROR_MESSAGE_SIZE) {
       errs.push(fieldErrors.tooLong(`status.${which}.message`, MAX_METADATA_SIZE));
-    }
-    if (typeof e.errorCode === 'number' && e.errorCode < 0) {
-      errs.push(
-        fieldErrors.invalid(`status.${which}.errorCode`, e.errorCode, 'must be between 0 and 2147483647, inclusive'),
-      );
     }
   }
   return errs;
