@@ -141,7 +141,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       requestInfo(),
       authentication(authenticator),
       impersonation(authorizer, d.domain.group('authentication')),
-      authorization(authorizer),
+      authorization(authorizer, { withSelectors: d.gates.enabled(OrchFeatures.AuthorizeWithSelectors) }),
     ],
     rootHandler(
       {

@@ -11,7 +11,7 @@ import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-
 import { startControllers } from '../controllers/index.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
-import { newOrchFeatureGates } from '../featuregate/orch-features.js';
+import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
@@ -146,7 +146,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let tokenRequests: TokenRequestCreator | undefined;
   const servable = servedDefinitions(domain, () => {
     if (!authentication || !api) throw new Error('the server is not built yet');
-    return { authentication, authorizer: api.authorizer, tokenRequests };
+    return {
+      authentication,
+      authorizer: api.authorizer,
+      authorizeWithSelectors: gates.enabled(OrchFeatures.AuthorizeWithSelectors),
+      tokenRequests,
+    };
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
 
