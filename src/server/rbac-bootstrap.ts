@@ -14,6 +14,7 @@ import {
   reconcileClusterRoleBinding,
   roleRefDiffers,
 } from './rbac-bootstrap-reconcile.js';
+import type { RbacResource, RbacWrite } from './rbac-index-feed.js';
 
 /** Thrown when some default objects could not be written; names each with its error. */
 export class RbacBootstrapError extends Error {}
@@ -24,10 +25,12 @@ export interface RbacBootstrapResult {
   readonly updated: string[];
   /** Existing objects annotated `autoupdate: "false"`, left as they are. */
   readonly skipped: string[];
+  /** Per resource written, the highest resourceVersion written (for the RBAC index to catch up to). */
+  readonly writes: RbacWrite[];
 }
 
 interface Kind<T extends ApiObject> {
-  readonly resource: string;
+  readonly resource: RbacResource;
   readonly expected: T[];
   readonly reconcile: (existing: T, expected: T) => boolean;
   /** Whether the existing object must be replaced rather than updated. */
@@ -53,7 +56,7 @@ export async function ensureDefaultRbacPolicy(
   const group = domain.group('rbac.authorization');
   const policy = defaultPolicy(domain);
   const annotation = autoupdateAnnotation(domain);
-  const result: RbacBootstrapResult = { created: [], updated: [], skipped: [] };
+  const result: RbacBootstrapResult = { created: [], updated: [], skipped: [], writes: [] };
   const failures: string[] = [];
   const kinds: [Kind<ClusterRole>, Kind<ClusterRoleBinding>] = [
     { resource: 'clusterroles', expected: policy.clusterRoles, reconcile: reconcileClusterRole },
@@ -64,10 +67,11 @@ export async function ensureDefaultRbacPolicy(
       replace: roleRefDiffers,
     },
   ];
+  const keyOf = (obj: ApiObject) => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
   for (const kind of kinds as Kind<ApiObject>[]) {
     const served = resources.lookup(group, 'v1', kind.resource);
     if (!served) continue;
-    const ctx = (verb: string, name?: string) =>
+    const ctx = (verb: string, namespace = '', name?: string) =>
       internalRequestContext({
         user: API_SERVER_USER,
         signal: o.signal,
@@ -75,29 +79,33 @@ export async function ensureDefaultRbacPolicy(
         group,
         version: 'v1',
         resource: kind.resource,
+        namespace,
         name,
       });
     const existing = new Map<string, ApiObject>();
-    for (const item of (await served.store.list(ctx('list'), {})).items) existing.set(item.metadata.name ?? '', item);
+    for (const item of (await served.store.list(ctx('list'), {})).items) existing.set(keyOf(item), item);
     // Objects are independent: written concurrently, reported in the policy's order.
     const outcomes = await Promise.all(
-      kind.expected.map(async (expected): Promise<[keyof RbacBootstrapResult | 'failed' | 'same', string]> => {
-        const name = expected.metadata.name ?? '';
-        const label = `${kind.resource}/${name}`;
+      kind.expected.map(async (expected): Promise<[Outcome, string, ApiObject | undefined]> => {
+        const ns = expected.metadata.namespace;
+        const label = `${kind.resource}/${ns ? `${ns}/` : ''}${expected.metadata.name ?? ''}`;
         try {
-          return [
-            await reconcileOne(served, kind, { ctx, live: existing.get(name), expected, domain, annotation }),
-            label,
-          ];
+          const live = existing.get(keyOf(expected));
+          const [outcome, written] = await reconcileOne(served, kind, { ctx, live, expected, domain, annotation });
+          return [outcome, label, written];
         } catch (e) {
-          return ['failed', `${label}: ${e instanceof Error ? e.message : String(e)}`];
+          return ['failed', `${label}: ${e instanceof Error ? e.message : String(e)}`, undefined];
         }
       }),
     );
-    for (const [outcome, label] of outcomes) {
+    let highest: bigint | undefined;
+    for (const [outcome, label, written] of outcomes) {
       if (outcome === 'failed') failures.push(label);
       else if (outcome !== 'same') result[outcome].push(label);
+      const rv = written?.metadata.resourceVersion;
+      if (rv && /^\d+$/.test(rv) && (highest === undefined || BigInt(rv) > highest)) highest = BigInt(rv);
     }
+    if (highest !== undefined) result.writes.push({ resource: kind.resource, resourceVersion: highest.toString() });
   }
   if (failures.length > 0)
     throw new RbacBootstrapError(`could not reconcile default RBAC objects: ${failures.join('; ')}`);
@@ -111,36 +119,38 @@ export async function ensureDefaultRbacPolicy(
   return result;
 }
 
+type Outcome = 'created' | 'updated' | 'skipped' | 'same' | 'failed';
+
 interface ReconcileInput {
-  readonly ctx: (verb: string, name?: string) => RequestContext;
+  readonly ctx: (verb: string, namespace?: string, name?: string) => RequestContext;
   readonly live: ApiObject | undefined;
   readonly expected: ApiObject;
   readonly domain: ApiDomain;
   readonly annotation: string;
 }
 
-/** Creates, updates, replaces or leaves one default object; says which. */
+/** Creates, updates, replaces or leaves one default object; says which, and what it wrote. */
 async function reconcileOne(
   served: ServedResource,
   kind: Kind<ApiObject>,
   { ctx, live, expected, domain, annotation }: ReconcileInput,
-): Promise<keyof RbacBootstrapResult | 'same'> {
+): Promise<[Exclude<Outcome, 'failed'>, ApiObject | undefined]> {
   const name = expected.metadata.name ?? '';
-  if (!live) {
-    await create(served, ctx('create', name), expected, domain);
-    return 'created';
-  }
-  if (!mayAutoupdate(live, annotation)) return 'skipped';
+  const ns = expected.metadata.namespace ?? '';
+  if (!live) return ['created', await create(served, ctx('create', ns, name), expected, domain)];
+  if (!mayAutoupdate(live, annotation)) return ['skipped', undefined];
   if (kind.replace?.(live, expected)) {
     const next = structuredClone(expected);
     kind.reconcile(next, { ...live, metadata: { ...live.metadata, name } });
-    await served.store.delete(ctx('delete', name), name, { dryRun: false, preconditions: { uid: live.metadata.uid } });
-    await create(served, ctx('create', name), next, domain);
-    return 'updated';
+    await served.store.delete(ctx('delete', ns, name), name, {
+      dryRun: false,
+      preconditions: { uid: live.metadata.uid },
+    });
+    return ['updated', await create(served, ctx('create', ns, name), next, domain)];
   }
-  if (!kind.reconcile(structuredClone(live), expected)) return 'same';
-  await served.store.update(
-    ctx('update', name),
+  if (!kind.reconcile(structuredClone(live), expected)) return ['same', undefined];
+  const r = await served.store.update(
+    ctx('update', ns, name),
     name,
     {
       retryOnConflict: true,
@@ -152,14 +162,21 @@ async function reconcileOne(
     },
     { dryRun: false, fieldManager: domain.apiServerManager },
   );
-  return 'updated';
+  return ['updated', r.obj];
 }
 
-async function create(served: ServedResource, ctx: RequestContext, obj: ApiObject, domain: ApiDomain) {
+/** Creates `obj`; undefined when it was created meanwhile (by another server of the same store). */
+async function create(
+  served: ServedResource,
+  ctx: RequestContext,
+  obj: ApiObject,
+  domain: ApiDomain,
+): Promise<ApiObject | undefined> {
   try {
-    await served.store.create(ctx, obj, { dryRun: false, fieldManager: domain.apiServerManager });
+    return await served.store.create(ctx, obj, { dryRun: false, fieldManager: domain.apiServerManager });
   } catch (e) {
-    // Created meanwhile (another server of the same store): the next start reconciles it.
+    // The next start reconciles it.
     if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
+    return undefined;
   }
 }

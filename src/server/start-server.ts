@@ -252,13 +252,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);
-    await ensureDefaultRbacPolicy(served, domain, { signal: lifetime.signal, logger });
+    const bootstrap = await ensureDefaultRbacPolicy(served, domain, { signal: lifetime.signal, logger });
+    // The controllers are authorized like any client: they start once the RBAC index holds the
+    // default policy just written, or their first requests would be refused.
+    await api.authorizationCaughtUp(bootstrap.writes, lifetime.signal);
     health.markPostStartHookDone('rbac/bootstrap-roles');
-    // --- controllers (src/controllers): garbage collector, namespace and serviceaccount controllers ---
+    // --- controllers (src/controllers): garbage collector, namespace, serviceaccount and aggregation ---
     const controllers =
       options.runControllers === false
         ? undefined
-        : startControllers({ resources: served, logger, signal: lifetime.signal, domain });
+        : startControllers({
+            resources: served,
+            authorizer: api.authorizer,
+            logger,
+            signal: lifetime.signal,
+            domain,
+          });
     health.markPostStartHookDone('bootstrap-namespaces');
     const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (compactionInterval > 0) {
