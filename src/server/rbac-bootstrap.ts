@@ -2,7 +2,7 @@ import type { ApiDomain } from '../apis/api-domain.js';
 import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
 import { autoupdateAnnotation, defaultPolicy } from '../apis/rbac/default-policy.js';
-import type { ClusterRole, ClusterRoleBinding } from '../apis/rbac/rbac-types.js';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../apis/rbac/rbac-types.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
 import type { ResourceSet, ServedResource } from '../registry/resource-set/index.js';
 import type { RequestContext } from '../registry/types.js';
@@ -38,13 +38,14 @@ interface Kind<T extends ApiObject> {
 }
 
 /**
- * kube-apiserver's `rbac/bootstrap-roles` post-start hook for the cluster scope: creates the
- * default ClusterRoles and ClusterRoleBindings that are missing; for existing ones whose
- * autoupdate annotation is not false, adds missing rules, aggregation selectors, subjects,
- * labels and annotations, never removing what users added (a binding with another `roleRef` is
- * recreated, keeping its subjects). One list per kind; writes only for objects that differ,
- * through the registries as `system:apiserver` (admission included). Runs whatever the
- * authorization mode. Resources that are not served are skipped.
+ * kube-apiserver's `rbac/bootstrap-roles` post-start hook: creates the default ClusterRoles and
+ * ClusterRoleBindings, then the default Roles and RoleBindings of the system and public
+ * namespaces (which exist by then), that are missing; for existing ones whose autoupdate
+ * annotation is not false, adds missing rules, aggregation selectors, subjects, labels and
+ * annotations, never removing what users added (a binding with another `roleRef` is recreated,
+ * keeping its subjects). One list per kind; writes only for objects that differ, through the
+ * registries as `system:apiserver` (admission included). Runs whatever the authorization mode.
+ * Resources that are not served are skipped.
  *
  * @throws RbacBootstrapError naming every object that could not be written.
  */
@@ -58,11 +59,19 @@ export async function ensureDefaultRbacPolicy(
   const annotation = autoupdateAnnotation(domain);
   const result: RbacBootstrapResult = { created: [], updated: [], skipped: [], writes: [] };
   const failures: string[] = [];
-  const kinds: [Kind<ClusterRole>, Kind<ClusterRoleBinding>] = [
+  const kinds: [Kind<ClusterRole>, Kind<ClusterRoleBinding>, Kind<Role>, Kind<RoleBinding>] = [
     { resource: 'clusterroles', expected: policy.clusterRoles, reconcile: reconcileClusterRole },
     {
       resource: 'clusterrolebindings',
       expected: policy.clusterRoleBindings,
+      reconcile: reconcileClusterRoleBinding,
+      replace: roleRefDiffers,
+    },
+    // A Role reconciles as a ClusterRole without aggregation, a RoleBinding as a ClusterRoleBinding.
+    { resource: 'roles', expected: policy.roles, reconcile: reconcileClusterRole },
+    {
+      resource: 'rolebindings',
+      expected: policy.roleBindings,
       reconcile: reconcileClusterRoleBinding,
       replace: roleRefDiffers,
     },
@@ -110,7 +119,7 @@ export async function ensureDefaultRbacPolicy(
   if (failures.length > 0)
     throw new RbacBootstrapError(`could not reconcile default RBAC objects: ${failures.join('; ')}`);
   if (result.created.length + result.updated.length > 0) {
-    o.logger.info('rbac/bootstrap-roles: reconciled the default cluster policy', {
+    o.logger.info('rbac/bootstrap-roles: reconciled the default policy', {
       created: result.created.length,
       updated: result.updated.length,
       skipped: result.skipped.length,
