@@ -36,7 +36,13 @@ const controllerUser = (name: string) => ({
 
 /** Helpers over one server; `s()` is read per call (tests restart the server). */
 function helpers(s: () => InProcessServer) {
-  const api = (method: string, path: string, body?: object) => s().api.admin(method, path, { body });
+  // Sent with a length: a DELETE body is read only then.
+  const api = (method: string, path: string, body?: object) => {
+    if (body === undefined) return s().api.admin(method, path);
+    const text = JSON.stringify(body);
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
+    return s().api.admin(method, path, { body: text, headers });
+  };
   const status = async (path: string) => (await api('GET', path)).status;
   const ok = async (method: string, path: string, body?: object) => {
     const r = await api(method, path, body);
@@ -115,6 +121,26 @@ describe('in-process controllers act under their default roles (RBAC)', () => {
       'the garbage collector deletes the dependent',
       async () => (await h.status('/api/v1/namespaces/work/configmaps/dependent')) === 404,
     );
+    // Orphaning (dependents updated, then the owner's finalizer removed) and foreground deletion.
+    const ref = (o: { metadata: { uid: string } }, name: string) => [
+      { apiVersion: 'v1', kind: 'ConfigMap', name, uid: o.metadata.uid, blockOwnerDeletion: true },
+    ];
+    const keeper = await h.configMap('work', 'keeper');
+    await h.configMap('work', 'orphan', ref(keeper, 'keeper'));
+    await h.ok('DELETE', '/api/v1/namespaces/work/configmaps/keeper', { propagationPolicy: 'Orphan' });
+    await eventually('the owner is gone and its dependent orphaned', async () => {
+      if ((await h.status('/api/v1/namespaces/work/configmaps/keeper')) !== 404) return false;
+      return (await h.ok('GET', '/api/v1/namespaces/work/configmaps/orphan')).metadata.ownerReferences === undefined;
+    });
+    const parent = await h.configMap('work', 'parent');
+    await h.configMap('work', 'child', ref(parent, 'parent'));
+    await h.ok('DELETE', '/api/v1/namespaces/work/configmaps/parent', { propagationPolicy: 'Foreground' });
+    await eventually('foreground deletion finishes', async () => {
+      for (const name of ['parent', 'child']) {
+        if ((await h.status(`/api/v1/namespaces/work/configmaps/${name}`)) !== 404) return false;
+      }
+      return true;
+    });
     await h.ok('POST', `${RBAC}/clusterroles`, {
       apiVersion: `${RBAC_GROUP}/v1`,
       kind: 'ClusterRole',
