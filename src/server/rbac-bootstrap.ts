@@ -76,41 +76,25 @@ export async function ensureDefaultRbacPolicy(
       replace: roleRefDiffers,
     },
   ];
-  const keyOf = (obj: ApiObject) => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+  const env: KindEnv = { resources, group, domain, annotation, signal: o.signal };
+  // Roles before the bindings that reference them; the two scopes are independent.
+  const [clusterRoles, clusterBindings, roles, roleBindings] = kinds as Kind<ApiObject>[];
+  const done = new Map<Kind<ApiObject>, KindOutcome | undefined>();
+  for (const phase of [
+    [clusterRoles, roles],
+    [clusterBindings, roleBindings],
+  ]) {
+    const outcomes = await Promise.all(phase.map((kind) => reconcileKind(kind, env)));
+    for (let i = 0; i < phase.length; i++) done.set(phase[i], outcomes[i]);
+  }
+  // Reported in the policy's order, whatever order the writes finished in.
   for (const kind of kinds as Kind<ApiObject>[]) {
-    const served = resources.lookup(group, 'v1', kind.resource);
-    if (!served) continue;
-    const ctx = (verb: string, namespace = '', name?: string) =>
-      internalRequestContext({
-        user: API_SERVER_USER,
-        signal: o.signal,
-        verb,
-        group,
-        version: 'v1',
-        resource: kind.resource,
-        namespace,
-        name,
-      });
-    const existing = new Map<string, ApiObject>();
-    for (const item of (await served.store.list(ctx('list'), {})).items) existing.set(keyOf(item), item);
-    // Objects are independent: written concurrently, reported in the policy's order.
-    const outcomes = await Promise.all(
-      kind.expected.map(async (expected): Promise<[Outcome, string, ApiObject | undefined]> => {
-        const ns = expected.metadata.namespace;
-        const label = `${kind.resource}/${ns ? `${ns}/` : ''}${expected.metadata.name ?? ''}`;
-        try {
-          const live = existing.get(keyOf(expected));
-          const [outcome, written] = await reconcileOne(served, kind, { ctx, live, expected, domain, annotation });
-          return [outcome, label, written];
-        } catch (e) {
-          return ['failed', `${label}: ${e instanceof Error ? e.message : String(e)}`, undefined];
-        }
-      }),
-    );
+    const outcome = done.get(kind);
+    if (!outcome) continue;
     let highest: bigint | undefined;
-    for (const [outcome, label, written] of outcomes) {
-      if (outcome === 'failed') failures.push(label);
-      else if (outcome !== 'same') result[outcome].push(label);
+    for (const [what, label, written] of outcome) {
+      if (what === 'failed') failures.push(label);
+      else if (what !== 'same') result[what].push(label);
       const rv = written?.metadata.resourceVersion;
       if (rv && /^\d+$/.test(rv) && (highest === undefined || BigInt(rv) > highest)) highest = BigInt(rv);
     }
@@ -129,6 +113,51 @@ export async function ensureDefaultRbacPolicy(
 }
 
 type Outcome = 'created' | 'updated' | 'skipped' | 'same' | 'failed';
+
+/** What one kind's pass did: per expected object, in the policy's order, with what was written. */
+type KindOutcome = [Outcome, string, ApiObject | undefined][];
+
+interface KindEnv {
+  readonly resources: ResourceSet;
+  readonly group: string;
+  readonly domain: ApiDomain;
+  readonly annotation: string;
+  readonly signal: AbortSignal;
+}
+
+/** One list of the kind, then every expected object reconciled concurrently; undefined when not served. */
+async function reconcileKind(kind: Kind<ApiObject>, env: KindEnv): Promise<KindOutcome | undefined> {
+  const served = env.resources.lookup(env.group, 'v1', kind.resource);
+  if (!served) return undefined;
+  const ctx = (verb: string, namespace = '', name?: string) =>
+    internalRequestContext({
+      user: API_SERVER_USER,
+      signal: env.signal,
+      verb,
+      group: env.group,
+      version: 'v1',
+      resource: kind.resource,
+      namespace,
+      name,
+    });
+  const keyOf = (obj: ApiObject) => `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+  const existing = new Map<string, ApiObject>();
+  for (const item of (await served.store.list(ctx('list'), {})).items) existing.set(keyOf(item), item);
+  const { domain, annotation } = env;
+  return Promise.all(
+    kind.expected.map(async (expected): Promise<KindOutcome[number]> => {
+      const ns = expected.metadata.namespace;
+      const label = `${kind.resource}/${ns ? `${ns}/` : ''}${expected.metadata.name ?? ''}`;
+      try {
+        const live = existing.get(keyOf(expected));
+        const [outcome, written] = await reconcileOne(served, kind, { ctx, live, expected, domain, annotation });
+        return [outcome, label, written];
+      } catch (e) {
+        return ['failed', `${label}: ${e instanceof Error ? e.message : String(e)}`, undefined];
+      }
+    }),
+  );
+}
 
 interface ReconcileInput {
   readonly ctx: (verb: string, namespace?: string, name?: string) => RequestContext;
