@@ -18,6 +18,8 @@ import { authorizationReviewResources } from './authorization-reviews.js';
 export interface ReviewServices {
   readonly authentication: ReviewAuthentication;
   readonly authorizer: Authorizer;
+  /** The `AuthorizeWithSelectors` gate: access reviews pass their selectors to the authorizer. */
+  readonly authorizeWithSelectors: boolean;
   /** Issues service-account tokens (`serviceaccounts/<name>/token`); absent when tokens are off. */
   readonly tokenRequests?: TokenRequestCreator;
   /** The served resources, which pod bindings, evictions and the node-agent sub-resources reach. */
@@ -55,6 +57,6 @@ export function servedDefinitions(domain: ApiDomain, services: () => ReviewServi
     ...builtin,
     bindingsResource(legacyBindingCreate({ resources })),
     ...authenticationReviewResources(domain, () => services().authentication),
-    ...authorizationReviewResources(domain, () => services().authorizer),
+    ...authorizationReviewResources(domain, services),
   ];
 }
