@@ -24,8 +24,8 @@ describe('embedding with startServer', () => {
       assert.equal(e.message, 'unknown api groups batch');
       return true;
     });
-    await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: '/v1/pods' }), {
-      message: 'resource pods of group version v1 that has not been registered',
+    await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: '/v1/widgets' }), {
+      message: 'resource widgets of group version v1 that has not been registered',
     });
   });
 

@@ -5,17 +5,10 @@
  */
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import {
-  AGE_COLUMN,
-  column,
-  describeField,
-  NAME_COLUMN,
-  objectName,
-  stringAt,
-  valueAt,
-} from '../table/column-helpers.js';
+import { AGE_COLUMN, column, NAME_COLUMN, objectName, stringAt, valueAt } from '../table/column-helpers.js';
 import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
+import { fieldDoc } from './column-docs.js';
 import { quantityString } from './resource-validation.js';
 
 type Json = Record<string, unknown>;
@@ -66,7 +59,7 @@ function nodeAddress(node: ApiObject, type: string): string {
  * `OS-Image`, `Kernel-Version`, `Container-Runtime`.
  */
 export function nodeTableColumns(schema: Schema): TableColumns {
-  const info = (...p: string[]) => describeField(schema, 'status', 'nodeInfo', ...p);
+  const info = (...p: string[]) => fieldDoc(schema, ['status', 'nodeInfo', ...p]);
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
@@ -74,8 +67,8 @@ export function nodeTableColumns(schema: Schema): TableColumns {
       column('Roles', 'string', 'The roles of the node'),
       AGE_COLUMN,
       column('Version', 'string', info('kubeletVersion')),
-      column('Internal-IP', 'string', describeField(schema, 'status', 'addresses'), { priority: 1 }),
-      column('External-IP', 'string', describeField(schema, 'status', 'addresses'), { priority: 1 }),
+      column('Internal-IP', 'string', fieldDoc(schema, ['status', 'addresses']), { priority: 1 }),
+      column('External-IP', 'string', fieldDoc(schema, ['status', 'addresses']), { priority: 1 }),
       column('OS-Image', 'string', info('osImage'), { priority: 1 }),
       column('Kernel-Version', 'string', info('kernelVersion'), { priority: 1 }),
       column('Container-Runtime', 'string', info('containerRuntimeVersion'), { priority: 1 }),
@@ -136,18 +129,18 @@ function phaseOrTerminating(obj: ApiObject): string {
  * `StorageClass`, `VolumeAttributesClass`, `Reason`, `Age`, and the wide `VolumeMode`.
  */
 export function persistentVolumeTableColumns(schema: Schema): TableColumns {
-  const spec = (f: string) => describeField(schema, 'spec', f);
+  const spec = (f: string) => fieldDoc(schema, ['spec', f], 'pv');
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
       column('Capacity', 'string', spec('capacity')),
       column('Access Modes', 'string', spec('accessModes')),
       column('Reclaim Policy', 'string', spec('persistentVolumeReclaimPolicy')),
-      column('Status', 'string', describeField(schema, 'status', 'phase')),
+      column('Status', 'string', fieldDoc(schema, ['status', 'phase'], 'pv')),
       column('Claim', 'string', spec('claimRef')),
       column('StorageClass', 'string', 'StorageClass of the pv'),
       column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv'),
-      column('Reason', 'string', describeField(schema, 'status', 'reason')),
+      column('Reason', 'string', fieldDoc(schema, ['status', 'reason'], 'pv')),
       AGE_COLUMN,
       column('VolumeMode', 'string', spec('volumeMode'), { priority: 1 }),
     ]),
@@ -179,14 +172,14 @@ export function persistentVolumeClaimTableColumns(schema: Schema): TableColumns 
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Status', 'string', describeField(schema, 'status', 'phase')),
-      column('Volume', 'string', describeField(schema, 'spec', 'volumeName')),
-      column('Capacity', 'string', describeField(schema, 'status', 'capacity')),
-      column('Access Modes', 'string', describeField(schema, 'status', 'accessModes')),
+      column('Status', 'string', fieldDoc(schema, ['status', 'phase'], 'pvc')),
+      column('Volume', 'string', fieldDoc(schema, ['spec', 'volumeName'], 'pvc')),
+      column('Capacity', 'string', fieldDoc(schema, ['status', 'capacity'], 'pvc')),
+      column('Access Modes', 'string', fieldDoc(schema, ['status', 'accessModes'], 'pvc')),
       column('StorageClass', 'string', 'StorageClass of the pvc'),
       column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc'),
       AGE_COLUMN,
-      column('VolumeMode', 'string', describeField(schema, 'spec', 'volumeMode'), { priority: 1 }),
+      column('VolumeMode', 'string', fieldDoc(schema, ['spec', 'volumeMode'], 'pvc'), { priority: 1 }),
     ]),
     cells: (obj: ApiObject, now: Date) => {
       const volumeName = stringAt(obj, 'spec', 'volumeName');

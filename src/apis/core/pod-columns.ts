@@ -3,9 +3,10 @@
  */
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import { AGE_COLUMN, column, describeField, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
 import { timestampMillis, translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
+import { fieldDoc } from './column-docs.js';
 import type { Container, ContainerStatus, Pod, PodCondition, PodTemplate } from './pod-types.js';
 
 function age(obj: ApiObject, now: Date): string {
@@ -138,10 +139,10 @@ export function podTableColumns(schema: Schema): TableColumns {
         'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
       ),
       AGE_COLUMN,
-      column('IP', 'string', describeField(schema, 'status', 'podIP'), { priority: 1 }),
-      column('Node', 'string', describeField(schema, 'spec', 'nodeName'), { priority: 1 }),
-      column('Nominated Node', 'string', describeField(schema, 'status', 'nominatedNodeName'), { priority: 1 }),
-      column('Readiness Gates', 'string', describeField(schema, 'spec', 'readinessGates'), { priority: 1 }),
+      column('IP', 'string', fieldDoc(schema, ['status', 'podIP']), { priority: 1 }),
+      column('Node', 'string', fieldDoc(schema, ['spec', 'nodeName']), { priority: 1 }),
+      column('Nominated Node', 'string', fieldDoc(schema, ['status', 'nominatedNodeName']), { priority: 1 }),
+      column('Readiness Gates', 'string', fieldDoc(schema, ['spec', 'readinessGates']), { priority: 1 }),
     ]),
     cells: (obj: ApiObject, now: Date) => {
       const pod = obj as Pod;
