@@ -221,8 +221,43 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
       securityContext: {},
       schedulerName: 'default-scheduler',
       enableServiceLinks: true,
+      // The Priority admission plugin's, with no default PriorityClass.
+      priority: 0,
+      preemptionPolicy: 'PreemptLowerPriority',
     });
     assert.deepEqual(pod.status, { phase: 'Pending', qosClass: 'Guaranteed' });
+  });
+
+  it('resolves pod priorities from PriorityClasses (the Priority admission plugin)', async () => {
+    const podWith = (name: string, spec: Record<string, unknown>) =>
+      s.api.admin('POST', `/api/v1/namespaces/${NS}/pods`, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name },
+          spec: { containers: [{ name: 'app', image: 'app' }], ...spec },
+        },
+      });
+    const critical = await podWith('critical', { priorityClassName: 'system-cluster-critical' });
+    assert.equal(critical.status, 201, critical.text);
+    assert.equal(critical.json().spec.priority, 2000000000);
+    assert.equal(critical.json().spec.preemptionPolicy, 'PreemptLowerPriority');
+    const unknown = await podWith('unknown', { priorityClassName: 'nope' });
+    assert.equal(unknown.status, 403, unknown.text);
+    assert.equal(unknown.json().message, 'pods "unknown" is forbidden: no PriorityClass with name nope was found');
+    const given = await podWith('given', { priority: 10 });
+    assert.equal(given.status, 403, given.text);
+    assert.equal(
+      given.json().message,
+      'pods "given" is forbidden: the integer value of priority (10) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
+    );
+    // An update that omits them keeps the priority and policy the pod was created with.
+    const put = critical.json();
+    delete put.spec.priority;
+    delete put.spec.preemptionPolicy;
+    const updated = await s.api.admin('PUT', `/api/v1/namespaces/${NS}/pods/critical`, { body: put });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal(updated.json().spec.priority, 2000000000);
   });
 
   it('refuses an invalid pod with 422 and every cause at once', async () => {
