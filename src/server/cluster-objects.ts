@@ -1,6 +1,7 @@
-import type { PriorityClassLister } from '../admission/index.js';
+import type { PriorityClassLister, StorageClassLister } from '../admission/index.js';
 import type { ApiDomain } from '../apis/api-domain.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
+import { defaultStorageClassAnnotations } from '../apis/storage/storage-columns.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import { API_SERVER_USER } from './bootstrap-namespaces.js';
 
@@ -23,6 +24,31 @@ export function priorityClassLister(resources: () => ResourceSet | undefined, do
         group,
         version: 'v1',
         resource: 'priorityclasses',
+      });
+      return (await served.store.list(ctx, {})).items;
+    },
+  };
+}
+
+/**
+ * The StorageClasses the `DefaultStorageClass` admission plugin reads, listed current from the
+ * store. Empty while the resource is not served; `resources` is bound late as above.
+ */
+export function storageClassLister(resources: () => ResourceSet | undefined, domain: ApiDomain): StorageClassLister {
+  const group = domain.group('storage');
+  return {
+    defaultAnnotations: defaultStorageClassAnnotations(domain),
+    claimClassAnnotation: domain.key('volume.beta', 'storage-class'),
+    async list(signal) {
+      const served = resources()?.lookup(group, 'v1', 'storageclasses');
+      if (!served) return [];
+      const ctx = internalRequestContext({
+        user: API_SERVER_USER,
+        signal,
+        verb: 'list',
+        group,
+        version: 'v1',
+        resource: 'storageclasses',
       });
       return (await served.store.list(ctx, {})).items;
     },

@@ -224,6 +224,11 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
       // The Priority admission plugin's, with no default PriorityClass.
       priority: 0,
       preemptionPolicy: 'PreemptLowerPriority',
+      // The DefaultTolerationSeconds admission plugin's.
+      tolerations: [
+        { key: 'node.orch.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.orch.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ],
     });
     assert.deepEqual(pod.status, { phase: 'Pending', qosClass: 'Guaranteed' });
   });
@@ -258,6 +263,43 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
     const updated = await s.api.admin('PUT', `/api/v1/namespaces/${NS}/pods/critical`, { body: put });
     assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.json().spec.priority, 2000000000);
+  });
+
+  it('taints new nodes not-ready and gives claims the default StorageClass (admission)', async () => {
+    const node = await s.api.admin('POST', '/api/v1/nodes', {
+      body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'tainted' } },
+    });
+    assert.equal(node.status, 201, node.text);
+    assert.deepEqual(node.json().spec.taints, [{ key: 'node.orch.io/not-ready', effect: 'NoSchedule' }]);
+    const claim = (name: string, spec: Record<string, unknown> = {}) =>
+      s.api.admin('POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          metadata: { name },
+          spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+        },
+      });
+    const before = await claim('before-default');
+    assert.equal(before.status, 201, before.text);
+    assert.equal(before.json().spec.storageClassName, undefined);
+    const sc = await s.api.admin('POST', '/apis/storage.orch.io/v1/storageclasses', {
+      body: {
+        apiVersion: 'storage.orch.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'standard', annotations: { 'storageclass.orch.io/is-default-class': 'true' } },
+        provisioner: 'example.com/standard',
+      },
+    });
+    assert.equal(sc.status, 201, sc.text);
+    try {
+      const defaulted = await claim('defaulted');
+      assert.equal(defaulted.json().spec.storageClassName, 'standard');
+      const explicit = await claim('no-class', { storageClassName: '' });
+      assert.equal(explicit.json().spec.storageClassName, '');
+    } finally {
+      await s.api.admin('DELETE', '/apis/storage.orch.io/v1/storageclasses/standard');
+    }
   });
 
   it('refuses an invalid pod with 422 and every cause at once', async () => {

@@ -203,7 +203,7 @@ describe('parseApiServerCommandLine', () => {
     ],
     [
       ['--enable-admission-plugins=Nope'],
-      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, Priority)',
+      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass)',
     ],
     [
       ['--enable-admission-plugins=NamespaceLifecycle', '--disable-admission-plugins=NamespaceLifecycle'],
