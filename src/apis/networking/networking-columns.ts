@@ -1,13 +1,17 @@
 import { loadBalancerAddresses } from '../core/service-columns.js';
 import type { ApiObject } from '../object.js';
+import type { Schema } from '../schema/schema.js';
 import { labelSelectorString } from '../selectors/label-selector.js';
 import { labelSelectorFromObject } from '../selectors/label-selector-object.js';
-import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { AGE_COLUMN, column, describeField, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
 import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 import type { Ingress, IngressClass, IngressRule, NetworkPolicy } from './networking-types.js';
 
-/** kube's printer columns of Ingress, IngressClass and NetworkPolicy (rendered wide). */
+/**
+ * kube's printer columns of Ingress, IngressClass and NetworkPolicy (rendered wide), with
+ * descriptions of Orch's own wording.
+ */
 
 function age(obj: ApiObject, now: Date): string {
   return translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now);
@@ -63,8 +67,8 @@ export function ingressClassTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Controller', 'string', 'Controller that is responsible for handling this class'),
-      column('Parameters', 'string', 'A reference to a resource with additional parameters'),
+      column('Controller', 'string', 'The controller that implements this class.'),
+      column('Parameters', 'string', 'The resource holding the class parameters, as kind.group/name.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {
@@ -78,10 +82,6 @@ export function ingressClassTableColumns(): TableColumns {
   });
 }
 
-/** kube's description of the `Pod-Selector` column (from extensions/v1beta1's NetworkPolicySpec). */
-const POD_SELECTOR_DESCRIPTION =
-  'Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules is applied to any pods selected by this field. Multiple network policies can select the same set of pods.  In this case, the ingress rules for each are combined additively. This field is NOT optional and follows standard label selector semantics. An empty podSelector matches all pods in this namespace.';
-
 /** kube's `metav1.FormatLabelSelector`: the selector's text, `<none>` when empty, `<error>`. */
 export function formatLabelSelector(selector: Parameters<typeof labelSelectorFromObject>[0]): string {
   try {
@@ -92,12 +92,12 @@ export function formatLabelSelector(selector: Parameters<typeof labelSelectorFro
   }
 }
 
-/** NetworkPolicy: `Name`, `Pod-Selector`, `Age`. */
-export function networkPolicyTableColumns(): TableColumns {
+/** NetworkPolicy: `Name`, `Pod-Selector` (described from the schema), `Age`. */
+export function networkPolicyTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Pod-Selector', 'string', POD_SELECTOR_DESCRIPTION),
+      column('Pod-Selector', 'string', describeField(schema, 'spec', 'podSelector')),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [

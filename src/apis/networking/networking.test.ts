@@ -270,7 +270,7 @@ describe('networking columns', () => {
   });
   it('NetworkPolicy: the pod selector', () => {
     const cells = (podSelector: NonNullable<NetworkPolicy['spec']>['podSelector']) =>
-      networkPolicyTableColumns().cells(
+      networkPolicyTableColumns({}).cells(
         { apiVersion: 'v', kind: 'NetworkPolicy', metadata: { name: 'p' }, spec: { podSelector } },
         NOW,
       )[1];
