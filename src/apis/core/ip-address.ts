@@ -104,11 +104,6 @@ export function isIPv6String(s: string): boolean {
   return ip !== undefined && !ip.is4;
 }
 
-/** kube's `IsIPv4String`. */
-export function isIPv4String(s: string): boolean {
-  return parseIP(s)?.is4 === true;
-}
-
 /** Go's `IP.String()`: dotted decimal for IPv4, RFC 5952 text for IPv6. */
 export function formatIP(ip: IpAddress): string {
   if (ip.is4) {
@@ -145,11 +140,6 @@ export function formatIP(ip: IpAddress): string {
 /** Bits of an address of this family. */
 export function bitLength(ip: IpAddress): 32 | 128 {
   return ip.is4 ? 32 : 128;
-}
-
-/** Go's `ParseCIDR` error text. */
-export function invalidCidrMessage(s: string): string {
-  return `invalid CIDR address: ${s}`;
 }
 
 /** kube's `ParseCIDRSloppy`: the network (address masked to the prefix), or undefined. */

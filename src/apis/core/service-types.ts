@@ -5,8 +5,6 @@ import type { ApiObject } from '../object.js';
  * the schema, so fields have their schema types; any may be absent).
  */
 
-export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
-
 /** `None`: a headless service. */
 export const CLUSTER_IP_NONE = 'None';
 
@@ -117,11 +115,6 @@ export function needsNodePort(spec: ServiceSpec): boolean {
 /** kube's `isHeadlessService`: exactly one cluster IP, `None`. */
 export function isHeadless(spec: ServiceSpec): boolean {
   return spec.clusterIPs?.length === 1 && spec.clusterIPs[0] === CLUSTER_IP_NONE;
-}
-
-/** kube's `IsServiceIPSet`: a cluster IP other than empty and `None`. */
-export function hasClusterIP(spec: ServiceSpec): boolean {
-  return !!spec.clusterIP && spec.clusterIP !== CLUSTER_IP_NONE;
 }
 
 export function sameStrings(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
