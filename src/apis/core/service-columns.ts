@@ -65,16 +65,21 @@ export function serviceExternalIP(svc: Service): string {
  * (`<none>` when there are none), `Age`, and the wide `Selector`. Descriptions from the schema.
  */
 export function serviceTableColumns(schema: Schema): TableColumns {
-  const spec = (name: string) => describeField(schema, 'spec', name);
+  // The schema's field documentation, else a description of Orch's own.
+  const spec = (name: string, fallback: string) => describeField(schema, 'spec', name) || fallback;
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Type', 'string', spec('type')),
-      column('Cluster-IP', 'string', spec('clusterIP')),
-      column('External-IP', 'string', spec('externalIPs')),
-      column('Port(s)', 'string', spec('ports')),
+      column(
+        'Type',
+        'string',
+        spec('type', 'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.'),
+      ),
+      column('Cluster-IP', 'string', spec('clusterIP', 'The virtual IP address of the service inside the cluster.')),
+      column('External-IP', 'string', spec('externalIPs', 'Addresses outside the cluster that reach the service.')),
+      column('Port(s)', 'string', spec('ports', 'The ports the service exposes.')),
       AGE_COLUMN,
-      column('Selector', 'string', spec('selector'), { priority: 1 }),
+      column('Selector', 'string', spec('selector', 'The labels of the pods the service routes to.'), { priority: 1 }),
     ]),
     cells: (obj: ApiObject, now: Date) => {
       const svc = obj as Service;

@@ -29,15 +29,23 @@ export function formatSliceEndpoints(slice: EndpointSlice): string {
 
 /**
  * EndpointSlice: `Name`, `AddressType`, `Ports`, `Endpoints`, `Age` (descriptions from the
- * schema; kube takes them from discovery/v1beta1, whose texts are the same).
+ * schema's documentation when it has some, else Orch's own).
  */
 export function endpointSliceTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('AddressType', 'string', describeField(schema, 'addressType')),
-      column('Ports', 'string', describeField(schema, 'ports')),
-      column('Endpoints', 'string', describeField(schema, 'endpoints')),
+      column(
+        'AddressType',
+        'string',
+        describeField(schema, 'addressType') || 'The type of the addresses in the slice.',
+      ),
+      column('Ports', 'string', describeField(schema, 'ports') || 'The ports every endpoint of the slice exposes.'),
+      column(
+        'Endpoints',
+        'string',
+        describeField(schema, 'endpoints') || 'The addresses of the endpoints in the slice.',
+      ),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {

@@ -97,7 +97,12 @@ export function networkPolicyTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Pod-Selector', 'string', describeField(schema, 'spec', 'podSelector')),
+      column(
+        'Pod-Selector',
+        'string',
+        describeField(schema, 'spec', 'podSelector') ||
+          'The pods the policy applies to (an empty selector selects all).',
+      ),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [
