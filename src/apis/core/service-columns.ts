@@ -139,7 +139,7 @@ export function endpointsTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Endpoints', 'string', describeField(schema, 'subsets')),
+      column('Endpoints', 'string', describeField(schema, 'subsets') || 'The addresses and ports backing the service.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), formatEndpoints(obj as Endpoints), age(obj, now)],
