@@ -27,11 +27,12 @@ import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { ensureSystemNamespaces, immortalNamespaces } from './bootstrap-namespaces.js';
+import { priorityClassLister } from './cluster-objects.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
 import { rbacEscalationPlugin } from './rbac-escalation.js';
-import { feedRbacIndex } from './rbac-index-feed.js';
+import { feedRbacIndex, type RbacIndexFeed, type RbacWrite } from './rbac-index-feed.js';
 import { resourceSetReader } from './resource-set-reader.js';
 import { rootHandler } from './root-handler.js';
 import { rootPathsHandler } from './root-paths.js';
@@ -79,8 +80,16 @@ export interface ApiServer {
   readonly resources: ResourceSet;
   /** The authorizer chain of `--authorization-mode` (the access-review APIs ask it too). */
   readonly authorizer: Authorizer;
-  /** Serves `defs` (each behind its started watch cache) and creates the system namespaces. */
+  /**
+   * Serves `defs` (each behind its started watch cache), creates the system namespaces and,
+   * under RBAC, fills the RBAC index from the stored roles and bindings.
+   */
   serve(defs: readonly ResourceDefinition[], signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves once the authorizer decides with these RBAC writes applied (at once when RBAC is
+   * not an authorization mode, or the signal aborts). Call after {@link serve}.
+   */
+  authorizationCaughtUp(writes: readonly RbacWrite[], signal: AbortSignal): Promise<void>;
 }
 
 /**
@@ -107,6 +116,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       namespaceLookup: (name, signal) => currentObjects.get(NAMESPACES, '', name, signal),
       immortalNamespaces: immortalNamespaces(d.domain),
       namespaceExemptResources: [{ group: d.domain.group('authorization'), resource: 'localsubjectaccessreviews' }],
+      priorityClasses: priorityClassLister(() => resources, d.domain),
     },
   );
   // Escalation prevention is part of the RBAC API itself, not a plugin one could turn off.
@@ -145,7 +155,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       requestInfo(),
       authentication(authenticator),
       impersonation(authorizer, d.domain.group('authentication')),
-      authorization(authorizer),
+      authorization(authorizer, { withSelectors: d.gates.enabled(OrchFeatures.AuthorizeWithSelectors) }),
     ],
     rootHandler(
       {
@@ -165,6 +175,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       }),
     ),
   );
+  let feed: RbacIndexFeed | undefined;
   return {
     handler,
     resources: set,
@@ -173,14 +184,18 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       await Promise.all(defs.map((def) => set.add(def)));
       await ensureSystemNamespaces(set, d.domain, signal);
       if (rbacIndex) {
-        await feedRbacIndex({
+        feed = await feedRbacIndex({
           resources: set,
           index: rbacIndex,
           domain: d.domain,
           logger: d.logger,
+          authorizer,
           signal: d.lifetime,
         });
       }
+    },
+    async authorizationCaughtUp(writes, signal) {
+      await feed?.caughtUp(writes, signal);
     },
   };
 }

@@ -35,8 +35,13 @@ describe('OpenAPI v3 root', () => {
     const root = buildOpenApiV3Root(defs);
     assert.deepEqual(Object.keys(root.paths), [
       'api/v1',
+      'apis/certificates.orch.io/v1',
       'apis/coordination.orch.io/v1',
+      'apis/flowcontrol.apiserver.orch.io/v1',
+      'apis/node.orch.io/v1',
       'apis/rbac.authorization.orch.io/v1',
+      'apis/scheduling.orch.io/v1',
+      'apis/storage.orch.io/v1',
     ]);
     const docs = buildOpenApiV3Documents(defs);
     for (const [path, entry] of Object.entries(root.paths)) {
@@ -196,8 +201,13 @@ describe('OpenAPI v2 document', () => {
       v2.definitions['io.orch.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind'],
       [
         { group: '', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'flowcontrol.apiserver.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'node.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'scheduling.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ],
     );
   });
