@@ -115,31 +115,6 @@ export interface SubresourceCreate extends SubresourceKindRef {
   ): Promise<ApiObject>;
 }
 
-/** A request to a connect sub-resource (`pods/<name>/exec`, `.../log`, `.../proxy/<path>`). */
-export interface ConnectRequest {
-  /** The HTTP method. */
-  readonly method: string;
-  /** What follows the sub-resource in the path (`proxy/<path>`), without the leading slash. */
-  readonly subpath: string;
-  readonly query: URLSearchParams;
-}
-
-/**
- * A sub-resource that kube serves by connecting to a node agent (log, exec, attach, portforward,
- * proxy). `group`, `version` and `kind` name its options kind for discovery (`PodExecOptions`).
- * `connect` answers with an object (200) or throws a `StatusError`.
- */
-export interface SubresourceConnect {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-  connect(
-    ctx: RequestContext,
-    parent: { readonly namespace: string; readonly name: string },
-    request: ConnectRequest,
-  ): Promise<ApiObject>;
-}
-
 /**
  * A sub-resource whose requests read and write another kind backed by fields of the parent,
  * the shape of `scale` (`autoscaling/v1` `Scale` from a workload's `spec.replicas`).
@@ -177,8 +152,25 @@ export interface SubresourceDefinition {
   readonly kind?: SubresourceKind;
   /** Present when the sub-resource answers POST with a computed object of another kind (`token`). */
   readonly create?: SubresourceCreate;
-  /** Present for sub-resources served by connecting to a node agent (`log`, `exec`, `proxy`). */
+  /** Present for connect sub-resources (`services/<name>/proxy`), whose every request it answers. */
   readonly connect?: SubresourceConnect;
+}
+
+/**
+ * A sub-resource through which kube connects the client to something behind the object
+ * (`services/<name>/proxy`, `pods/<name>/exec`): every method its verbs allow is answered by
+ * `connect`, once the parent object was found (404 otherwise). The parent's name in the path
+ * may carry a scheme and a port (`https:web:8443`).
+ */
+export interface SubresourceConnect {
+  /** The options kind discovery names for the sub-resource (`ServiceProxyOptions`). */
+  readonly kind: string;
+  /**
+   * Answers a request for the existing object `parent`; `path` is what follows the
+   * sub-resource in the URL, `query` the request's query (`container=` of `pods/<name>/log`).
+   * Orch connects to nothing yet: implementations throw the `StatusError` that says so.
+   */
+  connect(ctx: RequestContext, parent: ApiObject, path: string, query: URLSearchParams): Promise<never>;
 }
 
 /**

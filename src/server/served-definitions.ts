@@ -43,7 +43,7 @@ export function servedDefinitions(domain: ApiDomain, services: () => ReviewServi
     binding: podBindingCreate({ resources }),
     eviction: podEvictionCreate({ resources, domain }),
     connect: (subresource) => podConnect(resources, subresource),
-    nodeProxy: nodeProxyConnect(resources),
+    nodeProxy: nodeProxyConnect(),
   });
   const extra: Record<string, readonly SubresourceDefinition[]> = {
     serviceaccounts: [token],

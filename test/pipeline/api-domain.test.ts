@@ -31,6 +31,8 @@ describe('the k8s.io profile over HTTP', () => {
         'storage.k8s.io',
         'certificates.k8s.io',
         'flowcontrol.apiserver.k8s.io',
+        'discovery.k8s.io',
+        'networking.k8s.io',
       ],
     );
     assert.equal((await s.api.admin('GET', '/apis/coordination.orch.io/v1')).status, 404);

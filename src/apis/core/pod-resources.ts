@@ -88,14 +88,14 @@ export function podServerSubresources(impl: PodSubresourceImplementations): {
     ...POD_CONNECT.map(([name, kind, verbs]) => ({
       name,
       verbs,
-      connect: { group: '', version: 'v1', kind, connect: impl.connect(name) },
+      connect: { kind, connect: impl.connect(name) },
     })),
   ];
   const nodes: SubresourceDefinition[] = [
     {
       name: 'proxy',
       verbs: ['create', 'delete', 'get', 'patch', 'update'],
-      connect: { group: '', version: 'v1', kind: 'NodeProxyOptions', connect: impl.nodeProxy },
+      connect: { kind: 'NodeProxyOptions', connect: impl.nodeProxy },
     },
   ];
   return { pods, nodes };

@@ -49,7 +49,7 @@ export function apiResourceList(resources: ResourceSet, group: string, version: 
     });
     for (const sub of def.subresources) {
       // A sub-resource of another kind (scale, token) names that kind's group and version when they differ.
-      const other = sub.kind ?? sub.create ?? sub.connect;
+      const other = sub.kind ?? sub.create;
       const gv =
         other && (other.group !== group || other.version !== version)
           ? { group: other.group, version: other.version }
@@ -59,7 +59,7 @@ export function apiResourceList(resources: ResourceSet, group: string, version: 
         singularName: '',
         namespaced: def.namespaced,
         ...gv,
-        kind: other?.kind ?? def.kind,
+        kind: other?.kind ?? sub.connect?.kind ?? def.kind,
         verbs: [...sub.verbs],
       });
     }
@@ -85,8 +85,12 @@ function discoveryResource(def: ResourceDefinition): object {
     ...(def.subresources.length > 0
       ? {
           subresources: def.subresources.map((s) => {
-            const other = s.kind ?? s.create ?? s.connect;
-            const kind = other ? { group: other.group, version: other.version, kind: other.kind } : responseKind;
+            const other = s.kind ?? s.create;
+            const kind = other
+              ? { group: other.group, version: other.version, kind: other.kind }
+              : s.connect
+                ? { ...responseKind, kind: s.connect.kind }
+                : responseKind;
             return { subresource: s.name, responseKind: kind, verbs: [...s.verbs] };
           }),
         }

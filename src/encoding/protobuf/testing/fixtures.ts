@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../../apis/object.js';
 import { clusterKindObjects } from './cluster-fixtures.js';
 import { podKindObjects } from './pod-fixtures.js';
+import { serviceAreaObjects } from './service-fixtures.js';
 
 /**
  * Rich objects of every built-in kind for codec tests: every field kind (strings, int32/int64
@@ -188,5 +189,6 @@ export function richObjects(): Record<string, ApiObject> {
     },
     ...clusterKindObjects(),
     ...podKindObjects(),
+    ...serviceAreaObjects(richMetadata),
   };
 }

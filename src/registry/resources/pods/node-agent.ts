@@ -1,11 +1,9 @@
 import type { Pod } from '../../../apis/core/pod-types.js';
 import { apiErrors, StatusError } from '../../../apis/meta/status.js';
 import type { ApiObject } from '../../../apis/object.js';
-import type { ConnectRequest } from '../../../apis/resource-definition.js';
 import type { RequestContext } from '../../types.js';
 import { innerContext, type ServedResources, servedOrUnavailable } from './inner-requests.js';
 
-const PODS = { group: '', version: 'v1', resource: 'pods' };
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
 
 /** Sub-resources that name one container (`?container=`), as kube's `validateContainer` checks them. */
@@ -47,42 +45,25 @@ async function requireNode(ctx: RequestContext, resources: ServedResources, node
 
 /**
  * `pods/<name>/{log,exec,attach,portforward,proxy}`: kube streams these from the pod's node
- * agent (kubelet), which nothing runs here. The pod must exist (404), a named container must be
- * one of its containers (400), the pod must be bound (400 `pod <name> does not have a host
- * assigned`) to an existing node (404); then the answer is 503 ServiceUnavailable naming the
+ * agent (kubelet), which nothing runs here. The pod was found (404 otherwise); a named container
+ * must be one of its containers (400), the pod must be bound (400 `pod <name> does not have a
+ * host assigned`) to an existing node (404); then the answer is 503 ServiceUnavailable naming the
  * node and the sub-resource.
  */
 export function podConnect(resources: ServedResources, subresource: string) {
-  return async (
-    ctx: RequestContext,
-    parent: { readonly namespace: string; readonly name: string },
-    request: ConnectRequest,
-  ): Promise<ApiObject> => {
-    // pods/proxy also takes `<name>:<port>` and `<scheme>:<name>:<port>`.
-    const parts = parent.name.split(':');
-    const name = subresource === 'proxy' && parts.length > 1 ? (parts.length === 3 ? parts[1] : parts[0]) : parent.name;
-    const pods = servedOrUnavailable(resources, PODS);
-    const pod = (await pods.store.get(
-      innerContext(ctx, pods, { verb: 'get', namespace: parent.namespace, name }),
-      name,
-      {},
-    )) as Pod;
-    if (CONTAINER_SUBRESOURCES.has(subresource)) validateContainer(pod, request.query.get('container'));
+  return async (ctx: RequestContext, parent: ApiObject, _path: string, query: URLSearchParams): Promise<never> => {
+    const pod = parent as Pod;
+    if (CONTAINER_SUBRESOURCES.has(subresource)) validateContainer(pod, query.get('container'));
     const nodeName = pod.spec?.nodeName ?? '';
-    if (!nodeName) throw apiErrors.badRequest(`pod ${name} does not have a host assigned`);
+    if (!nodeName) throw apiErrors.badRequest(`pod ${pod.metadata.name ?? ''} does not have a host assigned`);
     await requireNode(ctx, resources, nodeName);
     throw noNodeAgent(nodeName, `pods/${subresource}`);
   };
 }
 
-/** `nodes/<name>/proxy`: the node must exist (404); no node agent answers (503). */
-export function nodeProxyConnect(resources: ServedResources) {
-  return async (
-    ctx: RequestContext,
-    parent: { readonly namespace: string; readonly name: string },
-  ): Promise<ApiObject> => {
-    const name = parent.name.split(':').length === 3 ? parent.name.split(':')[1] : parent.name.split(':')[0];
-    await requireNode(ctx, resources, name);
-    throw noNodeAgent(name, 'nodes/proxy');
+/** `nodes/<name>/proxy`: the node was found (404 otherwise); no node agent answers (503). */
+export function nodeProxyConnect() {
+  return async (_ctx: RequestContext, parent: ApiObject): Promise<never> => {
+    throw noNodeAgent(parent.metadata.name ?? '', 'nodes/proxy');
   };
 }
