@@ -7,14 +7,15 @@ import { API_SERVER_USER } from './bootstrap-namespaces.js';
 
 /**
  * The PriorityClasses the `Priority` admission plugin reads, listed current from the store (a
- * default created just before must be seen). Empty while the resource is not served. `resources`
- * is bound late: the admission chain is built before the resource set.
+ * default created just before must be seen), or from the watch cache when asked (pods). Empty
+ * while the resource is not served. `resources` is bound late: the admission chain is built
+ * before the resource set.
  */
 export function priorityClassLister(resources: () => ResourceSet | undefined, domain: ApiDomain): PriorityClassLister {
   const group = domain.group('scheduling');
   return {
     group,
-    async list(signal) {
+    async list(signal, options) {
       const served = resources()?.lookup(group, 'v1', 'priorityclasses');
       if (!served) return [];
       const ctx = internalRequestContext({
@@ -25,14 +26,15 @@ export function priorityClassLister(resources: () => ResourceSet | undefined, do
         version: 'v1',
         resource: 'priorityclasses',
       });
-      return (await served.store.list(ctx, {})).items;
+      return (await served.store.list(ctx, options?.cached ? { resourceVersion: '0' } : {})).items;
     },
   };
 }
 
 /**
- * The StorageClasses the `DefaultStorageClass` admission plugin reads, listed current from the
- * store. Empty while the resource is not served; `resources` is bound late as above.
+ * The StorageClasses the `DefaultStorageClass` admission plugin reads, from the watch cache as
+ * kube's plugin reads its informer's. Empty while the resource is not served; `resources` is
+ * bound late as above.
  */
 export function storageClassLister(resources: () => ResourceSet | undefined, domain: ApiDomain): StorageClassLister {
   const group = domain.group('storage');
@@ -50,7 +52,7 @@ export function storageClassLister(resources: () => ResourceSet | undefined, dom
         version: 'v1',
         resource: 'storageclasses',
       });
-      return (await served.store.list(ctx, {})).items;
+      return (await served.store.list(ctx, { resourceVersion: '0' })).items;
     },
   };
 }

@@ -292,6 +292,12 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
       },
     });
     assert.equal(sc.status, 201, sc.text);
+    // The plugin reads the watch cache (kube's reads an informer): wait until it holds the class.
+    const seen = await s.api.admin(
+      'GET',
+      `/apis/storage.orch.io/v1/storageclasses?resourceVersion=${sc.json().metadata.resourceVersion}&resourceVersionMatch=NotOlderThan`,
+    );
+    assert.equal(seen.status, 200, seen.text);
     try {
       const defaulted = await claim('defaulted');
       assert.equal(defaulted.json().spec.storageClassName, 'standard');

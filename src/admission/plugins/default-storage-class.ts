@@ -10,6 +10,7 @@ export interface StorageClassLister {
   readonly defaultAnnotations: readonly string[];
   /** The beta annotation of a claim that names its class: `volume.beta.<key domain>/storage-class`. */
   readonly claimClassAnnotation: string;
+  /** The classes as the watch cache holds them (kube's plugin reads an informer's cache). */
   list(signal: AbortSignal): Promise<readonly ApiObject[]>;
 }
 

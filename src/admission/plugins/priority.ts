@@ -9,7 +9,11 @@ export const PRIORITY = 'Priority';
 export interface PriorityClassLister {
   /** `scheduling.<domain>`. */
   readonly group: string;
-  list(signal: AbortSignal): Promise<readonly ApiObject[]>;
+  /**
+   * The classes, current; with `cached`, as the watch cache holds them (kube's plugin reads an
+   * informer's cache), which spares a write the wait for the cache to catch up.
+   */
+  list(signal: AbortSignal, options?: { readonly cached?: boolean }): Promise<readonly ApiObject[]>;
 }
 
 /** kube's priority of pods when no PriorityClass is the global default. */
@@ -46,7 +50,7 @@ async function admitPod(a: AdmissionAttributes, lister: PriorityClassLister, sig
   }
   let priority: number;
   let policy: unknown;
-  const classes = await lister.list(signal);
+  const classes = await lister.list(signal, { cached: true });
   const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : '';
   if (className === '') {
     const dpc = defaultClass(classes);
