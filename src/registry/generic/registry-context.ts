@@ -8,12 +8,15 @@ import { type KeyScheme, namespacePrefix, objectKey, resourcePrefix } from '../.
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import type { ResourceFieldTracking } from './field-tracking.js';
+import type { StoredCodec } from './stored-object.js';
 
 /** Everything one generic registry needs, built once per resource at start-up. */
 export interface RegistryContext {
   readonly def: ResourceDefinition;
   readonly gr: GroupResource;
   readonly store: Store;
+  /** How objects of this definition's version are written to and read from the store. */
+  readonly codec: StoredCodec;
   readonly keys: KeyScheme;
   readonly clock: Clock;
   readonly uid: () => string;

@@ -12,7 +12,7 @@ import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizer
 import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { decodeStored, encodeStored, sameBytes } from './stored-object.js';
+import { sameBytes } from './stored-object.js';
 
 const MAX_ATTEMPTS = 16;
 
@@ -37,7 +37,7 @@ export async function updateObject(
     throw toStatusError(e, rc.gr, name);
   }
   for (let attempt = 1; ; attempt++) {
-    const live = liveKv ? decodeStored(liveKv) : undefined;
+    const live = liveKv ? rc.codec.decode(liveKv) : undefined;
     let desired = structuredClone(await next.compute(live ? structuredClone(live) : undefined));
     // Ownership is computed against the live object of each attempt (retries re-read it).
     if (o.fieldManager !== undefined) {
@@ -65,7 +65,7 @@ export async function updateObject(
       if (shouldDeleteDuringUpdate(rc, obj, live)) {
         return { obj: await deleteDuringUpdate(rc, ctx, key, liveKv, obj, o.dryRun), created: false };
       }
-      const value = encodeStored(obj);
+      const value = rc.codec.encode(obj);
       if (sameBytes(value, liveKv.value)) return { obj: live, created: false };
       if (o.dryRun) {
         obj.metadata.resourceVersion = live.metadata.resourceVersion;
@@ -120,7 +120,7 @@ async function createViaUpdate(
   }
   await validateWrite(rc, ctx, call);
   if (o.dryRun) return desired;
-  const { revision } = await rc.store.create(key, encodeStored(desired), ctx.signal);
+  const { revision } = await rc.store.create(key, rc.codec.encode(desired), ctx.signal);
   desired.metadata.resourceVersion = revision.toString();
   return desired;
 }
