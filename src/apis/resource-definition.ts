@@ -197,6 +197,12 @@ export interface ResourceStrategy {
   /** All field errors of an update, including immutability against `old`. */
   validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
   /**
+   * Whether an update (after `prepareForUpdate`) changes what `metadata.generation` counts, for
+   * kinds with generation. Absent: a change anywhere outside `metadata` and `status` (kube's spec
+   * comparison); a Deployment also counts its annotations, which it copies to its ReplicaSets.
+   */
+  readonly generationChanged?: (obj: ApiObject, old: ApiObject) => boolean;
+  /**
    * Kinds a controller must finalize before they are removed (a namespace's `spec.finalizers`):
    * the first delete marks the object (`deletionTimestamp`, then `markTerminating`) and keeps it;
    * it is removed once `pending` is false. Absent: deleted as any object.

@@ -169,7 +169,8 @@ function prepareUpdate(
   strategy.prepareForUpdate(desired, live);
   if (rc.def.hasGeneration) {
     const gen = typeof liveMeta.generation === 'number' ? liveMeta.generation : 1;
-    meta.generation = specChanged(desired, live) ? gen + 1 : gen;
+    const changed = strategy.generationChanged ? strategy.generationChanged(desired, live) : specChanged(desired, live);
+    meta.generation = changed ? gen + 1 : gen;
   } else if (liveMeta.generation !== undefined) meta.generation = liveMeta.generation;
   else delete meta.generation;
   const errs = strategy.validateUpdate(desired, live);
