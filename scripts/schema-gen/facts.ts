@@ -26,6 +26,18 @@ export interface ProtoField {
   number: number;
   label: 'optional' | 'repeated' | 'map';
   type: string;
+  /**
+   * A Go pointer to a scalar (`*int32`, `*string`): a zero value is a set value. Only the Go
+   * declarations tell; `generated.proto` marks every proto2 scalar `optional`.
+   */
+  pointer?: true;
+  /**
+   * The field holds a struct that Go embeds with `json:",inline"`: JSON flattens its fields into
+   * the parent, protobuf keeps them in this one message field. The value names the embedded
+   * definition, whose fields are listed under that name in the facts' `protobuf` section. The
+   * key of such a field is its protobuf name, not a JSON property.
+   */
+  inline?: string;
 }
 
 export interface UpstreamFacts {

@@ -1,34 +1,48 @@
 /**
  * What the generator needs besides the upstream facts to write one schema module: where it goes,
- * which definitions it exports, Orch's own one-line description of each, and which upstream
- * types are already defined in Orch (and must be referenced, never copied).
+ * which definitions it starts from, Orch's own one-line description of each kind, which upstream
+ * types Orch already defines (referenced, never copied) and which other generated modules it
+ * imports types from. Paths are relative to the repository root.
  */
 export interface ModuleConfig {
-  /** Facts file, relative to the repository root. */
+  /** Facts file. */
   readonly facts: string;
-  /** Output module, relative to the repository root. */
+  /** Output module. */
   readonly output: string;
   /** The command that regenerates the module, quoted in its header. */
   readonly command: string;
+  /** Go package the module's own definitions are declared in (`k8s.io/api/core/v1`). */
+  readonly goPackage: string;
   /**
-   * Upstream definitions to generate, each with Orch's own description of the type (never
-   * upstream text). Definitions they reference are generated too and need a description here.
+   * Upstream definitions to generate (with what they reach), each with Orch's own description of
+   * the type (never upstream text). Kinds need one; `undefined` leaves another type undescribed.
+   * Reached types not listed here are generated without a description.
    */
-  readonly types: Readonly<Record<string, string>>;
+  readonly types: Readonly<Record<string, string | undefined>>;
   /** Upstream definitions Orch already has: how a field of that type is written, and the import. */
   readonly external: Readonly<Record<string, ExternalType>>;
-  /** The `apiVersion` / `kind` properties of kinds: the shared field constants and their import. */
+  /** Generated modules (by name) whose definitions this module imports instead of generating. */
+  readonly uses?: readonly string[];
+  /** The `apiVersion` / `kind` properties of kinds: the shared field constants and their module. */
   readonly typeMeta: { readonly apiVersion: string; readonly kind: string; readonly from: string };
   /** Upstream name prefix → internal prefix (`io.k8s.` → `io.orch.`; `ApiDomain` maps it back). */
   readonly namePrefix: { readonly upstream: string; readonly internal: string };
-  /** Module imports: the `namedType` helper and the `Schema` type. */
+  /** Modules of the `namedType` helper and of the `Schema` type. */
   readonly imports: { readonly namedType: string; readonly schema: string };
 }
 
+/** A type Orch defines by hand, used where the upstream facts reference it. */
 export interface ExternalType {
-  /** Expression of a field of this type, given the field's protobuf number. */
-  readonly field: (protobufNumber: number) => string;
-  /** Identifier(s) to import and the module they come from (relative to the output). */
+  /** Constant(s) to import from `from`; the first is the type's schema. */
   readonly names: readonly string[];
+  /** Module (path from the repository root). */
   readonly from: string;
+  /**
+   * Expression of a field of this type given its protobuf number, when the type is not used as
+   * `{ ...<schema>, 'x-orch-protobuf-field': n }` (ObjectMeta: `objectMetaField()`); such a type
+   * can only be a field, never a list item or map value.
+   */
+  readonly field?: (protobufNumber: number) => string;
+  /** The type's own `x-orch-*` type markers, for fields that override one (see `x-orch-field-overrides`). */
+  readonly markers?: Readonly<Record<string, unknown>>;
 }

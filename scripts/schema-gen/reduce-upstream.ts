@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { refOf, SchemaGenError, type UpstreamFacts, type UpstreamSchema, withoutDescriptions } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
 import { protoFields } from './proto-fields.js';
-import { RBAC_MODULE } from './rbac-config.js';
+import { RBAC_STANDALONE_MODULE } from './rbac-config.js';
 
 /**
  * Reduces upstream files to the facts file the generator reads: the component schemas reachable
@@ -11,16 +11,17 @@ import { RBAC_MODULE } from './rbac-config.js';
  * removed, and the protobuf fields of the same messages. Run it when moving to a new upstream
  * release, with files from that release's tree:
  *
- *   npx tsx scripts/schema-gen/reduce-upstream.ts rbac \
+ *   npx tsx scripts/schema-gen/reduce-upstream.ts rbac-standalone \
  *     --openapi=<api/openapi-spec/v3/apis__rbac.authorization.k8s.io__v1_openapi.json>@<commit> \
  *     --proto=<staging/src/k8s.io/api/rbac/v1/generated.proto>@<commit> \
  *     --proto=<staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto>@<commit> \
  *     [--out=<file>]
  *
- * then `generate.ts rbac`. The `@<commit>` suffix is recorded as provenance, with the path
- * from `api/` or `staging/` on.
+ * then `generate.ts rbac-standalone --stdout`. The `@<commit>` suffix is recorded as provenance,
+ * with the path from `api/` or `staging/` on. The built-in modules come from the Go declarations
+ * instead (`reduce-go-types.ts`); these facts are the reference those must reproduce.
  */
-const MODULES: Readonly<Record<string, ModuleConfig>> = { rbac: RBAC_MODULE };
+const MODULES: Readonly<Record<string, ModuleConfig>> = { 'rbac-standalone': RBAC_STANDALONE_MODULE };
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function references(s: UpstreamSchema): string[] {
@@ -89,7 +90,7 @@ function main(args: string[]): number {
   const [openapi] = value('openapi');
   if (config === undefined || openapi === undefined || value('proto').length === 0) {
     process.stderr.write(
-      'usage: reduce-upstream.ts rbac --openapi=<file>@<commit> --proto=<file>@<commit>... [--out=<file>]\n',
+      'usage: reduce-upstream.ts rbac-standalone --openapi=<file>@<commit> --proto=<file>@<commit>... [--out=<file>]\n',
     );
     return 2;
   }

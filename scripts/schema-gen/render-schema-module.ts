@@ -1,70 +1,34 @@
+import { dirname, relative } from 'node:path';
 import { type ProtoField, refOf, SchemaGenError, type UpstreamFacts, type UpstreamSchema } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
+import { type ProtobufLayout, propertyOrder, protobufLayout } from './protobuf-layout.js';
+import { Code, convertKeywords, convertMarkers, GVK, type Node, print, Spread } from './schema-nodes.js';
 
 /**
  * Renders an Orch schema module (TypeScript source, before formatting) from upstream facts:
  * one `namedType` constant per generated definition, dependencies first; `x-kubernetes-*`
- * markers become `x-orch-*`; every property gets its protobuf field number; references to types
- * Orch already defines use Orch's constants. Pure: the same facts and config give the same text.
- * Throws `SchemaGenError` naming the definition and field for anything it cannot map.
+ * markers become `x-orch-*`; every property gets its protobuf field number (and explicit
+ * presence for Go pointers to scalars); structs Go inlines are listed in
+ * `x-orch-protobuf-inline`; references to types Orch already defines, or another generated
+ * module provides, use those constants. Kinds carry Orch's description; other types may have
+ * none. Pure: the same facts and config give the same text. Throws `SchemaGenError` naming the
+ * definition and field for anything it cannot map.
  */
 
-/** Source code to print verbatim. */
-class Code {
-  constructor(readonly text: string) {}
+/** A definition another generated module exports: its constant and module (repository path). */
+export interface ProvidedType {
+  readonly constant: string;
+  readonly from: string;
 }
-
-/** `{ ...base, extra }`: a named type with field-level additions. */
-class Spread {
-  constructor(
-    readonly base: string,
-    readonly extra: Record<string, Node>,
-  ) {}
-}
-
-type Node = Code | Spread | null | boolean | number | string | Node[] | { [key: string]: Node };
-
-/** Upstream extensions and the Orch markers they become. */
-const MARKERS: Readonly<Record<string, string>> = {
-  'x-kubernetes-list-type': 'x-orch-list-type',
-  'x-kubernetes-list-map-keys': 'x-orch-list-map-keys',
-  'x-kubernetes-map-type': 'x-orch-map-type',
-  'x-kubernetes-preserve-unknown-fields': 'x-orch-preserve-unknown-fields',
-  'x-kubernetes-int-or-string': 'x-orch-int-or-string',
-  'x-kubernetes-embedded-resource': 'x-orch-embedded-resource',
-  'x-kubernetes-patch-strategy': 'x-orch-patch-strategy',
-  'x-kubernetes-patch-merge-key': 'x-orch-patch-merge-key',
-};
-
-/** Plain OpenAPI keywords copied as they are, in the order they are written. */
-const KEYWORDS = [
-  'type',
-  'format',
-  'required',
-  'enum',
-  'default',
-  'nullable',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-  'pattern',
-] as const;
-
-const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
-const GVK = 'x-kubernetes-group-version-kind';
-const STRUCTURE = new Set(['properties', 'items', 'additionalProperties', 'allOf', '$ref']);
 
 interface Context {
   readonly facts: UpstreamFacts;
   readonly config: ModuleConfig;
   /** Generated definitions: upstream name → constant name. */
   readonly constants: Map<string, string>;
-  /** Imports needed: module → names. */
+  /** Definitions of other generated modules. */
+  readonly provided: ReadonlyMap<string, ProvidedType>;
+  /** Imports needed: module (repository path) → names. */
   readonly imports: Map<string, Set<string>>;
 }
 
@@ -74,10 +38,33 @@ function need(ctx: Context, from: string, name: string): void {
   ctx.imports.set(from, names);
 }
 
-/** `io.k8s.api.rbac.v1.PolicyRule` → `policyRuleSchema`. */
+/** The constant a reference to `def` is written with (imported when it lives elsewhere). */
+function constantFor(ctx: Context, def: string, where: string): string {
+  const own = ctx.constants.get(def);
+  if (own !== undefined) return own;
+  const provided = ctx.provided.get(def);
+  if (provided) {
+    need(ctx, provided.from, provided.constant);
+    return provided.constant;
+  }
+  const external = ctx.config.external[def];
+  if (external?.field) throw new SchemaGenError(`${where}: ${def} can only be a field`);
+  if (external) {
+    for (const n of external.names) need(ctx, external.from, n);
+    return external.names[0];
+  }
+  throw new SchemaGenError(`${where}: ${def} is neither generated nor mapped here`);
+}
+
+/**
+ * `io.k8s.api.rbac.v1.PolicyRule` → `policyRuleSchema`; a leading acronym is lowercased whole
+ * (`HTTPGetAction` → `httpGetActionSchema`, `SELinuxOptions` → `seLinuxOptionsSchema`).
+ */
 export function constantName(upstream: string): string {
   const last = upstream.slice(upstream.lastIndexOf('.') + 1);
-  return `${last[0].toLowerCase()}${last.slice(1)}Schema`;
+  const caps = /^[A-Z]+/.exec(last)?.[0] ?? '';
+  const lower = caps.length > 1 && caps.length < last.length ? caps.length - 1 : caps.length;
+  return `${last.slice(0, lower).toLowerCase()}${last.slice(lower)}Schema`;
 }
 
 function internalName(upstream: string, config: ModuleConfig): string {
@@ -86,32 +73,15 @@ function internalName(upstream: string, config: ModuleConfig): string {
   return internal + upstream.slice(from.length);
 }
 
-/** The keywords and markers of `s` (not its structure), checked and renamed. */
-function convertKeywords(s: UpstreamSchema, where: string): Record<string, Node> {
-  const out: Record<string, Node> = {};
-  for (const key of Object.keys(s)) {
-    const known = (KEYWORDS as readonly string[]).includes(key) || key in MARKERS || STRUCTURE.has(key);
-    if (!known && key !== GVK) throw new SchemaGenError(`${where}: no mapping for "${key}"`);
-  }
-  if (s.type !== undefined && !TYPES.has(s.type)) throw new SchemaGenError(`${where}: unknown type ${s.type}`);
-  for (const key of KEYWORDS) if (s[key] !== undefined) out[key] = s[key] as Node;
-  return out;
-}
-
-/** The `x-kubernetes-*` markers of `s` as Orch's `x-orch-*` markers. */
-function convertMarkers(s: UpstreamSchema): Record<string, Node> {
-  const out: Record<string, Node> = {};
-  for (const [from, to] of Object.entries(MARKERS)) if (s[from] !== undefined) out[to] = s[from] as Node;
-  return out;
-}
-
-/** The schema of a value: a reference to a generated constant, or an inline schema. */
+/** The schema of a value: a reference to a named type's constant, or an inline schema. */
 function convert(ctx: Context, s: UpstreamSchema, where: string): Node {
   const ref = refOf(s);
   if (ref !== undefined) {
-    const constant = ctx.constants.get(ref);
-    if (constant === undefined) throw new SchemaGenError(`${where}: ${ref} is neither generated nor mapped here`);
-    const extra = { ...convertKeywords(s, where), ...convertMarkers(s) };
+    const constant = constantFor(ctx, ref, where);
+    const markers = convertMarkers(s);
+    const extra: Record<string, Node> = { ...convertKeywords(s, where), ...markers };
+    const overrides = fieldOverrides(ctx, ref, markers, where);
+    if (Object.keys(overrides).length > 0) extra['x-orch-field-overrides'] = overrides;
     return Object.keys(extra).length === 0 ? new Code(constant) : new Spread(constant, extra);
   }
   const out = convertKeywords(s, where);
@@ -123,6 +93,28 @@ function convert(ctx: Context, s: UpstreamSchema, where: string): Node {
   return { ...out, ...convertMarkers(s) };
 }
 
+/** Markers only a field can carry (the patch directives); others belong to the type too. */
+const FIELD_MARKERS = new Set(['x-orch-patch-strategy', 'x-orch-patch-merge-key']);
+
+/**
+ * The referenced type's own values of the type markers a field sets differently (`null` where
+ * the type has none), so that publishing keeps the type's definition intact.
+ */
+function fieldOverrides(ctx: Context, ref: string, markers: Record<string, Node>, where: string): Record<string, Node> {
+  const out: Record<string, Node> = {};
+  for (const [key, value] of Object.entries(markers)) {
+    if (FIELD_MARKERS.has(key)) continue;
+    const target = ctx.facts.schemas[ref];
+    const external = ctx.config.external[ref]?.markers;
+    if (target === undefined && external === undefined) {
+      throw new SchemaGenError(`${where}: overrides ${key} of ${ref}, a type of another module`);
+    }
+    const own = ((target ? convertMarkers(target)[key] : external?.[key]) ?? null) as Node;
+    if (JSON.stringify(own) !== JSON.stringify(value)) out[key] = own;
+  }
+  return out;
+}
+
 function checkLabel(s: UpstreamSchema, pf: ProtoField, where: string): void {
   const isMap = s.type === 'object' && typeof s.additionalProperties === 'object' && !s.properties;
   const expected = s.type === 'array' ? 'repeated' : isMap ? 'map' : 'optional';
@@ -130,15 +122,23 @@ function checkLabel(s: UpstreamSchema, pf: ProtoField, where: string): void {
   if (!Number.isInteger(pf.number) || pf.number < 1) throw new SchemaGenError(`${where}: bad field number`);
 }
 
-function withField(node: Node, number: number): Node {
-  const pb = { 'x-orch-protobuf-field': number };
+function withField(node: Node, number: number, explicit: boolean): Node {
+  const pb: Record<string, Node> = { 'x-orch-protobuf-field': number };
+  if (explicit) pb['x-orch-protobuf-presence'] = 'explicit';
   if (node instanceof Code) return new Spread(node.text, pb);
   if (node instanceof Spread) return new Spread(node.base, { ...node.extra, ...pb });
   return { ...(node as Record<string, Node>), ...pb };
 }
 
 /** One property of a definition, with its protobuf number. */
-function convertProperty(ctx: Context, def: string, name: string, s: UpstreamSchema, isKind: boolean): Node {
+function convertProperty(
+  ctx: Context,
+  def: string,
+  name: string,
+  s: UpstreamSchema,
+  isKind: boolean,
+  layout: ProtobufLayout,
+): Node {
   const where = `${def}.${name}`;
   const tm = ctx.config.typeMeta;
   if (isKind && (name === 'apiVersion' || name === 'kind')) {
@@ -146,29 +146,20 @@ function convertProperty(ctx: Context, def: string, name: string, s: UpstreamSch
     need(ctx, tm.from, tm[name]);
     return new Code(tm[name]);
   }
-  const pf = ctx.facts.protobuf[def]?.[name];
+  const pf = layout.properties.get(name)?.field;
   if (pf === undefined) throw new SchemaGenError(`${where}: no protobuf field number`);
   checkLabel(s, pf, where);
   const ref = refOf(s);
   const external = ref === undefined ? undefined : ctx.config.external[ref];
-  if (external) {
+  if (external?.field) {
     for (const n of external.names) need(ctx, external.from, n);
     const extra = { ...convertKeywords(s, where), ...convertMarkers(s) };
     const code = external.field(pf.number);
     return Object.keys(extra).length === 0 ? new Code(code) : new Spread(code, extra);
   }
-  return withField(convert(ctx, s, where), pf.number);
-}
-
-/**
- * Properties in Go struct order: the TypeMeta fields first, then by protobuf number (go-to-protobuf
- * numbers fields in struct order). Decoders give objects their keys in this order.
- */
-function propertyOrder(ctx: Context, def: string, names: string[]): string[] {
-  const pb = ctx.facts.protobuf[def] ?? {};
-  const typeMeta = ['apiVersion', 'kind'];
-  const rank = (n: string) => pb[n]?.number ?? (typeMeta.includes(n) ? typeMeta.indexOf(n) - 2 : 0);
-  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  // A zero value of a Go pointer to a scalar is a set value (messages are always written).
+  const scalar = ref === undefined && s.type !== undefined && s.type !== 'object' && s.type !== 'array';
+  return withField(convert(ctx, s, where), pf.number, pf.pointer === true && scalar);
 }
 
 function convertDefinition(ctx: Context, def: string): Node {
@@ -179,12 +170,17 @@ function convertDefinition(ctx: Context, def: string): Node {
   }
   const isKind = s[GVK] !== undefined;
   const props = s.properties ?? {};
-  for (const name of Object.keys(ctx.facts.protobuf[def] ?? {})) {
-    if (!(name in props)) throw new SchemaGenError(`${def}: protobuf field ${name} has no JSON property`);
+  const layout = protobufLayout(ctx.facts, def, s);
+  const order = propertyOrder(layout, Object.keys(props));
+  if (layout.inlined.length > 0) {
+    out['x-orch-protobuf-inline'] = layout.inlined.map((field) => ({
+      field: field.number,
+      properties: order.filter((name) => layout.properties.get(name)?.via === field),
+    }));
   }
   const properties: Record<string, Node> = {};
-  for (const name of propertyOrder(ctx, def, Object.keys(props))) {
-    properties[name] = convertProperty(ctx, def, name, props[name], isKind);
+  for (const name of order) {
+    properties[name] = convertProperty(ctx, def, name, props[name], isKind, layout);
   }
   if (Object.keys(properties).length > 0) out.properties = properties;
   return out;
@@ -202,16 +198,26 @@ function referencesOf(s: UpstreamSchema): string[] {
   return [...own, ...nested.flatMap(referencesOf)];
 }
 
-/** The generated definitions, each after the definitions it references. */
-function generationOrder(facts: UpstreamFacts, config: ModuleConfig): string[] {
+/**
+ * The definitions `config` generates from `facts`, each after the definitions it references:
+ * its types and everything they reach, except what Orch defines (`external`) or another
+ * module provides.
+ */
+export function generationOrder(
+  facts: UpstreamFacts,
+  config: ModuleConfig,
+  provided: ReadonlyMap<string, ProvidedType> = new Map(),
+): string[] {
   const order: string[] = [];
   const visiting = new Set<string>();
   const visit = (def: string, from: string): void => {
-    if (order.includes(def) || config.external[def]) return;
+    if (order.includes(def) || config.external[def] || provided.has(def)) return;
     if (visiting.has(def)) throw new SchemaGenError(`${def}: recursive definitions are not supported`);
     const s = facts.schemas[def];
     if (s === undefined) throw new SchemaGenError(`${from}: ${def} is not in the facts`);
-    if (config.types[def] === undefined) throw new SchemaGenError(`${def}: needs a description of our own`);
+    if (s[GVK] !== undefined && config.types[def] === undefined) {
+      throw new SchemaGenError(`${def}: a kind needs a description of our own`);
+    }
     visiting.add(def);
     for (const ref of referencesOf(s)) visit(ref, def);
     visiting.delete(def);
@@ -221,46 +227,61 @@ function generationOrder(facts: UpstreamFacts, config: ModuleConfig): string[] {
   return order;
 }
 
-function printKey(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+/** `to` (a repository path) as an import specifier in the module at `from`. */
+function specifier(from: string, to: string): string {
+  const path = relative(dirname(from), to).replace(/\.ts$/, '.js');
+  return path.startsWith('.') ? path : `./${path}`;
 }
 
-function print(node: Node): string {
-  if (node instanceof Code) return node.text;
-  if (node instanceof Spread) {
-    const extra = Object.entries(node.extra).map(([k, v]) => `, ${printKey(k)}: ${print(v)}`);
-    return `{ ...${node.base}${extra.join('')} }`;
+/** The provenance in the module header. */
+function sourceLine(facts: UpstreamFacts): string {
+  const source = facts.source as {
+    repository?: string;
+    openapi?: { commit?: string };
+    repositories?: { repository: string; tag: string; commit: string }[];
+  };
+  if (source.repositories) {
+    const repos = source.repositories.map((r) => `${r.repository} ${r.tag} ${r.commit.slice(0, 12)}`);
+    return `Go declarations: ${repos.join(', ')}`;
   }
-  if (Array.isArray(node)) return `[${node.map(print).join(', ')}]`;
-  if (node !== null && typeof node === 'object') {
-    return `{ ${Object.entries(node)
-      .map(([k, v]) => `${printKey(k)}: ${print(v)}`)
-      .join(', ')} }`;
-  }
-  return JSON.stringify(node);
+  return `${source.repository ?? 'upstream'} OpenAPI v3 at ${source.openapi?.commit ?? 'an unrecorded commit'}`;
 }
 
 /** The module source for `config` (unformatted; see `formatModule`). */
-export function renderSchemaModule(facts: UpstreamFacts, config: ModuleConfig): string {
-  const ctx: Context = { facts, config, constants: new Map(), imports: new Map() };
-  const order = generationOrder(facts, config);
+export function renderSchemaModule(
+  facts: UpstreamFacts,
+  config: ModuleConfig,
+  provided: ReadonlyMap<string, ProvidedType> = new Map(),
+): string {
+  const ctx: Context = { facts, config, constants: new Map(), provided, imports: new Map() };
+  const order = generationOrder(facts, config, provided);
+  // Constants imported from other modules must not clash with the ones declared here.
+  const imported = new Set(order.flatMap((def) => referencesOf(facts.schemas[def])).filter((d) => provided.has(d)));
+  const taken = new Map([...imported].map((def) => [(provided.get(def) as ProvidedType).constant, def]));
   const decls: string[] = [];
   for (const def of order) {
     const name = internalName(def, config);
+    const constant = constantName(def);
+    if (taken.has(constant) && taken.get(constant) !== def) {
+      throw new SchemaGenError(`${def}: constant ${constant} is also ${taken.get(constant)}`);
+    }
+    taken.set(constant, def);
     const body = print(convertDefinition(ctx, def));
     const description = config.types[def];
-    ctx.constants.set(def, constantName(def));
+    ctx.constants.set(def, constant);
+    const described = description === undefined ? 'undefined' : JSON.stringify(description);
     decls.push(
-      `/** \`${name}\`. */\nexport const ${constantName(def)}: Schema = namedType(${JSON.stringify(name)}, ${JSON.stringify(description)}, ${body});`,
+      `/** \`${name}\`. */\nexport const ${constant}: Schema = namedType(${JSON.stringify(name)}, ${described}, ${body});`,
     );
   }
   need(ctx, config.imports.namedType, 'namedType');
-  const imports = [...ctx.imports].map(([from, names]) => `import { ${[...names].sort().join(', ')} } from '${from}';`);
-  imports.push(`import type { Schema } from '${config.imports.schema}';`);
-  const source = facts.source as { repository?: string; openapi?: { commit?: string } };
+  const imports = [...ctx.imports].map(
+    ([from, names]) => `import { ${[...names].sort().join(', ')} } from '${specifier(config.output, from)}';`,
+  );
+  imports.push(`import type { Schema } from '${specifier(config.output, config.imports.schema)}';`);
   const header = [
     `// Generated by \`${config.command}\` from ${config.facts}`,
-    `// (${source.repository ?? 'upstream'} OpenAPI v3 at ${source.openapi?.commit ?? 'an unrecorded commit'}). Do not edit by hand.`,
+    `// (${sourceLine(facts)}). Do not edit by hand.`,
   ];
   return `${header.join('\n')}\n${imports.join('\n')}\n\n${decls.join('\n\n')}\n`;
 }

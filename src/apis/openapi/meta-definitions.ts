@@ -5,6 +5,7 @@ import {
   listMetaField,
   listMetaSchema,
 } from '../meta/object-meta-schema.js';
+import { rawExtensionSchema } from '../meta/raw-extension-schema.js';
 import {
   booleanField,
   fieldOf,
@@ -168,12 +169,6 @@ export const patchSchema: Schema = namedType(
   `${META}.Patch`,
   'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.',
   { type: 'object' },
-);
-
-const rawExtensionSchema: Schema = namedType(
-  'io.orch.apimachinery.pkg.runtime.RawExtension',
-  'RawExtension is used to hold extensions in external versions.',
-  { type: 'object', 'x-orch-protobuf-message': 'RawExtension' },
 );
 
 /** `WatchEvent`, one frame of a watch stream. */

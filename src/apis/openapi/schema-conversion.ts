@@ -83,10 +83,11 @@ export class DefinitionCollector {
   /** The OpenAPI form of a field's schema: a `$ref` for named types, inline otherwise. */
   convert(schema: Schema): OpenApiObject {
     if (!schema['x-orch-type-name']) return this.convertInline(schema, false);
-    const name = this.define(schema);
+    const overrides = schema['x-orch-field-overrides'] ?? {};
+    const name = this.define(withTypeValues(schema, overrides));
     const ref = { $ref: this.refTo(name) };
     const fieldLevel: OpenApiObject = {};
-    for (const key of FIELD_LEVEL_KEYS) {
+    for (const key of [...FIELD_LEVEL_KEYS, ...Object.keys(overrides)]) {
       const value = (schema as Record<string, unknown>)[key];
       if (value === undefined || value === '') continue;
       fieldLevel[EXTENSION_NAMES[key] ?? key] = value;
@@ -130,6 +131,18 @@ export class DefinitionCollector {
     }
     return sortKeys(out);
   }
+}
+
+/** A field's named-type schema with the type's own values back in place of the field's overrides. */
+function withTypeValues(schema: Schema, overrides: Record<string, unknown>): Schema {
+  if (Object.keys(overrides).length === 0) return schema;
+  const out: Record<string, unknown> = { ...schema };
+  delete out['x-orch-field-overrides'];
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === null) delete out[key];
+    else out[key] = value;
+  }
+  return out as Schema;
 }
 
 /** A copy of `obj` with its keys in sorted order (kube's documents are marshalled sorted). */

@@ -8,24 +8,35 @@ import { after, describe, it } from 'node:test';
 /**
  * The schema generator (scripts/schema-gen) as a user runs it, in a child process: it rebuilds
  * the committed module from the committed facts, follows changed facts, refuses what it cannot
- * map, and the reducer turns upstream-shaped files into the same facts.
+ * map; the OpenAPI reducer turns upstream-shaped files into the reference facts, and the facts
+ * reduced from kube's Go declarations render the same module as that reference.
  */
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** The parts of the facts file the tests below change. */
 interface EditableFacts {
   schemas: Record<string, { properties: Record<string, Record<string, unknown>>; [key: string]: unknown }>;
-  protobuf: Record<string, Record<string, { number: number; label: string; type: string }>>;
+  protobuf: Record<
+    string,
+    Record<string, { number: number; label: string; type: string; inline?: string; pointer?: true }>
+  >;
 }
 
-const FACTS = join(ROOT, 'scripts', 'schema-gen', 'upstream', 'rbac-v1.facts.json');
+const UPSTREAM = join(ROOT, 'scripts', 'schema-gen', 'upstream');
+/** Facts reduced from the Go declarations (what the module is generated from). */
+const FACTS = join(UPSTREAM, 'rbac-v1.facts.json');
+/** Facts reduced from kube's published OpenAPI v3 document (the reference). */
+const OPENAPI_FACTS = join(UPSTREAM, 'rbac-v1.openapi.facts.json');
 
-/** Runs the generator (`--stdout`), optionally over other facts. */
-function generate(factsFile?: string): { status: number | null; stdout: string; stderr: string } {
-  const args = [join('scripts', 'schema-gen', 'generate.ts'), 'rbac', '--stdout'];
+/** Runs the generator (`--stdout`) for `module`, optionally over other facts. */
+function generate(factsFile?: string, module = 'rbac'): { status: number | null; stdout: string; stderr: string } {
+  const args = [join('scripts', 'schema-gen', 'generate.ts'), module, '--stdout'];
   if (factsFile) args.push(`--facts=${factsFile}`);
   return spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, encoding: 'utf8' });
 }
+
+/** The module text without its two header lines (command and provenance). */
+const body = (text: string): string => text.split('\n').slice(2).join('\n');
 
 describe('the RBAC schema generator', () => {
   const dir = mkdtempSync(join(tmpdir(), 'orch-schema-gen-'));
@@ -60,8 +71,26 @@ describe('the RBAC schema generator', () => {
     );
   });
 
-  it('reduces upstream-shaped files (prose, other types, comments) to the committed facts and module', () => {
-    const facts = JSON.parse(readFileSync(FACTS, 'utf8')) as EditableFacts & {
+  it('marks inlined structs and Go pointers to scalars for the protobuf codec', () => {
+    const file = factsWith((f) => {
+      f.schemas[RULE].properties.path = { type: 'string' };
+      f.schemas[RULE].properties.limit = { type: 'integer', format: 'int32' };
+      f.protobuf[RULE].source = { number: 7, label: 'optional', type: 'Source', inline: 'io.k8s.api.rbac.v1.Source' };
+      f.protobuf[RULE].limit = { number: 8, label: 'optional', type: 'int32', pointer: true };
+      f.protobuf['io.k8s.api.rbac.v1.Source'] = { path: { number: 1, label: 'optional', type: 'string' } };
+    });
+    const run = generate(file);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /'x-orch-protobuf-inline': \[\{ field: 7, properties: \['path'\] \}\],/);
+    assert.match(run.stdout, /path: \{ type: 'string', 'x-orch-protobuf-field': 1 \},\s*limit: \{/);
+    assert.match(
+      run.stdout,
+      /limit: \{ type: 'integer', format: 'int32', 'x-orch-protobuf-field': 8, 'x-orch-protobuf-presence': 'explicit' \}/,
+    );
+  });
+
+  it('reduces upstream-shaped files (prose, other types, comments) to the reference facts and module', () => {
+    const facts = JSON.parse(readFileSync(OPENAPI_FACTS, 'utf8')) as EditableFacts & {
       source: { openapi: { commit: string } };
     };
     // Upstream carries descriptions everywhere, types the module does not reach, and ObjectMeta,
@@ -118,7 +147,7 @@ describe('the RBAC schema generator', () => {
         '--import',
         'tsx',
         join('scripts', 'schema-gen', 'reduce-upstream.ts'),
-        'rbac',
+        'rbac-standalone',
         `--openapi=${openapi}@${commit}`,
         `--proto=${rbacProto}@a`,
         `--proto=${metaProto}@b`,
@@ -130,9 +159,39 @@ describe('the RBAC schema generator', () => {
     const reduced = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(reduced.schemas, facts.schemas);
     assert.deepEqual(reduced.protobuf, facts.protobuf);
-    const run = generate(out);
+    const run = generate(out, 'rbac-standalone');
     assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.stdout, readFileSync(join(ROOT, 'src', 'apis', 'rbac', 'rbac-schemas.ts'), 'utf8'));
+    assert.equal(run.stdout, generate(undefined, 'rbac-standalone').stdout);
+  });
+
+  it('gets from the Go declarations (RBAC and meta facts) the facts and module of the OpenAPI document', () => {
+    // kube v1.32 did not change the RBAC types since the release the OpenAPI facts were read from.
+    const reference = JSON.parse(readFileSync(OPENAPI_FACTS, 'utf8')) as EditableFacts;
+    const rbac = JSON.parse(readFileSync(FACTS, 'utf8')) as EditableFacts & { source: unknown };
+    const meta = JSON.parse(readFileSync(join(UPSTREAM, 'meta-v1.facts.json'), 'utf8')) as EditableFacts;
+    const merged = {
+      source: rbac.source,
+      schemas: { ...meta.schemas, ...rbac.schemas },
+      protobuf: { ...meta.protobuf, ...rbac.protobuf },
+    };
+    for (const [name, schema] of Object.entries(reference.schemas)) {
+      assert.deepEqual(merged.schemas[name], schema, name);
+    }
+    // The protobuf type names differ only in spelling (generated.proto names some by field).
+    const numbers = (pb: EditableFacts['protobuf'], name: string) =>
+      Object.entries(pb[name]).map(([field, f]) => [field, f.number, f.label]);
+    for (const name of Object.keys(reference.protobuf)) {
+      assert.deepEqual(numbers(merged.protobuf, name), numbers(reference.protobuf, name), name);
+    }
+    const file = join(dir, 'go-rbac-meta.json');
+    writeFileSync(file, JSON.stringify(merged));
+    const fromGo = generate(file, 'rbac-standalone');
+    assert.equal(fromGo.status, 0, fromGo.stderr);
+    const fromOpenApi = generate(undefined, 'rbac-standalone');
+    assert.equal(fromOpenApi.status, 0, fromOpenApi.stderr);
+    assert.equal(body(fromGo.stdout), body(fromOpenApi.stdout));
+    assert.match(fromGo.stdout.split('\n')[1], /Go declarations: kubernetes\/api v0\.32\.0 [0-9a-f]{12}/);
+    assert.match(fromOpenApi.stdout.split('\n')[1], /kubernetes\/kubernetes OpenAPI v3 at [0-9a-f]{40}/);
   });
 
   const refusals: [string, (facts: EditableFacts) => void, string][] = [
@@ -165,15 +224,27 @@ describe('the RBAC schema generator', () => {
       `${RULE}.verbs: protobuf label optional, JSON shape repeated`,
     ],
     [
-      'a referenced type without a description of our own',
+      'a kind without a description of our own',
       (f) => {
         f.schemas[RULE].properties.selector = {
           allOf: [{ $ref: '#/components/schemas/io.k8s.api.rbac.v1.Unknown' }],
         };
-        f.schemas['io.k8s.api.rbac.v1.Unknown'] = { type: 'object', properties: {} };
+        f.schemas['io.k8s.api.rbac.v1.Unknown'] = {
+          type: 'object',
+          properties: {},
+          'x-kubernetes-group-version-kind': [{ group: 'rbac.authorization.k8s.io', kind: 'Unknown', version: 'v1' }],
+        };
         f.protobuf[RULE].selector = { number: 9, label: 'optional', type: 'Unknown' };
       },
-      'io.k8s.api.rbac.v1.Unknown: needs a description of our own',
+      'io.k8s.api.rbac.v1.Unknown: a kind needs a description of our own',
+    ],
+    [
+      'an inlined struct whose fields have no JSON property',
+      (f) => {
+        f.protobuf[RULE].source = { number: 7, label: 'optional', type: 'Source', inline: 'io.k8s.api.rbac.v1.Source' };
+        f.protobuf['io.k8s.api.rbac.v1.Source'] = { path: { number: 1, label: 'optional', type: 'string' } };
+      },
+      `${RULE}: protobuf field source.path has no JSON property`,
     ],
   ];
   for (const [what, edit, message] of refusals) {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { apiDomain, ORCH_DOMAIN } from '../api-domain.js';
+import { labelSelectorSchema } from '../meta/meta-v1-schemas.js';
 import { objectMetaSchema } from '../meta/object-meta-schema.js';
 import { buildOpenApiV3GroupVersion } from '../openapi/documents.js';
 import { applyDefaults } from '../schema/defaults.js';
@@ -13,7 +14,6 @@ import {
   aggregationRuleSchema,
   clusterRoleBindingSchema,
   clusterRoleSchema,
-  labelSelectorSchema,
   policyRuleSchema,
   roleBindingSchema,
   roleRefSchema,

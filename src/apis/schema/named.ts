@@ -2,9 +2,10 @@ import type { Schema } from './schema.js';
 
 /**
  * A named, reusable type: its schema carries `x-orch-type-name` (its OpenAPI definition name)
- * and `x-orch-type-description`.
+ * and, when given, `x-orch-type-description`.
  */
-export function namedType(name: string, typeDescription: string, schema: Schema): Schema {
+export function namedType(name: string, typeDescription: string | undefined, schema: Schema): Schema {
+  if (typeDescription === undefined) return { ...schema, 'x-orch-type-name': name };
   return { ...schema, 'x-orch-type-name': name, 'x-orch-type-description': typeDescription };
 }
 

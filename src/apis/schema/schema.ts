@@ -48,6 +48,20 @@ export interface Schema {
    */
   'x-orch-protobuf-message'?: 'Time' | 'MicroTime' | 'IntOrString' | 'Quantity' | 'RawExtension' | 'FieldsV1';
   /**
+   * On a field holding a named type: the type's own values of the keys this field overrides
+   * (`null` where the type has none), e.g. `{ 'x-orch-map-type': 'atomic' }` on core/v1
+   * `PersistentVolumeSpec.claimRef`, a `granular` field of an atomic struct. Published beside the
+   * `$ref`; the type's definition keeps its own values.
+   */
+  'x-orch-field-overrides'?: Record<string, unknown>;
+  /**
+   * Structs Go embeds with `json:",inline"` whose fields JSON flattens into this object while
+   * protobuf keeps them in one message field: that field's number here, and the properties that
+   * travel inside it (their `x-orch-protobuf-field` numbers are those of the embedded message).
+   * E.g. core/v1 `Volume`: `[{ field: 2, properties: ['hostPath', 'emptyDir', ...] }]`.
+   */
+  'x-orch-protobuf-inline'?: { field: number; properties: string[] }[];
+  /**
    * `explicit` when the Go field is a pointer: a zero value (`false`, `0`, `""`) is a set value and
    * travels in protobuf. Without it a zero scalar means "unset", as Go's `omitempty` treats it.
    */

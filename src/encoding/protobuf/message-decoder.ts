@@ -152,7 +152,9 @@ export function decodeMessage(
   const fields = table.fields;
   const index = table.indexByNumber;
   const values: unknown[] = new Array(fields.length);
-  if (previous) for (let i = 0; i < fields.length; i++) values[i] = previous[fields[i].name];
+  if (previous) {
+    for (let i = 0; i < fields.length; i++) values[i] = fields[i].inline ? previous : previous[fields[i].name];
+  }
   let field: FieldInfo | undefined;
   try {
     while (r.pos < end) {
@@ -186,7 +188,11 @@ export function decodeMessage(
     throw field ? annotate(err, field.name) : err;
   }
   for (let i = 0; i < fields.length; i++) {
-    if (values[i] !== undefined) out[fields[i].name] = values[i];
+    const v = values[i];
+    if (v === undefined) continue;
+    if (!fields[i].inline) out[fields[i].name] = v;
+    // An inlined struct's fields belong to this object (JSON flattens them).
+    else for (const [key, inner] of Object.entries(v as JsonRecord)) out[key] = inner;
   }
   return out;
 }

@@ -50,8 +50,15 @@ function isZero(kind: ValueKind, v: unknown): boolean {
   }
 }
 
+/** A `null` Time in a list or map: Go's zero time, an empty message. */
+const ZERO_TIME = Symbol('zero time');
+
 /** Writes one value of `field.kind` (its tag already written). */
 function writeValue(w: ProtoWriter, field: FieldInfo, v: unknown): void {
+  if (v === ZERO_TIME) {
+    w.uvarint(0);
+    return;
+  }
   switch (field.kind) {
     case ValueKind.String:
       if (typeof v !== 'string') throw mismatch('a string', v);
@@ -118,6 +125,9 @@ function zeroOf(kind: ValueKind): unknown {
       return '0';
     case ValueKind.StringList:
       return [];
+    case ValueKind.Time:
+    case ValueKind.MicroTime:
+      return ZERO_TIME;
     case ValueKind.IntOrString:
     case ValueKind.Int32:
     case ValueKind.Int64:
@@ -182,7 +192,8 @@ export function encodeMessage(w: ProtoWriter, table: MessageTable, obj: JsonReco
   const fields = table.encodeOrder;
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i];
-    const v = obj[field.name];
+    // An inlined struct's fields are the object's own; Go always writes the embedded message.
+    const v = field.inline ? obj : obj[field.name];
     if (v === undefined || v === null) continue;
     try {
       if (field.shape === FieldShape.Single) {

@@ -58,6 +58,12 @@ export interface FieldInfo {
   readonly explicit: boolean;
   /** Decoding keeps a zero scalar (explicit presence, or a required property Go always prints). */
   readonly keepZero: boolean;
+  /**
+   * A struct Go embeds inline (`x-orch-protobuf-inline`): the message is made of the parent's own
+   * (flattened) properties, so the encoder passes the parent object and the decoder spreads the
+   * decoded fields into it. `name` is then no JSON property.
+   */
+  readonly inline: boolean;
 }
 
 export interface MessageTable {
@@ -166,6 +172,42 @@ function compileField(name: string, schema: Schema, required: boolean, where: st
     message: info.message,
     explicit,
     keepZero: explicit || required,
+    inline: false,
+  };
+}
+
+type InlineGroup = NonNullable<Schema['x-orch-protobuf-inline']>[number];
+
+/** The field of an inlined struct: a message of the listed properties of `schema`. */
+function compileInline(schema: Schema, group: InlineGroup, typeName: string): FieldInfo {
+  const where = `${typeName}.<inline ${group.field}>`;
+  if (!Number.isInteger(group.field) || group.field < 1 || group.field > MAX_DENSE_FIELD) {
+    throw new ProtobufSchemaError(`${where}: protobuf field number out of range`);
+  }
+  const properties: Record<string, Schema> = {};
+  for (const name of group.properties) {
+    const prop = schema.properties?.[name];
+    if (!prop) throw new ProtobufSchemaError(`${where}: no property ${name}`);
+    properties[name] = prop;
+  }
+  const required = (schema.required ?? []).filter((name) => group.properties.includes(name));
+  const message = compileMessageTable({
+    type: 'object',
+    'x-orch-type-name': where,
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+  });
+  return {
+    name: where,
+    number: group.field,
+    shape: FieldShape.Single,
+    kind: ValueKind.Message,
+    wireType: WIRE_LEN,
+    tag: group.field * 8 + WIRE_LEN,
+    message,
+    explicit: false,
+    keepZero: false,
+    inline: true,
   };
 }
 
@@ -189,7 +231,19 @@ export function compileMessageTable(schema: Schema): MessageTable {
   memo.set(schema, table);
   try {
     const required = schema.required ?? [];
+    const inlineOf = new Map<string, InlineGroup>();
+    for (const group of schema['x-orch-protobuf-inline'] ?? []) {
+      for (const name of group.properties) inlineOf.set(name, group);
+    }
+    const placed = new Set<InlineGroup>();
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+      const group = inlineOf.get(name);
+      if (group) {
+        // The inlined struct sits where its first property is, so decoded keys keep schema order.
+        if (!placed.has(group)) fields.push(compileInline(schema, group, typeName));
+        placed.add(group);
+        continue;
+      }
       const field = compileField(name, prop, required.includes(name), `${typeName}.${name}`);
       if (field) fields.push(field);
     }

@@ -1,0 +1,44 @@
+import { builtinModule, META } from '../externals.js';
+import type { ModuleConfig } from '../module-config.js';
+import { LABEL_SELECTOR_TYPES } from '../rbac-config.js';
+
+const CORE = 'io.k8s.api.core.v1';
+
+/** apimachinery `meta/v1` types the built-in groups share (label selectors, conditions). */
+export const META_MODULE: ModuleConfig = builtinModule({
+  name: 'meta',
+  facts: 'meta-v1',
+  goPackage: 'k8s.io/apimachinery/pkg/apis/meta/v1',
+  output: 'src/apis/meta/meta-v1-schemas.ts',
+  types: {
+    ...LABEL_SELECTOR_TYPES,
+    [`${META}.Condition`]: 'One observed condition of an object: type, status, reason, message and last change.',
+  },
+  uses: [],
+});
+
+/** core/v1 kinds (besides the hand-written ones) and every type they hold. */
+export const CORE_MODULE: ModuleConfig = builtinModule({
+  name: 'core',
+  facts: 'core-v1',
+  goPackage: 'k8s.io/api/core/v1',
+  output: 'src/apis/core/core-v1-schemas.ts',
+  types: {
+    [`${CORE}.Pod`]: 'A group of containers scheduled together onto one node, with shared volumes and network.',
+    [`${CORE}.PodTemplate`]: 'A stored pod template that controllers can copy pods from.',
+    [`${CORE}.Node`]: 'A machine in the cluster that runs pods, with its capacity and reported state.',
+    [`${CORE}.PersistentVolume`]: 'A piece of cluster storage that a claim can bind to.',
+    [`${CORE}.PersistentVolumeClaim`]: 'A namespaced request for storage, bound to a persistent volume.',
+    [`${CORE}.LimitRange`]:
+      'Per-namespace minimum, maximum and default resource amounts of pods, containers and claims.',
+    [`${CORE}.ResourceQuota`]: 'Caps on the total resources and object counts used in a namespace.',
+    [`${CORE}.Service`]: 'A stable network endpoint (virtual IP, ports, DNS name) in front of a set of pods.',
+    [`${CORE}.Endpoints`]: 'The addresses and ports that currently back a service.',
+    [`${CORE}.ReplicationController`]:
+      'Keeps a number of copies of a pod template running (the older form of ReplicaSet).',
+    [`${CORE}.Binding`]: 'Assigns a pod to a node; posted to the binding subresource of a pod.',
+    // Not reached from a core kind, but used by storage/v1 (StorageClass.allowedTopologies).
+    [`${CORE}.TopologySelectorTerm`]: undefined,
+  },
+  uses: ['meta'],
+});
