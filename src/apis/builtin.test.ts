@@ -16,6 +16,21 @@ function* objectSchemas(schema: Schema, path: string): Generator<[string, Schema
   }
 }
 
+const containers = [{ name: 'c', image: 'i' }];
+
+/** An apps/v1 workload selecting its template's labels. */
+function workload(kind: string, ns: string): ApiObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind,
+    metadata: { name: 'w', namespace: ns },
+    spec: {
+      selector: { matchLabels: { app: 'w' } },
+      template: { metadata: { labels: { app: 'w' } }, spec: { containers } },
+    },
+  };
+}
+
 const minimal: Record<string, (ns: string) => ApiObject> = {
   Namespace: () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } }),
   ConfigMap: (ns) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: ns } }),
@@ -42,6 +57,44 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'r' },
   }),
   Role: (ns) => ({ apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: { name: 'r', namespace: ns } }),
+  ReplicationController: (ns) => ({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'rc', namespace: ns },
+    spec: { template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+  }),
+  ControllerRevision: (ns) => ({
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: { name: 'cr', namespace: ns },
+    data: {},
+    revision: 1,
+  }),
+  DaemonSet: (ns) => workload('DaemonSet', ns),
+  Deployment: (ns) => workload('Deployment', ns),
+  ReplicaSet: (ns) => workload('ReplicaSet', ns),
+  StatefulSet: (ns) => workload('StatefulSet', ns),
+  CronJob: (ns) => ({
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'cj', namespace: ns },
+    spec: {
+      schedule: '@hourly',
+      jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } },
+    },
+  }),
+  Job: (ns) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'j', namespace: ns, uid: 'u' },
+    spec: { template: { spec: { restartPolicy: 'Never', containers } } },
+  }),
+  HorizontalPodAutoscaler: (ns) => ({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'h', namespace: ns },
+    spec: { scaleTargetRef: { kind: 'Deployment', name: 'd', apiVersion: 'apps/v1' }, maxReplicas: 2 },
+  }),
 };
 
 describe('builtinResources', () => {
@@ -61,13 +114,36 @@ describe('builtinResources', () => {
         'rbac.authorization.orch.io/v1/clusterroles',
         'rbac.authorization.orch.io/v1/rolebindings',
         'rbac.authorization.orch.io/v1/roles',
+        '/v1/replicationcontrollers',
+        'apps/v1/controllerrevisions',
+        'apps/v1/daemonsets',
+        'apps/v1/deployments',
+        'apps/v1/replicasets',
+        'apps/v1/statefulsets',
+        'batch/v1/cronjobs',
+        'batch/v1/jobs',
+        'autoscaling/v2/horizontalpodautoscalers',
+        'autoscaling/v1/horizontalpodautoscalers',
       ],
     );
+    // The kinds whose strategies set metadata.generation (kube's PrepareForCreate sets it to 1).
+    const withGeneration = [
+      'ReplicationController',
+      'DaemonSet',
+      'Deployment',
+      'ReplicaSet',
+      'StatefulSet',
+      'CronJob',
+      'Job',
+    ];
     for (const d of defs) {
       assert.equal(d.listKind, `${d.kind}List`);
       assert.equal(d.singular, d.kind.toLowerCase());
-      assert.deepEqual(d.categories, []);
-      assert.equal(d.hasGeneration, false, `${d.kind}: kube does not track generation`);
+      assert.ok(
+        d.categories.every((c) => c === 'all'),
+        `${d.kind}: categories`,
+      );
+      assert.equal(d.hasGeneration, withGeneration.includes(d.kind), `${d.kind}: generation`);
       assert.deepEqual([...d.verbs].sort(), [...d.verbs], 'verbs sorted');
     }
   });
@@ -76,10 +152,18 @@ describe('builtinResources', () => {
     for (const d of defs) {
       assert.match(d.schema['x-orch-type-name'] ?? '', /^io\.orch\.api\./);
       for (const [path, schema] of objectSchemas(d.schema, d.kind)) {
-        const numbers = Object.values(schema.properties ?? {})
-          .map((p) => p['x-orch-protobuf-field'])
-          .filter((n) => n !== undefined);
-        assert.equal(new Set(numbers).size, numbers.length, `duplicate protobuf field number in ${path}`);
+        // Properties of a struct Go embeds inline form their own message, numbered apart.
+        const inline = schema['x-orch-protobuf-inline'] ?? [];
+        const groups = [
+          Object.keys(schema.properties ?? {}).filter((k) => !inline.some((g) => g.properties.includes(k))),
+          ...inline.map((g) => g.properties),
+        ];
+        for (const group of groups) {
+          const numbers = group
+            .map((k) => schema.properties?.[k]?.['x-orch-protobuf-field'])
+            .filter((n) => n !== undefined);
+          assert.equal(new Set(numbers).size, numbers.length, `duplicate protobuf field number in ${path}`);
+        }
       }
     }
   });

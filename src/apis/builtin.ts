@@ -1,8 +1,12 @@
 import { type ApiDomain, ORCH_DOMAIN } from './api-domain.js';
+import { appsResources } from './apps/apps-resources.js';
+import { autoscalingResources } from './autoscaling/autoscaling-resources.js';
+import { batchResources } from './batch/batch-resources.js';
 import { leaseResource } from './coordination/lease.js';
 import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
 import { namespaceResource } from './core/namespace.js';
+import { replicationControllerResource } from './core/replication-controller.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
@@ -38,6 +42,10 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     eventResource(domain),
     leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }, domain),
     ...rbacResources(domain),
+    replicationControllerResource(domain),
+    ...appsResources(domain),
+    ...batchResources(domain),
+    ...autoscalingResources(domain),
   ];
   for (const def of defs) deepFreeze(def.schema);
   return defs;

@@ -35,6 +35,10 @@ describe('OpenAPI v3 root', () => {
     const root = buildOpenApiV3Root(defs);
     assert.deepEqual(Object.keys(root.paths), [
       'api/v1',
+      'apis/apps/v1',
+      'apis/autoscaling/v1',
+      'apis/autoscaling/v2',
+      'apis/batch/v1',
       'apis/coordination.orch.io/v1',
       'apis/rbac.authorization.orch.io/v1',
     ]);
@@ -196,6 +200,10 @@ describe('OpenAPI v2 document', () => {
       v2.definitions['io.orch.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind'],
       [
         { group: '', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'apps', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' },
+        { group: 'batch', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ],
