@@ -14,3 +14,4 @@ export {
   type BuiltinPluginDeps,
 } from './builtin-plugins.js';
 export { NAMESPACE_LIFECYCLE, type NamespaceLookup, namespaceLifecycle } from './plugins/namespace-lifecycle.js';
+export { PRIORITY, type PriorityClassLister, priorityPlugin } from './plugins/priority.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { builtinResources } from './builtin.js';
+import { csrRequestField } from './certificates/testing/csr-fixtures.js';
 import type { ApiObject } from './object.js';
 import type { Schema } from './schema/schema.js';
 
@@ -57,6 +58,56 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'r' },
   }),
   Role: (ns) => ({ apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: { name: 'r', namespace: ns } }),
+  PriorityClass: () => ({
+    apiVersion: 'scheduling.orch.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'p' },
+    value: 1,
+  }),
+  RuntimeClass: () => ({ apiVersion: 'node.orch.io/v1', kind: 'RuntimeClass', metadata: { name: 'rc' }, handler: 'h' }),
+  CSIDriver: () => ({ apiVersion: 'storage.orch.io/v1', kind: 'CSIDriver', metadata: { name: 'd.csi.io' }, spec: {} }),
+  CSINode: () => ({
+    apiVersion: 'storage.orch.io/v1',
+    kind: 'CSINode',
+    metadata: { name: 'node-1' },
+    spec: { drivers: [] },
+  }),
+  CSIStorageCapacity: (ns) => ({
+    apiVersion: 'storage.orch.io/v1',
+    kind: 'CSIStorageCapacity',
+    metadata: { name: 'c', namespace: ns },
+    storageClassName: 'fast',
+  }),
+  StorageClass: () => ({
+    apiVersion: 'storage.orch.io/v1',
+    kind: 'StorageClass',
+    metadata: { name: 'sc' },
+    provisioner: 'p.io/x',
+  }),
+  VolumeAttachment: () => ({
+    apiVersion: 'storage.orch.io/v1',
+    kind: 'VolumeAttachment',
+    metadata: { name: 'va' },
+    spec: { attacher: 'd.csi.io', nodeName: 'node-1', source: { persistentVolumeName: 'pv' } },
+  }),
+  CertificateSigningRequest: () => ({
+    apiVersion: 'certificates.orch.io/v1',
+    kind: 'CertificateSigningRequest',
+    metadata: { name: 'csr' },
+    spec: { request: MINIMAL_CSR, signerName: 'example.com/signer', usages: ['client auth'] },
+  }),
+  FlowSchema: () => ({
+    apiVersion: 'flowcontrol.apiserver.orch.io/v1',
+    kind: 'FlowSchema',
+    metadata: { name: 'fs' },
+    spec: { priorityLevelConfiguration: { name: 'global-default' } },
+  }),
+  PriorityLevelConfiguration: () => ({
+    apiVersion: 'flowcontrol.apiserver.orch.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: { name: 'pl' },
+    spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } },
+  }),
   ReplicationController: (ns) => ({
     apiVersion: 'v1',
     kind: 'ReplicationController',
@@ -97,8 +148,14 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
   }),
 };
 
+/** A PEM PKCS#10 request (EC P-256, CN=minimal), base64 as `spec.request` carries it. */
+let MINIMAL_CSR = '';
+
 describe('builtinResources', () => {
   const defs = builtinResources();
+  before(async () => {
+    MINIMAL_CSR = await csrRequestField('minimal');
+  });
 
   it('lists the compiled-in kinds once each', () => {
     assert.deepEqual(
@@ -114,6 +171,16 @@ describe('builtinResources', () => {
         'rbac.authorization.orch.io/v1/clusterroles',
         'rbac.authorization.orch.io/v1/rolebindings',
         'rbac.authorization.orch.io/v1/roles',
+        'scheduling.orch.io/v1/priorityclasses',
+        'node.orch.io/v1/runtimeclasses',
+        'storage.orch.io/v1/csidrivers',
+        'storage.orch.io/v1/csinodes',
+        'storage.orch.io/v1/csistoragecapacities',
+        'storage.orch.io/v1/storageclasses',
+        'storage.orch.io/v1/volumeattachments',
+        'certificates.orch.io/v1/certificatesigningrequests',
+        'flowcontrol.apiserver.orch.io/v1/flowschemas',
+        'flowcontrol.apiserver.orch.io/v1/prioritylevelconfigurations',
         '/v1/replicationcontrollers',
         'apps/v1/controllerrevisions',
         'apps/v1/daemonsets',
@@ -139,11 +206,17 @@ describe('builtinResources', () => {
     for (const d of defs) {
       assert.equal(d.listKind, `${d.kind}List`);
       assert.equal(d.singular, d.kind.toLowerCase());
-      assert.ok(
-        d.categories.every((c) => c === 'all'),
+      assert.deepEqual(
+        d.categories,
+        withGeneration.includes(d.kind) || d.kind === 'HorizontalPodAutoscaler' ? ['all'] : [],
         `${d.kind}: categories`,
       );
-      assert.equal(d.hasGeneration, withGeneration.includes(d.kind), `${d.kind}: generation`);
+      // kube tracks generation of the flow-control and workload kinds only, among these.
+      assert.equal(
+        d.hasGeneration,
+        d.group.startsWith('flowcontrol.') || withGeneration.includes(d.kind),
+        `${d.kind}: generation`,
+      );
       assert.deepEqual([...d.verbs].sort(), [...d.verbs], 'verbs sorted');
     }
   });
@@ -152,18 +225,13 @@ describe('builtinResources', () => {
     for (const d of defs) {
       assert.match(d.schema['x-orch-type-name'] ?? '', /^io\.orch\.api\./);
       for (const [path, schema] of objectSchemas(d.schema, d.kind)) {
-        // Properties of a struct Go embeds inline form their own message, numbered apart.
-        const inline = schema['x-orch-protobuf-inline'] ?? [];
-        const groups = [
-          Object.keys(schema.properties ?? {}).filter((k) => !inline.some((g) => g.properties.includes(k))),
-          ...inline.map((g) => g.properties),
-        ];
-        for (const group of groups) {
-          const numbers = group
-            .map((k) => schema.properties?.[k]?.['x-orch-protobuf-field'])
-            .filter((n) => n !== undefined);
-          assert.equal(new Set(numbers).size, numbers.length, `duplicate protobuf field number in ${path}`);
-        }
+        // Properties of a struct Go embeds inline travel inside that struct's own message.
+        const inlined = new Set((schema['x-orch-protobuf-inline'] ?? []).flatMap((g) => g.properties));
+        const numbers = Object.entries(schema.properties ?? {})
+          .filter(([name]) => !inlined.has(name))
+          .map(([, p]) => p['x-orch-protobuf-field'])
+          .filter((n) => n !== undefined);
+        assert.equal(new Set(numbers).size, numbers.length, `duplicate protobuf field number in ${path}`);
       }
     }
   });

@@ -2,6 +2,7 @@ import { type ApiDomain, ORCH_DOMAIN } from './api-domain.js';
 import { appsResources } from './apps/apps-resources.js';
 import { autoscalingResources } from './autoscaling/autoscaling-resources.js';
 import { batchResources } from './batch/batch-resources.js';
+import { certificatesResources } from './certificates/certificates-resources.js';
 import { leaseResource } from './coordination/lease.js';
 import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
@@ -9,8 +10,12 @@ import { namespaceResource } from './core/namespace.js';
 import { replicationControllerResource } from './core/replication-controller.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
+import { flowcontrolResources } from './flowcontrol/flowcontrol-resources.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
+import { nodeResources } from './node/node-resources.js';
 import { rbacResources } from './rbac/rbac-resources.js';
+import { schedulingResources } from './scheduling/scheduling-resources.js';
+import { storageResources } from './storage/storage-resources.js';
 
 export interface BuiltinOptions {
   /** Names of groups, namespaces, labels and finalizers; default `orch.io`. */
@@ -42,6 +47,11 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     eventResource(domain),
     leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }, domain),
     ...rbacResources(domain),
+    ...schedulingResources(domain),
+    ...nodeResources(domain),
+    ...storageResources(domain),
+    ...certificatesResources(domain),
+    ...flowcontrolResources(domain),
     replicationControllerResource(domain),
     ...appsResources(domain),
     ...batchResources(domain),

@@ -1,6 +1,7 @@
 import type { FieldError } from './meta/field-error.js';
 import type { ApiObject } from './object.js';
 import type { RequestContext } from './request/request-context.js';
+import type { UserInfo } from './request/user-info.js';
 import type { Schema } from './schema/schema.js';
 import type { FieldLabelSupport } from './selectors/field-labels.js';
 import type { TableColumns } from './table/table-types.js';
@@ -184,9 +185,10 @@ export interface SubresourceDefinition {
 export interface ResourceStrategy {
   /**
    * Normalize a new object before validation (e.g. fold Secret `stringData` into `data`,
-   * default `status`, reset fields users may not set on create). Mutates `obj`.
+   * default `status`, reset fields users may not set on create). Mutates `obj`. `context` names
+   * who creates it (a CertificateSigningRequest records its requester).
    */
-  prepareForCreate(obj: ApiObject): void;
+  prepareForCreate(obj: ApiObject, context?: StrategyContext): void;
   /**
    * Normalize an update before validation (e.g. keep `status` from `old` on the main resource).
    * Mutates `obj`.
@@ -203,11 +205,22 @@ export interface ResourceStrategy {
    */
   readonly generationChanged?: (obj: ApiObject, old: ApiObject) => boolean;
   /**
+   * Refuses the delete of one object by name before anything else (kube's `REST.Delete` of
+   * PriorityClass refuses the system classes): the reason of the 403, or undefined to go on.
+   * Collection deletes do not ask (kube's `DeleteCollection` bypasses it too).
+   */
+  refuseDelete?(name: string): string | undefined;
+  /**
    * Kinds a controller must finalize before they are removed (a namespace's `spec.finalizers`):
    * the first delete marks the object (`deletionTimestamp`, then `markTerminating`) and keeps it;
    * it is removed once `pending` is false. Absent: deleted as any object.
    */
   readonly controllerFinalization?: ControllerFinalization;
+}
+
+/** Who a strategy step acts for. */
+export interface StrategyContext {
+  readonly user: UserInfo;
 }
 
 export interface ControllerFinalization {

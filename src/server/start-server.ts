@@ -18,6 +18,7 @@ import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
 import { type ApiServer, buildApiServer } from './api-server.js';
+import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
@@ -104,6 +105,8 @@ export interface RunningServer {
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+/** kube's APF configuration producer re-checks the bootstrap objects every minute. */
+const APF_ENSURE_INTERVAL_MS = 60 * 1000;
 const NOT_READY = apiErrors.serviceUnavailable('the server is starting');
 
 /**
@@ -184,6 +187,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     health.registerPostStartHook('bootstrap-namespaces');
     health.registerPostStartHook('start-compactor');
     health.registerPostStartHook('rbac/bootstrap-roles');
+    health.registerPostStartHook('scheduling/bootstrap-system-priority-classes');
+    health.registerPostStartHook('priority-and-fairness-config-producer');
 
     // Listen first: the default service-account issuer is the server's own URL (its port may be
     // chosen by the system). Requests before the pipeline is set just below get a 503.
@@ -249,6 +254,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await api.serve(defs, lifetime.signal);
     await ensureDefaultRbacPolicy(served, domain, { signal: lifetime.signal, logger });
     health.markPostStartHookDone('rbac/bootstrap-roles');
+    await ensureSystemPriorityClasses(served, domain, { signal: lifetime.signal, logger });
+    health.markPostStartHookDone('scheduling/bootstrap-system-priority-classes');
+    await ensureApfConfiguration(served, domain, { signal: lifetime.signal, logger });
+    startApfConfigProducer(served, domain, { signal: lifetime.signal, logger, intervalMs: APF_ENSURE_INTERVAL_MS });
+    health.markPostStartHookDone('priority-and-fairness-config-producer');
     // --- controllers (src/controllers): garbage collector, namespace and serviceaccount controllers ---
     const controllers =
       options.runControllers === false

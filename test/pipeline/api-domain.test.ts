@@ -20,7 +20,17 @@ describe('the k8s.io profile over HTTP', () => {
     const groups = (await s.api.admin('GET', '/apis')).json();
     assert.deepEqual(
       groups.groups.map((g: { name: string }) => g.name),
-      ['authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'rbac.authorization.k8s.io'],
+      [
+        'authentication.k8s.io',
+        'authorization.k8s.io',
+        'coordination.k8s.io',
+        'rbac.authorization.k8s.io',
+        'scheduling.k8s.io',
+        'node.k8s.io',
+        'storage.k8s.io',
+        'certificates.k8s.io',
+        'flowcontrol.apiserver.k8s.io',
+      ],
     );
     assert.equal((await s.api.admin('GET', '/apis/coordination.orch.io/v1')).status, 404);
     const names = (await s.api.admin('GET', '/api/v1/namespaces'))

@@ -1,5 +1,5 @@
 import type { ApiObject, ObjectMeta } from '../object.js';
-import type { ResourceStrategy, SubresourceDefinition } from '../resource-definition.js';
+import type { ResourceStrategy, StrategyContext, SubresourceDefinition } from '../resource-definition.js';
 import { applyDefaults, canonicalizeTimestamps } from '../schema/defaults.js';
 import type { Schema } from '../schema/schema.js';
 import { validateAgainstSchema } from '../schema/validate.js';
@@ -23,7 +23,7 @@ export interface KindRules<T extends ApiObject> {
   readonly nameValidator?: NameValidator;
   /** Core-group kinds: finalizers without a `/` must be one of these. */
   readonly standardFinalizers?: readonly string[];
-  prepareForCreate?(obj: T): void;
+  prepareForCreate?(obj: T, context?: StrategyContext): void;
   prepareForUpdate?(obj: T, old: T): void;
   /** Kind-specific rules on create; called only when the object matches the schema. */
   validateCreate?(obj: T): FieldError[];
@@ -31,6 +31,8 @@ export interface KindRules<T extends ApiObject> {
   validateUpdate?(obj: T, old: T): FieldError[];
   /** See `ResourceStrategy.generationChanged`; absent: any change outside metadata and status. */
   generationChanged?(obj: T, old: T): boolean;
+  /** See `ResourceStrategy.refuseDelete`. */
+  refuseDelete?(name: string): string | undefined;
 }
 
 function meta(obj: ApiObject): ObjectMeta {
@@ -71,9 +73,10 @@ export function schemaStrategy<T extends ApiObject>(rules: KindRules<T>): Resour
   const generationChanged = rules.generationChanged;
   return {
     ...(generationChanged ? { generationChanged: (obj, old) => generationChanged(obj as T, old as T) } : {}),
-    prepareForCreate(obj) {
+    refuseDelete: rules.refuseDelete,
+    prepareForCreate(obj, context) {
       applyDefaults(schema, obj);
-      rules.prepareForCreate?.(obj as T);
+      rules.prepareForCreate?.(obj as T, context);
       canonicalizeTimestamps(schema, obj);
     },
     prepareForUpdate(obj, old) {

@@ -39,8 +39,13 @@ describe('OpenAPI v3 root', () => {
       'apis/autoscaling/v1',
       'apis/autoscaling/v2',
       'apis/batch/v1',
+      'apis/certificates.orch.io/v1',
       'apis/coordination.orch.io/v1',
+      'apis/flowcontrol.apiserver.orch.io/v1',
+      'apis/node.orch.io/v1',
       'apis/rbac.authorization.orch.io/v1',
+      'apis/scheduling.orch.io/v1',
+      'apis/storage.orch.io/v1',
     ]);
     const docs = buildOpenApiV3Documents(defs);
     for (const [path, entry] of Object.entries(root.paths)) {
@@ -204,8 +209,13 @@ describe('OpenAPI v2 document', () => {
         { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' },
         { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' },
         { group: 'batch', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'flowcontrol.apiserver.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'node.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'rbac.authorization.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'scheduling.orch.io', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'storage.orch.io', kind: 'DeleteOptions', version: 'v1' },
       ],
     );
   });

@@ -203,7 +203,7 @@ describe('parseApiServerCommandLine', () => {
     ],
     [
       ['--enable-admission-plugins=Nope'],
-      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle)',
+      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, Priority)',
     ],
     [
       ['--enable-admission-plugins=NamespaceLifecycle', '--disable-admission-plugins=NamespaceLifecycle'],

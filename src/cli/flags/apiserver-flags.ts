@@ -153,12 +153,12 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
     enableAdmissionPlugins: stringListFlag({
       name: 'enable-admission-plugins',
       section: 'Admission',
-      usage: `admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
+      usage: `admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle, Priority). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
     }),
     disableAdmissionPlugins: stringListFlag({
       name: 'disable-admission-plugins',
       section: 'Admission',
-      usage: `admission plugins that should be disabled although they are in the default enabled plugins list (NamespaceLifecycle). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
+      usage: `admission plugins that should be disabled although they are in the default enabled plugins list (NamespaceLifecycle, Priority). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
     }),
     storageBackend: stringFlag({
       name: 'storage-backend',

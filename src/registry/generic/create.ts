@@ -42,7 +42,7 @@ export async function createObject(
   const wantsGeneratedName = !meta.name && !!meta.generateName;
   if (wantsGeneratedName) meta.name = generateName(meta.generateName!);
   fillCreateSystemFields(rc, obj);
-  rc.def.strategy.prepareForCreate(obj);
+  rc.def.strategy.prepareForCreate(obj, { user: ctx.user });
   const errs = rc.def.strategy.validateCreate(obj);
   if (errs.length > 0) throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, meta.name ?? '', errs);
   if (!meta.name) {

@@ -64,6 +64,15 @@ export class GenericRegistry implements ResourceStore {
     return updateObject(this.rc, ctx, name, next, o);
   }
   delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }> {
+    const refusal = this.rc.def.strategy.refuseDelete?.(name);
+    if (refusal) return Promise.reject(apiErrors.forbidden(this.rc.gr, name, refusal));
+    return this.deleteStored(ctx, name, o);
+  }
+  private deleteStored(
+    ctx: RequestContext,
+    name: string,
+    o: DeleteOptions,
+  ): Promise<{ obj: ApiObject; deleted: boolean }> {
     const finalization = this.rc.def.strategy.controllerFinalization;
     if (finalization) return deleteWithFinalization(this.rc, ctx, name, o, finalization);
     return deleteObject(this.rc, ctx, name, o);
@@ -80,6 +89,7 @@ export class GenericRegistry implements ResourceStore {
       this.rc.allowUnsafeMalformedObjectDeletion === true,
       this.rc.domain.metaGroup,
     );
-    return deleteCollection(this, ctx, options, listOptions);
+    const deps = { list: this.list.bind(this), delete: this.deleteStored.bind(this) };
+    return deleteCollection(deps, ctx, options, listOptions);
   }
 }

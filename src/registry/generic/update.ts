@@ -113,7 +113,7 @@ async function createViaUpdate(
   } as const;
   await admitWrite(rc, ctx, call);
   fillCreateSystemFields(rc, desired);
-  rc.def.strategy.prepareForCreate(desired);
+  rc.def.strategy.prepareForCreate(desired, { user: ctx.user });
   const errs = rc.def.strategy.validateCreate(desired);
   if (errs.length > 0) {
     throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, desired.metadata.name ?? '', errs);

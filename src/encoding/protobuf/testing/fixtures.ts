@@ -1,4 +1,5 @@
 import type { ApiObject } from '../../../apis/object.js';
+import { clusterKindObjects } from './cluster-fixtures.js';
 
 /**
  * Rich objects of every built-in kind for codec tests: every field kind (strings, int32/int64
@@ -184,5 +185,6 @@ export function richObjects(): Record<string, ApiObject> {
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.orch.io', name: 'alice' }],
       roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'settings-reader' },
     },
+    ...clusterKindObjects(),
   };
 }

@@ -1,0 +1,30 @@
+import type { PriorityClassLister } from '../admission/index.js';
+import type { ApiDomain } from '../apis/api-domain.js';
+import { internalRequestContext } from '../apis/request/request-context.js';
+import type { ResourceSet } from '../registry/resource-set/index.js';
+import { API_SERVER_USER } from './bootstrap-namespaces.js';
+
+/**
+ * The PriorityClasses the `Priority` admission plugin reads, listed current from the store (a
+ * default created just before must be seen). Empty while the resource is not served. `resources`
+ * is bound late: the admission chain is built before the resource set.
+ */
+export function priorityClassLister(resources: () => ResourceSet | undefined, domain: ApiDomain): PriorityClassLister {
+  const group = domain.group('scheduling');
+  return {
+    group,
+    async list(signal) {
+      const served = resources()?.lookup(group, 'v1', 'priorityclasses');
+      if (!served) return [];
+      const ctx = internalRequestContext({
+        user: API_SERVER_USER,
+        signal,
+        verb: 'list',
+        group,
+        version: 'v1',
+        resource: 'priorityclasses',
+      });
+      return (await served.store.list(ctx, {})).items;
+    },
+  };
+}
