@@ -30,6 +30,9 @@ describe('the k8s.io profile over HTTP', () => {
         'storage.k8s.io',
         'certificates.k8s.io',
         'flowcontrol.apiserver.k8s.io',
+        'apps',
+        'batch',
+        'autoscaling',
       ],
     );
     assert.equal((await s.api.admin('GET', '/apis/coordination.orch.io/v1')).status, 404);
