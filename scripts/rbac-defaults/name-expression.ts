@@ -8,6 +8,7 @@
  *   `rbac.authorization.kubernetes.io/autoupdate` → `d.key('rbac.authorization', 'autoupdate')`
  *   `system:kube-scheduler`                 → `d.systemUser('scheduler')`
  *   `kube-system`                           → `d.systemNamespace`
+ *   `kube-public`                           → `d.publicNamespace`
  *   `kube-dns`                              → `d.componentName('dns')`
  */
 
@@ -15,7 +16,7 @@
 export class NameMappingError extends Error {}
 
 const TOKEN =
-  /\bkube-system\b|system:kube-([a-z0-9-]+)|([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.k8s\.io|(?:([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.)?kubernetes\.io\/|\bkube-([a-z0-9-]+)/g;
+  /\bkube-system\b|\bkube-public\b|system:kube-([a-z0-9-]+)|([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.k8s\.io|(?:([a-z0-9-]+(?:\.[a-z0-9-]+)*)\.)?kubernetes\.io\/|\bkube-([a-z0-9-]+)/g;
 
 /** What must not survive outside a mapped token. */
 const LEFTOVER = /k8s\.io|kubernetes|\bkube-|\borch\b|orch\.io/;
@@ -35,6 +36,7 @@ function parts(name: string): Part[] {
     if (index > last) out.push({ literal: name.slice(last, index) });
     const [whole, systemComponent, groupBase, keyPrefix, component] = m;
     if (whole === 'kube-system') out.push({ expr: 'd.systemNamespace' });
+    else if (whole === 'kube-public') out.push({ expr: 'd.publicNamespace' });
     else if (systemComponent !== undefined) out.push({ expr: `d.systemUser(${quote(systemComponent)})` });
     else if (groupBase !== undefined) out.push({ expr: `d.group(${quote(groupBase)})` });
     else if (component !== undefined) out.push({ expr: `d.componentName(${quote(component)})` });

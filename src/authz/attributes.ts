@@ -1,11 +1,27 @@
 import { apiErrors, type StatusError } from '../apis/meta/status.js';
+import { NO_SELECTORS } from '../apis/request/authorization-attributes.js';
 import type { RequestInfo } from '../apis/request/request-info.js';
+import { requestSelectorAttributes } from '../apis/request/selector-attributes.js';
 import type { UserInfo } from '../apis/request/user-info.js';
 import { goQuote } from '../util/go-strconv.js';
 import type { Attributes } from './authorizer.js';
 
-/** The authorization attributes of a request, from its parsed path and its user. Pure. */
-export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
+/** How request attributes are built. */
+export interface AttributesOptions {
+  /**
+   * The `AuthorizeWithSelectors` gate: list, watch and deletecollection requests carry their
+   * selectors, parsed (kube's `GetFieldSelector`/`GetLabelSelector`). Off: no selectors at all.
+   */
+  readonly withSelectors: boolean;
+}
+
+/**
+ * The authorization attributes of a request, from its parsed path and its user. Pure; parses
+ * selectors only when the request has some (request-info keeps them for list, watch and
+ * deletecollection only).
+ */
+export function attributesOf(info: RequestInfo, user: UserInfo, o: AttributesOptions): Attributes {
+  const selectors = o.withSelectors ? requestSelectorAttributes(info.fieldSelector, info.labelSelector) : NO_SELECTORS;
   return {
     user,
     verb: info.verb,
@@ -17,8 +33,12 @@ export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
     resource: info.resource,
     subresource: info.subresource,
     name: info.name,
-    fieldSelector: info.fieldSelector,
-    labelSelector: info.labelSelector,
+    fieldSelector: selectors.fieldSelector,
+    labelSelector: selectors.labelSelector,
+    fieldSelectorRequirements: selectors.fieldSelectorRequirements,
+    fieldSelectorParsingError: selectors.fieldSelectorParsingError,
+    labelSelectorRequirements: selectors.labelSelectorRequirements,
+    labelSelectorParsingError: selectors.labelSelectorParsingError,
   };
 }
 

@@ -8,6 +8,7 @@ import type { AuthorizationResult, Authorizer } from './authorizer.js';
 import { unionAuthorizer } from './union-authorizer.js';
 
 const request = { signal: new AbortController().signal };
+const WITH_SELECTORS = { withSelectors: true };
 
 function info(over: Partial<RequestInfo>): RequestInfo {
   return {
@@ -78,20 +79,20 @@ describe('authorization chain', () => {
     it(c.name, async () => {
       const calls: string[] = [];
       const union = unionAuthorizer(c.chain.map((r, i) => fixed(r, calls, String(i))));
-      assert.deepEqual(await union.authorize(attributesOf(info({}), bob), request), c.want);
+      assert.deepEqual(await union.authorize(attributesOf(info({}), bob, WITH_SELECTORS), request), c.want);
       assert.equal(calls.length, c.consulted);
     });
   }
 
   it('lets system:masters through AlwaysDeny and denies others with kube reason', async () => {
     const authz = buildAuthorizer(['AlwaysDeny']);
-    assert.equal((await authz.authorize(attributesOf(info({}), admin), request)).decision, 'allow');
-    assert.deepEqual(await authz.authorize(attributesOf(info({}), bob), request), {
+    assert.equal((await authz.authorize(attributesOf(info({}), admin, WITH_SELECTORS), request)).decision, 'allow');
+    assert.deepEqual(await authz.authorize(attributesOf(info({}), bob, WITH_SELECTORS), request), {
       decision: 'deny',
       reason: 'Everything is forbidden.',
     });
-    assert.equal((await alwaysAllow.authorize(attributesOf(info({}), bob), request)).decision, 'allow');
-    assert.equal((await alwaysDeny.authorize(attributesOf(info({}), admin), request)).decision, 'deny');
+    assert.equal((await alwaysAllow.authorize(attributesOf(info({}), bob, WITH_SELECTORS), request)).decision, 'allow');
+    assert.equal((await alwaysDeny.authorize(attributesOf(info({}), admin, WITH_SELECTORS), request)).decision, 'deny');
   });
 
   it('refuses unknown, planned and repeated modes, listing every problem', () => {
@@ -131,6 +132,72 @@ describe('forbidden message', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.equal(forbiddenMessage(attributesOf(info(c.info), bob)), c.want));
+    it(c.name, () => assert.equal(forbiddenMessage(attributesOf(info(c.info), bob, WITH_SELECTORS)), c.want));
+  }
+});
+
+describe('request attributes (AuthorizeWithSelectors)', () => {
+  const list = (fieldSelector: string, labelSelector: string) =>
+    info({ verb: 'list', name: '', parts: ['configmaps'], fieldSelector, labelSelector });
+  const cases: {
+    name: string;
+    info: RequestInfo;
+    withSelectors: boolean;
+    want: Partial<ReturnType<typeof attributesOf>>;
+  }[] = [
+    {
+      name: 'parses both selectors into requirements',
+      info: list('metadata.namespace!=kube,spec.x==y', 'app in (b,a),!tier'),
+      withSelectors: true,
+      want: {
+        fieldSelector: 'metadata.namespace!=kube,spec.x==y',
+        fieldSelectorRequirements: [
+          { field: 'metadata.namespace', operator: '!=', value: 'kube' },
+          { field: 'spec.x', operator: '=', value: 'y' },
+        ],
+        fieldSelectorParsingError: undefined,
+        labelSelector: 'app in (b,a),!tier',
+        labelSelectorRequirements: [
+          { key: 'app', operator: 'in', values: ['a', 'b'] },
+          { key: 'tier', operator: '!', values: [] },
+        ],
+        labelSelectorParsingError: undefined,
+      },
+    },
+    {
+      name: 'keeps the parse error of a selector that does not parse, and no requirements',
+      info: list('a', 'x in ('),
+      withSelectors: true,
+      want: {
+        fieldSelectorRequirements: undefined,
+        fieldSelectorParsingError: "invalid selector: 'a'; can't understand 'a'",
+        labelSelectorRequirements: undefined,
+        labelSelectorParsingError: "unable to parse requirement: found '', expected: ',', ')' or identifier",
+      },
+    },
+    {
+      name: 'a selector without terms has no requirements',
+      info: list(',', ''),
+      withSelectors: true,
+      want: { fieldSelector: ',', fieldSelectorRequirements: undefined, fieldSelectorParsingError: undefined },
+    },
+    {
+      name: 'carries no selector at all without the gate',
+      info: list('spec.x=y', 'app=a'),
+      withSelectors: false,
+      want: {
+        fieldSelector: '',
+        labelSelector: '',
+        fieldSelectorRequirements: undefined,
+        labelSelectorRequirements: undefined,
+      },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const a = attributesOf(c.info, bob, { withSelectors: c.withSelectors });
+      const picked = Object.fromEntries(Object.keys(c.want).map((k) => [k, a[k as keyof typeof a]]));
+      assert.deepEqual(picked, c.want);
+    });
   }
 });

@@ -1,5 +1,5 @@
 export { alwaysAllow, alwaysDeny } from './always.js';
-export { attributesOf, forbiddenError, forbiddenMessage } from './attributes.js';
+export { type AttributesOptions, attributesOf, forbiddenError, forbiddenMessage } from './attributes.js';
 export {
   AUTHORIZATION_MODES,
   AuthorizationModeError,

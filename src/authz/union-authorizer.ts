@@ -1,6 +1,6 @@
 import type { UserInfo } from '../apis/request/user-info.js';
 import type { Abortable } from '../util/abortable.js';
-import type { Attributes, AuthorizationResult, Authorizer } from './authorizer.js';
+import { type Attributes, type AuthorizationResult, type Authorizer, NO_OPINION_RESULT } from './authorizer.js';
 import { mergeRules, type RulesResult } from './rules.js';
 
 /**
@@ -10,14 +10,18 @@ import { mergeRules, type RulesResult } from './rules.js';
  */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   const list = [...authorizers];
+  // Allocates nothing unless a module gives a reason for its lack of opinion (the hot path).
   const decideAll = (a: Attributes): AuthorizationResult => {
-    const reasons: string[] = [];
-    for (const authz of list) {
-      const r = (authz.decide as (a: Attributes) => AuthorizationResult)(a);
+    let reasons: string[] | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const r = (list[i].decide as (a: Attributes) => AuthorizationResult)(a);
       if (r.decision !== 'no-opinion') return r;
-      if (r.reason) reasons.push(r.reason);
+      if (r.reason) {
+        reasons ??= [];
+        reasons.push(r.reason);
+      }
     }
-    return { decision: 'no-opinion', reason: reasons.join('\n') };
+    return reasons === undefined ? NO_OPINION_RESULT : { decision: 'no-opinion', reason: reasons.join('\n') };
   };
   const synchronous = list.every((a) => a.decide !== undefined);
   return {

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { type ApiDomain, ORCH_DOMAIN } from '../apis/api-domain.js';
+import type { Authorizer } from '../authz/index.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Clock } from '../util/clock.js';
 import { type Logger, silentLogger } from '../util/logger.js';
@@ -10,6 +11,7 @@ import { NamespaceController } from './namespace/namespace-controller.js';
 import { ServiceAccountController } from './serviceaccount/service-account-controller.js';
 
 export { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
+export { ControllerClient, type ControllerIdentity, controllerIdentity } from './controller-client.js';
 export { GarbageCollector } from './garbage-collector/garbage-collector.js';
 export { InformerSet } from './informer/informer-set.js';
 export { NamespaceController } from './namespace/namespace-controller.js';
@@ -18,6 +20,14 @@ export { ServiceAccountController } from './serviceaccount/service-account-contr
 export interface StartControllersOptions {
   /** Every served resource; controllers read and write only through these registries. */
   readonly resources: ResourceSet;
+  /**
+   * The server's authorizer: every request of a controller (as its service account
+   * `system:serviceaccount:<system namespace>:<controller>`) and of the shared informers (as the
+   * controller manager's user) is decided by it before it reaches a registry, so a controller
+   * holds exactly the permissions its roles grant. Under RBAC its index must be current before
+   * the controllers start (the server starts them after the default policy is in the index).
+   */
+  readonly authorizer: Authorizer;
   readonly logger?: Logger;
   /** Stops the controllers when it aborts (as `stop()` does). */
   readonly signal?: AbortSignal;
@@ -48,7 +58,8 @@ export function startControllers(options: StartControllersOptions): RunningContr
   if (options.signal?.aborted) lifetime.abort();
   const signal = lifetime.signal;
   const domain = options.domain ?? ORCH_DOMAIN;
-  const informers = new InformerSet(options.resources, { logger, signal, domain });
+  const authorizer = options.authorizer;
+  const informers = new InformerSet(options.resources, { logger, signal, domain, authorizer });
   const gc = new GarbageCollector({
     resources: options.resources,
     informers,
@@ -56,6 +67,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
     signal,
     syncTimeoutMs: options.gcSyncTimeoutMs,
     domain,
+    authorizer,
   });
   const namespaces = new NamespaceController({
     resources: options.resources,
@@ -64,6 +76,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
     signal,
     clock: options.clock,
     domain,
+    authorizer,
   });
   const serviceAccounts = new ServiceAccountController({
     resources: options.resources,
@@ -71,6 +84,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
     logger,
     signal,
     domain,
+    authorizer,
   });
   const aggregation = new ClusterRoleAggregationController({
     resources: options.resources,
@@ -78,6 +92,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
     logger,
     signal,
     domain,
+    authorizer,
   });
   informers.start();
   const report = (name: string) => (e: unknown) => {

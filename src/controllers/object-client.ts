@@ -1,10 +1,8 @@
-import type { ApiDomain } from '../apis/api-domain.js';
 import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
-import { internalRequestContext } from '../apis/request/request-context.js';
-import { controllerUser, type UserInfo } from '../apis/request/user-info.js';
 import type { ServedResource } from '../registry/resource-set/index.js';
-import type { DeleteOptions, RequestContext } from '../registry/types.js';
+import type { DeleteOptions } from '../registry/types.js';
+import type { ControllerClient } from './controller-client.js';
 
 /** An object, named as controllers name it. */
 export interface ObjectRef {
@@ -15,54 +13,6 @@ export interface ObjectRef {
   readonly uid?: string;
 }
 
-/**
- * Who a controller is: the user its requests carry (admission and, later, authorization see it)
- * and the field manager its writes are recorded under in `metadata.managedFields`.
- */
-export interface ControllerIdentity {
-  readonly user: UserInfo;
-  readonly manager: string;
-}
-
-/**
- * The identity of a named in-process controller: the service account
- * `system:serviceaccount:<system namespace>:<name>` (kube-controller-manager's controllers with
- * `--use-service-account-credentials`), writing as field manager `<name>`.
- */
-export function controllerIdentity(name: string, domain: ApiDomain): ControllerIdentity {
-  return { user: controllerUser(name, domain.systemNamespace), manager: name };
-}
-
-/** The request context of a controller's request on one served resource. */
-export function controllerContext(
-  who: ControllerIdentity,
-  served: ServedResource,
-  r: { verb: string; namespace: string; name?: string; subresource?: string; signal: AbortSignal },
-): RequestContext {
-  const d = served.def;
-  return internalRequestContext({
-    user: who.user,
-    signal: r.signal,
-    verb: r.verb,
-    group: d.group,
-    version: d.version,
-    resource: d.resource,
-    namespace: d.namespaced ? r.namespace : '',
-    name: r.name,
-    subresource: r.subresource,
-  });
-}
-
-function ctxOf(
-  who: ControllerIdentity,
-  ref: ObjectRef,
-  verb: string,
-  signal: AbortSignal,
-  subresource?: string,
-): RequestContext {
-  return controllerContext(who, ref.served, { verb, namespace: ref.namespace, name: ref.name, subresource, signal });
-}
-
 function isCode(e: unknown, code: number): boolean {
   return e instanceof StatusError && e.code === code;
 }
@@ -70,14 +20,22 @@ function isCode(e: unknown, code: number): boolean {
 /** Thrown inside an update's compute when the object is not the one meant. */
 class ObjectReplaced extends Error {}
 
-/** A live read through the registry; undefined when absent (or replaced by another uid). */
+/** Throws {@link ObjectReplaced} unless `live` is the object `ref` means. */
+function expectObject(ref: ObjectRef, live: ApiObject | undefined): asserts live is ApiObject {
+  if (!live || (ref.uid !== undefined && live.metadata.uid !== ref.uid)) throw new ObjectReplaced();
+}
+
+/**
+ * A live read through the registry; undefined when absent (or replaced by another uid).
+ * @throws StatusError for other failures, a 403 from the authorizer included.
+ */
 export async function getLive(
-  who: ControllerIdentity,
+  client: ControllerClient,
   ref: ObjectRef,
   signal: AbortSignal,
 ): Promise<ApiObject | undefined> {
   try {
-    const obj = await ref.served.store.get(ctxOf(who, ref, 'get', signal), ref.name, {});
+    const obj = await client.get(ref.served, ref, signal);
     if (ref.uid !== undefined && obj.metadata.uid !== ref.uid) return undefined;
     return obj;
   } catch (e) {
@@ -92,26 +50,52 @@ export async function getLive(
  * Returns the object written (or read), or undefined when the object is gone.
  */
 export async function updateLive(
-  who: ControllerIdentity,
+  client: ControllerClient,
   ref: ObjectRef,
   mutate: (obj: ApiObject) => boolean,
   opts: { signal: AbortSignal; subresource?: string },
 ): Promise<ApiObject | undefined> {
   try {
-    const r = await ref.served.store.update(
-      ctxOf(who, ref, 'update', opts.signal, opts.subresource),
-      ref.name,
+    return await client.update(
+      ref.served,
+      { namespace: ref.namespace, name: ref.name, subresource: opts.subresource },
       {
         retryOnConflict: true,
         compute(live) {
-          if (!live || (ref.uid !== undefined && live.metadata.uid !== ref.uid)) throw new ObjectReplaced();
+          expectObject(ref, live);
           const next = structuredClone(live);
           return mutate(next) ? next : live;
         },
       },
-      { dryRun: false, subresource: opts.subresource, fieldManager: who.manager },
+      opts.signal,
     );
-    return r.obj;
+  } catch (e) {
+    if (e instanceof ObjectReplaced || isCode(e, 404)) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Server-side apply of `config` to an existing object, as the controller's field manager with
+ * `force` (controllers own what they apply). Returns the object written, or undefined when the
+ * object is gone, was replaced, or no longer satisfies `still` (checked against the freshest
+ * object on every attempt): an apply never creates the object again.
+ */
+export async function applyLive(
+  client: ControllerClient,
+  ref: ObjectRef,
+  config: ApiObject,
+  o: { readonly signal: AbortSignal; readonly still?: (live: ApiObject) => boolean },
+): Promise<ApiObject | undefined> {
+  try {
+    return await client.apply(ref.served, ref, config, {
+      force: true,
+      signal: o.signal,
+      expect(live) {
+        expectObject(ref, live);
+        if (o.still && !o.still(live)) throw new ObjectReplaced();
+      },
+    });
   } catch (e) {
     if (e instanceof ObjectReplaced || isCode(e, 404)) return undefined;
     throw e;
@@ -123,18 +107,14 @@ export async function updateLive(
  * object was already gone (or replaced), true otherwise (deleted or marked for deletion).
  */
 export async function deleteLive(
-  who: ControllerIdentity,
+  client: ControllerClient,
   ref: ObjectRef,
   options: Omit<DeleteOptions, 'dryRun'>,
   signal: AbortSignal,
 ): Promise<boolean> {
   const preconditions = ref.uid !== undefined ? { uid: ref.uid } : undefined;
   try {
-    await ref.served.store.delete(ctxOf(who, ref, 'delete', signal), ref.name, {
-      dryRun: false,
-      preconditions,
-      ...options,
-    });
+    await client.delete(ref.served, ref, { preconditions, ...options }, signal);
     return true;
   } catch (e) {
     // 409: the uid precondition failed, so the object we meant is gone.

@@ -30,6 +30,7 @@ describe('FeatureGates', () => {
       APIResponseCompression: true,
       AllowUnsafeMalformedObjectDeletion: false,
       AnonymousAuthConfigurableEndpoints: true,
+      AuthorizeWithSelectors: true,
       CBORServingAndStorage: false,
       StructuredAuthenticationConfiguration: true,
       WatchList: true,

@@ -14,6 +14,12 @@ export const OrchFeatures = {
   StructuredAuthenticationConfiguration: 'StructuredAuthenticationConfiguration',
   /** The `anonymous` section of the authentication configuration (beta since v1.32, default true). */
   AnonymousAuthConfigurableEndpoints: 'AnonymousAuthConfigurableEndpoints',
+  /**
+   * Authorizers see the field and label selectors of list, watch and deletecollection requests,
+   * and access reviews take `fieldSelector`/`labelSelector` (alpha in v1.31, beta and default
+   * true in v1.32).
+   */
+  AuthorizeWithSelectors: 'AuthorizeWithSelectors',
 } as const;
 
 export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
@@ -26,6 +32,7 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   WatchList: { default: true, stage: 'BETA' },
   StructuredAuthenticationConfiguration: { default: true, stage: 'BETA' },
   AnonymousAuthConfigurableEndpoints: { default: true, stage: 'BETA' },
+  AuthorizeWithSelectors: { default: true, stage: 'BETA' },
 };
 
 /** A fresh gate set holding Orch's features at their defaults; register more with `add`. */

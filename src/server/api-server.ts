@@ -31,7 +31,7 @@ import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
 import { rbacEscalationPlugin } from './rbac-escalation.js';
-import { feedRbacIndex } from './rbac-index-feed.js';
+import { feedRbacIndex, type RbacIndexFeed, type RbacWrite } from './rbac-index-feed.js';
 import { resourceSetReader } from './resource-set-reader.js';
 import { rootHandler } from './root-handler.js';
 import { rootPathsHandler } from './root-paths.js';
@@ -77,8 +77,16 @@ export interface ApiServer {
   readonly resources: ResourceSet;
   /** The authorizer chain of `--authorization-mode` (the access-review APIs ask it too). */
   readonly authorizer: Authorizer;
-  /** Serves `defs` (each behind its started watch cache) and creates the system namespaces. */
+  /**
+   * Serves `defs` (each behind its started watch cache), creates the system namespaces and,
+   * under RBAC, fills the RBAC index from the stored roles and bindings.
+   */
   serve(defs: readonly ResourceDefinition[], signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves once the authorizer decides with these RBAC writes applied (at once when RBAC is
+   * not an authorization mode, or the signal aborts). Call after {@link serve}.
+   */
+  authorizationCaughtUp(writes: readonly RbacWrite[], signal: AbortSignal): Promise<void>;
 }
 
 /**
@@ -143,7 +151,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       requestInfo(),
       authentication(authenticator),
       impersonation(authorizer, d.domain.group('authentication')),
-      authorization(authorizer),
+      authorization(authorizer, { withSelectors: d.gates.enabled(OrchFeatures.AuthorizeWithSelectors) }),
     ],
     rootHandler(
       {
@@ -163,6 +171,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       }),
     ),
   );
+  let feed: RbacIndexFeed | undefined;
   return {
     handler,
     resources: set,
@@ -171,14 +180,18 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       await Promise.all(defs.map((def) => set.add(def)));
       await ensureSystemNamespaces(set, d.domain, signal);
       if (rbacIndex) {
-        await feedRbacIndex({
+        feed = await feedRbacIndex({
           resources: set,
           index: rbacIndex,
           domain: d.domain,
           logger: d.logger,
+          authorizer,
           signal: d.lifetime,
         });
       }
+    },
+    async authorizationCaughtUp(writes, signal) {
+      await feed?.caughtUp(writes, signal);
     },
   };
 }

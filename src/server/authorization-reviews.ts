@@ -1,10 +1,15 @@
 import type { ApiDomain } from '../apis/api-domain.js';
 import { accessReviewResources } from '../apis/authorization/review-resources.js';
+import {
+  reviewSelectorAttributes,
+  selectorEvaluationError,
+  validateReviewSelectors,
+} from '../apis/authorization/review-selectors.js';
 import type { BuiltinResourceDefinition } from '../apis/meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../apis/meta/field-error.js';
 import { apiErrors } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
-import type { Attributes } from '../apis/request/authorization-attributes.js';
+import { type Attributes, NO_SELECTORS } from '../apis/request/authorization-attributes.js';
 import type { UserInfo } from '../apis/request/user-info.js';
 import { isPlainObject } from '../apis/schema/json-value.js';
 import type { Authorizer } from '../authz/authorizer.js';
@@ -21,8 +26,12 @@ function metadataIsEmpty(body: ApiObject, except: readonly string[] = []): boole
   return Object.entries(meta).every(([k, v]) => v === undefined || k === 'managedFields' || except.includes(k));
 }
 
-/** The access attributes of a review's spec (resource or non-resource), for `user`. */
-function attributesOfSpec(spec: Json, user: UserInfo): Attributes {
+/**
+ * The access attributes of a review's spec (resource or non-resource), for `user`. An empty
+ * version asks about every version (kube's `*`); the selectors count only with
+ * `AuthorizeWithSelectors`.
+ */
+function attributesOfSpec(spec: Json, user: UserInfo, withSelectors: boolean): Attributes {
   const ra = obj(spec.resourceAttributes);
   if (ra) {
     return {
@@ -32,12 +41,11 @@ function attributesOfSpec(spec: Json, user: UserInfo): Attributes {
       path: '',
       namespace: str(ra.namespace),
       apiGroup: str(ra.group),
-      apiVersion: str(ra.version),
+      apiVersion: str(ra.version) || '*',
       resource: str(ra.resource),
       subresource: str(ra.subresource),
       name: str(ra.name),
-      fieldSelector: str(obj(ra.fieldSelector)?.rawSelector),
-      labelSelector: str(obj(ra.labelSelector)?.rawSelector),
+      ...(withSelectors ? reviewSelectorAttributes(ra) : NO_SELECTORS),
     };
   }
   const nra = obj(spec.nonResourceAttributes) ?? {};
@@ -52,12 +60,14 @@ function attributesOfSpec(spec: Json, user: UserInfo): Attributes {
     resource: '',
     subresource: '',
     name: '',
-    fieldSelector: '',
-    labelSelector: '',
+    ...NO_SELECTORS,
   };
 }
 
-/** kube-apiserver's checks shared by every access review: exactly one kind of attributes. */
+/**
+ * kube-apiserver's checks shared by every access review: exactly one kind of attributes, and
+ * well-formed selectors in the resource attributes.
+ */
 function validateAttributes(spec: Json): FieldError[] {
   const errs: FieldError[] = [];
   if (spec.resourceAttributes != null && spec.nonResourceAttributes != null) {
@@ -78,6 +88,8 @@ function validateAttributes(spec: Json): FieldError[] {
       ),
     );
   }
+  const ra = obj(spec.resourceAttributes);
+  if (ra) errs.push(...validateReviewSelectors(ra, 'spec.resourceAttributes'));
   return errs;
 }
 
@@ -100,13 +112,26 @@ function userOfSpec(spec: Json): UserInfo {
   };
 }
 
-/** The status kube-apiserver writes for a decision: `allowed` always, `denied` only when true. */
+/**
+ * The status kube-apiserver writes for a decision: `allowed` always, `denied` only when true,
+ * and `evaluationError` when a selector of the review could not be read.
+ */
 async function decide(authorizer: Authorizer, a: Attributes, signal: AbortSignal): Promise<Json> {
   const r = await authorizer.authorize(a, { signal });
   const status: Json = { allowed: r.decision === 'allow' };
   if (r.decision === 'deny') status.denied = true;
   if (r.reason) status.reason = r.reason;
+  const evaluationError = selectorEvaluationError(a);
+  if (evaluationError) status.evaluationError = evaluationError;
   return status;
+}
+
+/** What the review APIs ask, read per request. */
+export interface AccessReviewServices {
+  /** The server's authorizer chain. */
+  readonly authorizer: Authorizer;
+  /** The `AuthorizeWithSelectors` gate: reviews pass their selectors to the authorizer. */
+  readonly authorizeWithSelectors: boolean;
 }
 
 /**
@@ -118,7 +143,7 @@ async function decide(authorizer: Authorizer, a: Attributes, signal: AbortSignal
  */
 export function authorizationReviewResources(
   domain: ApiDomain,
-  authorizer: () => Authorizer,
+  services: () => AccessReviewServices,
 ): BuiltinResourceDefinition[] {
   const group = domain.group('authorization');
   const invalid = (kind: string, errs: FieldError[]) => apiErrors.invalid({ group, kind }, '', errs);
@@ -130,7 +155,9 @@ export function authorizationReviewResources(
         const errs = validateSubjectSpec(spec);
         if (!metadataIsEmpty(body)) errs.push(fieldErrors.invalid('metadata', body.metadata, 'must be empty'));
         if (errs.length > 0) throw invalid('SubjectAccessReview', errs);
-        const status = await decide(authorizer(), attributesOfSpec(spec, userOfSpec(spec)), ctx.signal);
+        const { authorizer, authorizeWithSelectors } = services();
+        const a = attributesOfSpec(spec, userOfSpec(spec), authorizeWithSelectors);
+        const status = await decide(authorizer, a, ctx.signal);
         return { ...body, status } as ApiObject;
       },
     },
@@ -156,7 +183,9 @@ export function authorizationReviewResources(
         if (str(obj(spec.resourceAttributes)?.namespace) !== namespace) {
           throw apiErrors.badRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
         }
-        const status = await decide(authorizer(), attributesOfSpec(spec, userOfSpec(spec)), ctx.signal);
+        const { authorizer, authorizeWithSelectors } = services();
+        const a = attributesOfSpec(spec, userOfSpec(spec), authorizeWithSelectors);
+        const status = await decide(authorizer, a, ctx.signal);
         return { ...body, status } as ApiObject;
       },
     },
@@ -166,7 +195,8 @@ export function authorizationReviewResources(
         const errs = validateAttributes(spec);
         if (!metadataIsEmpty(body)) errs.push(fieldErrors.invalid('metadata', body.metadata, 'must be empty'));
         if (errs.length > 0) throw invalid('SelfSubjectAccessReview', errs);
-        const status = await decide(authorizer(), attributesOfSpec(spec, ctx.user), ctx.signal);
+        const { authorizer, authorizeWithSelectors } = services();
+        const status = await decide(authorizer, attributesOfSpec(spec, ctx.user, authorizeWithSelectors), ctx.signal);
         return { ...body, status } as ApiObject;
       },
     },
@@ -174,7 +204,7 @@ export function authorizationReviewResources(
       async create(ctx, body) {
         const namespace = str(specOf(body).namespace);
         if (!namespace) throw apiErrors.badRequest('no namespace on request');
-        const authz = authorizer();
+        const authz = services().authorizer;
         const rules = authz.rulesFor
           ? await authz.rulesFor(ctx.user, namespace, { signal: ctx.signal })
           : { resourceRules: [], nonResourceRules: [], incomplete: true, errors: [] };

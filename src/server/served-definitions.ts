@@ -12,6 +12,8 @@ import { authorizationReviewResources } from './authorization-reviews.js';
 export interface ReviewServices {
   readonly authentication: ReviewAuthentication;
   readonly authorizer: Authorizer;
+  /** The `AuthorizeWithSelectors` gate: access reviews pass their selectors to the authorizer. */
+  readonly authorizeWithSelectors: boolean;
   /** Issues service-account tokens (`serviceaccounts/<name>/token`); absent when tokens are off. */
   readonly tokenRequests?: TokenRequestCreator;
 }
@@ -34,6 +36,6 @@ export function servedDefinitions(domain: ApiDomain, services: () => ReviewServi
   return [
     ...builtin,
     ...authenticationReviewResources(domain, () => services().authentication),
-    ...authorizationReviewResources(domain, () => services().authorizer),
+    ...authorizationReviewResources(domain, services),
   ];
 }

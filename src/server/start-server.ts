@@ -11,7 +11,7 @@ import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-
 import { startControllers } from '../controllers/index.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
-import { newOrchFeatureGates } from '../featuregate/orch-features.js';
+import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
@@ -149,7 +149,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let tokenRequests: TokenRequestCreator | undefined;
   const servable = servedDefinitions(domain, () => {
     if (!authentication || !api) throw new Error('the server is not built yet');
-    return { authentication, authorizer: api.authorizer, tokenRequests };
+    return {
+      authentication,
+      authorizer: api.authorizer,
+      authorizeWithSelectors: gates.enabled(OrchFeatures.AuthorizeWithSelectors),
+      tokenRequests,
+    };
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
 
@@ -252,18 +257,27 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);
-    await ensureDefaultRbacPolicy(served, domain, { signal: lifetime.signal, logger });
+    const bootstrap = await ensureDefaultRbacPolicy(served, domain, { signal: lifetime.signal, logger });
+    // The controllers are authorized like any client: they start once the RBAC index holds the
+    // default policy just written, or their first requests would be refused.
+    await api.authorizationCaughtUp(bootstrap.writes, lifetime.signal);
     health.markPostStartHookDone('rbac/bootstrap-roles');
     await ensureSystemPriorityClasses(served, domain, { signal: lifetime.signal, logger });
     health.markPostStartHookDone('scheduling/bootstrap-system-priority-classes');
     await ensureApfConfiguration(served, domain, { signal: lifetime.signal, logger });
     startApfConfigProducer(served, domain, { signal: lifetime.signal, logger, intervalMs: APF_ENSURE_INTERVAL_MS });
     health.markPostStartHookDone('priority-and-fairness-config-producer');
-    // --- controllers (src/controllers): garbage collector, namespace and serviceaccount controllers ---
+    // --- controllers (src/controllers): garbage collector, namespace, serviceaccount and aggregation ---
     const controllers =
       options.runControllers === false
         ? undefined
-        : startControllers({ resources: served, logger, signal: lifetime.signal, domain });
+        : startControllers({
+            resources: served,
+            authorizer: api.authorizer,
+            logger,
+            signal: lifetime.signal,
+            domain,
+          });
     health.markPostStartHookDone('bootstrap-namespaces');
     const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (compactionInterval > 0) {

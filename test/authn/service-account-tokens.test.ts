@@ -14,7 +14,8 @@ import { type InProcessServer, startInProcess } from '../pipeline/server-fixture
 
 // Service-account tokens against a real server: TokenRequest, the token as a bearer credential,
 // audiences, expiry, revocation by lookup, issuer discovery and the default service accounts.
-// AlwaysDeny names who a request came from in its 403 (system:masters alone pass).
+// Under RBAC a token user without bindings is refused with a 403 naming who the request came from
+// (the in-process serviceaccount controller acts under its own default role).
 
 const AUTHN = 'authentication.orch.io/v1';
 
@@ -23,7 +24,7 @@ describe('service-account tokens', () => {
   let dataDir: string;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'orch-sa-tokens-'));
-    s = await startInProcess({ dataDir, authorizationModes: ['AlwaysDeny'] });
+    s = await startInProcess({ dataDir, authorizationModes: ['RBAC'] });
   });
   after(() => s.stop());
 
@@ -81,7 +82,7 @@ describe('service-account tokens', () => {
     assert.equal(r.status, 403, r.text);
     assert.equal(
       r.json().message,
-      'configmaps is forbidden: User "system:serviceaccount:default:default" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.',
+      'configmaps is forbidden: User "system:serviceaccount:default:default" cannot list resource "configmaps" in API group "" in the namespace "default"',
     );
   });
 
@@ -270,7 +271,7 @@ describe('service-account tokens with configured issuers and keys', () => {
       `${rsa.publicKey.export({ type: 'spki', format: 'pem' })}${old.publicKey.export({ type: 'spki', format: 'pem' })}`,
     );
     s = await startInProcess({
-      authorizationModes: ['AlwaysDeny'],
+      authorizationModes: ['RBAC'],
       authentication: {
         serviceAccountIssuers: ['https://issuer.example', 'https://old.example'],
         serviceAccountSigningKeyFile: signing,

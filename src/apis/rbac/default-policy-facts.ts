@@ -1,8 +1,10 @@
 import type { PolicyRule } from './rbac-types.js';
 
-/** One default ClusterRole as the generated module states it (names already mapped to a domain). */
+/** One default ClusterRole or Role as the generated module states it (names already mapped to a domain). */
 export interface DefaultRoleFacts {
   readonly name: string;
+  /** The namespace of a Role; absent for ClusterRoles. */
+  readonly namespace?: string;
   /** Labels besides the bootstrapping label (the `aggregate-to-*` ones). */
   readonly labels?: Readonly<Record<string, string>>;
   /** An aggregating role: the label (value `"true"`) its aggregationRule selects. */
@@ -10,8 +12,14 @@ export interface DefaultRoleFacts {
   readonly rules?: readonly PolicyRule[];
 }
 
-/** One default ClusterRoleBinding: named after its ClusterRole, with User, Group or ServiceAccount subjects. */
+/**
+ * One default ClusterRoleBinding (of a ClusterRole) or RoleBinding (of a Role of its namespace),
+ * named after its role unless `name` says otherwise, with User, Group or ServiceAccount subjects.
+ */
 export interface DefaultBindingFacts {
+  readonly name?: string;
   readonly role: string;
+  /** The namespace of a RoleBinding; absent for ClusterRoleBindings. */
+  readonly namespace?: string;
   readonly subjects: readonly { readonly kind: string; readonly name: string; readonly namespace?: string }[];
 }

@@ -1155,3 +1155,146 @@ export function defaultClusterRoleBindingFacts(d: ApiDomain): DefaultBindingFact
     },
   ];
 }
+
+/** kube-apiserver v1.32's default Roles of the system and public namespaces, named through `d`. */
+export function defaultRoleFacts(d: ApiDomain): DefaultRoleFacts[] {
+  return [
+    {
+      name: 'system:controller:bootstrap-signer',
+      namespace: d.publicNamespace,
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'], verbs: ['update'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+    {
+      name: 'extension-apiserver-authentication-reader',
+      namespace: d.systemNamespace,
+      rules: [
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: ['extension-apiserver-authentication'],
+          verbs: ['get', 'list', 'watch'],
+        },
+      ],
+    },
+    {
+      name: `system::leader-locking-${d.componentName('controller-manager')}`,
+      namespace: d.systemNamespace,
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['watch'] },
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: [d.componentName('controller-manager')],
+          verbs: ['get', 'update'],
+        },
+        {
+          apiGroups: [d.group('coordination')],
+          resources: ['leases'],
+          verbs: ['create', 'get', 'list', 'update', 'watch'],
+        },
+        {
+          apiGroups: [d.group('coordination')],
+          resources: ['leasecandidates'],
+          verbs: ['create', 'get', 'list', 'update', 'watch'],
+        },
+      ],
+    },
+    {
+      name: `system::leader-locking-${d.componentName('scheduler')}`,
+      namespace: d.systemNamespace,
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['watch'] },
+        {
+          apiGroups: [''],
+          resources: ['configmaps'],
+          resourceNames: [d.componentName('scheduler')],
+          verbs: ['get', 'update'],
+        },
+        {
+          apiGroups: [d.group('coordination')],
+          resources: ['leases'],
+          verbs: ['create', 'get', 'list', 'update', 'watch'],
+        },
+        {
+          apiGroups: [d.group('coordination')],
+          resources: ['leasecandidates'],
+          verbs: ['create', 'get', 'list', 'update', 'watch'],
+        },
+      ],
+    },
+    {
+      name: 'system:controller:bootstrap-signer',
+      namespace: d.systemNamespace,
+      rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }],
+    },
+    {
+      name: 'system:controller:cloud-provider',
+      namespace: d.systemNamespace,
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list', 'watch'] }],
+    },
+    {
+      name: 'system:controller:token-cleaner',
+      namespace: d.systemNamespace,
+      rules: [
+        { apiGroups: [''], resources: ['secrets'], verbs: ['delete', 'get', 'list', 'watch'] },
+        { apiGroups: ['', d.group('events')], resources: ['events'], verbs: ['create', 'patch', 'update'] },
+      ],
+    },
+  ];
+}
+
+/** The default RoleBindings (each binding a Role of its namespace), named through `d`. */
+export function defaultRoleBindingFacts(d: ApiDomain): DefaultBindingFacts[] {
+  return [
+    {
+      role: 'system:controller:bootstrap-signer',
+      namespace: d.publicNamespace,
+      subjects: [{ kind: 'ServiceAccount', name: 'bootstrap-signer', namespace: d.systemNamespace }],
+    },
+    {
+      name: 'system::extension-apiserver-authentication-reader',
+      role: 'extension-apiserver-authentication-reader',
+      namespace: d.systemNamespace,
+      subjects: [
+        { kind: 'User', name: d.systemUser('controller-manager') },
+        { kind: 'User', name: d.systemUser('scheduler') },
+      ],
+    },
+    {
+      role: `system::leader-locking-${d.componentName('controller-manager')}`,
+      namespace: d.systemNamespace,
+      subjects: [
+        { kind: 'User', name: d.systemUser('controller-manager') },
+        { kind: 'ServiceAccount', name: d.componentName('controller-manager'), namespace: d.systemNamespace },
+        { kind: 'ServiceAccount', name: 'leader-election-controller', namespace: d.systemNamespace },
+      ],
+    },
+    {
+      role: `system::leader-locking-${d.componentName('scheduler')}`,
+      namespace: d.systemNamespace,
+      subjects: [
+        { kind: 'User', name: d.systemUser('scheduler') },
+        { kind: 'ServiceAccount', name: d.componentName('scheduler'), namespace: d.systemNamespace },
+      ],
+    },
+    {
+      role: 'system:controller:bootstrap-signer',
+      namespace: d.systemNamespace,
+      subjects: [{ kind: 'ServiceAccount', name: 'bootstrap-signer', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:cloud-provider',
+      namespace: d.systemNamespace,
+      subjects: [{ kind: 'ServiceAccount', name: 'cloud-provider', namespace: d.systemNamespace }],
+    },
+    {
+      role: 'system:controller:token-cleaner',
+      namespace: d.systemNamespace,
+      subjects: [{ kind: 'ServiceAccount', name: 'token-cleaner', namespace: d.systemNamespace }],
+    },
+  ];
+}

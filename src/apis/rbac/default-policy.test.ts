@@ -36,6 +36,12 @@ describe('the default RBAC policy generator', () => {
     ],
     ['an unknown field', 'cluster-roles.yaml', '- name: x\n  rule: []\n', 'cluster-roles.yaml[0].rule: unknown field'],
     [
+      'a namespaced role without its namespace',
+      'namespace-roles.yaml',
+      '- name: x\n  rules: []\n',
+      'namespace-roles.yaml[0].namespace: expected a string',
+    ],
+    [
       'a malformed subject',
       'cluster-role-bindings.yaml',
       '- role: x\n  subjects: [Robot r2d2]\n',
@@ -135,6 +141,43 @@ describe('defaultPolicy', () => {
     ]);
     const text = JSON.stringify(p);
     assert.doesNotMatch(text, /k8s\.io|kubernetes|\bkube-/);
+  });
+
+  it("holds kube's Roles and RoleBindings of the system and public namespaces, each binding a Role beside it", () => {
+    const p = defaultPolicy(apiDomain('k8s.io'));
+    const where = (o: { metadata: { namespace?: string; name?: string } }) =>
+      `${o.metadata.namespace}/${o.metadata.name}`;
+    assert.deepEqual(p.roles.map(where), [
+      'kube-public/system:controller:bootstrap-signer',
+      'kube-system/extension-apiserver-authentication-reader',
+      'kube-system/system::leader-locking-kube-controller-manager',
+      'kube-system/system::leader-locking-kube-scheduler',
+      'kube-system/system:controller:bootstrap-signer',
+      'kube-system/system:controller:cloud-provider',
+      'kube-system/system:controller:token-cleaner',
+    ]);
+    const reader = p.roleBindings[1];
+    assert.equal(where(reader), 'kube-system/system::extension-apiserver-authentication-reader');
+    assert.equal(reader.kind, 'RoleBinding');
+    assert.deepEqual(reader.roleRef, {
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'Role',
+      name: 'extension-apiserver-authentication-reader',
+    });
+    assert.deepEqual(reader.metadata.labels, { 'kubernetes.io/bootstrapping': 'rbac-defaults' });
+    for (const b of p.roleBindings) {
+      assert.ok(
+        p.roles.some((r) => r.metadata.namespace === b.metadata.namespace && r.metadata.name === b.roleRef.name),
+        where(b),
+      );
+    }
+    const orch = defaultPolicy(apiDomain('orch.io'));
+    assert.equal(where(orch.roles[0]), 'orch-public/system:controller:bootstrap-signer');
+    assert.deepEqual(orch.roleBindings[2].subjects?.[1], {
+      kind: 'ServiceAccount',
+      name: 'orch-controller-manager',
+      namespace: 'orch-system',
+    });
   });
 
   it('returns fresh objects on every call', () => {

@@ -11,6 +11,8 @@ import type { LabelSelectorObject, LabelSelectorRequirementObject } from '../sel
 export interface LabelSelectorValidationOptions {
   /** Skip the label-value check of expression values (kept for objects that already have them). */
   readonly allowInvalidLabelValueInSelector?: boolean;
+  /** Accept operators this server does not know (access reviews from newer clients). */
+  readonly allowUnknownOperatorInRequirement?: boolean;
 }
 
 export function validateLabelSelector(
@@ -28,7 +30,7 @@ export function validateLabelSelector(
     }
   }
   (selector.matchExpressions ?? []).forEach((expr, i) => {
-    errs.push(...validateRequirement(expr, `${path}.matchExpressions[${i}]`, options));
+    errs.push(...validateLabelSelectorRequirement(expr, `${path}.matchExpressions[${i}]`, options));
   });
   return errs;
 }
@@ -37,7 +39,8 @@ function validateLabelName(name: string, path: string): FieldError[] {
   return isQualifiedName(name).map((msg) => fieldErrors.invalid(path, name, msg));
 }
 
-function validateRequirement(
+/** kube's `ValidateLabelSelectorRequirement`: operator and values, key, then each value. */
+export function validateLabelSelectorRequirement(
   expr: LabelSelectorRequirementObject,
   path: string,
   options: LabelSelectorValidationOptions,
@@ -60,7 +63,9 @@ function validateRequirement(
       }
       break;
     default:
-      errs.push(fieldErrors.invalid(`${path}.operator`, expr.operator, 'not a valid selector operator'));
+      if (!options.allowUnknownOperatorInRequirement) {
+        errs.push(fieldErrors.invalid(`${path}.operator`, expr.operator, 'not a valid selector operator'));
+      }
   }
   errs.push(...validateLabelName(expr.key, `${path}.key`));
   if (!options.allowInvalidLabelValueInSelector) {

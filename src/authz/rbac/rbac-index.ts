@@ -19,7 +19,6 @@ export interface MatchedBinding {
   readonly subject: Subject;
 }
 
-const clusterKey = (name: string) => name;
 const namespacedKey = (namespace: string, name: string) => `${namespace}/${name}`;
 
 /**
@@ -30,25 +29,37 @@ const namespacedKey = (namespace: string, name: string) => `${namespace}/${name}
  */
 export class RbacIndex {
   private readonly clusterRoles = new Map<string, readonly PolicyRule[]>();
-  private readonly roles = new Map<string, readonly PolicyRule[]>();
+  /** Namespace → Role name → rules: no key string is built to find a RoleBinding's Role. */
+  private readonly roles = new Map<string, Map<string, readonly PolicyRule[]>>();
   private readonly clusterBindings = new Map<string, IndexedBinding>();
   private readonly roleBindings = new Map<string, IndexedBinding>();
-  /** Subject key → names of cluster role bindings granting to it. */
-  private readonly clusterBySubject = new Map<string, Set<string>>();
-  /** Subject key → namespace → `namespace/name` of role bindings granting to it there. */
-  private readonly namespacedBySubject = new Map<string, Map<string, Set<string>>>();
+  /**
+   * Subject key → the cluster role bindings granting to it. Arrays, not sets: the decision path
+   * walks them with an index and so allocates no iterator.
+   */
+  private readonly clusterBySubject = new Map<string, IndexedBinding[]>();
+  /** Subject key → namespace → the role bindings granting to it there. */
+  private readonly namespacedBySubject = new Map<string, Map<string, IndexedBinding[]>>();
 
   putClusterRole(name: string, rules: readonly PolicyRule[] | undefined): void {
-    this.clusterRoles.set(clusterKey(name), rules ?? []);
+    this.clusterRoles.set(name, rules ?? []);
   }
   deleteClusterRole(name: string): void {
-    this.clusterRoles.delete(clusterKey(name));
+    this.clusterRoles.delete(name);
   }
   putRole(namespace: string, name: string, rules: readonly PolicyRule[] | undefined): void {
-    this.roles.set(namespacedKey(namespace, name), rules ?? []);
+    let byName = this.roles.get(namespace);
+    if (!byName) {
+      byName = new Map();
+      this.roles.set(namespace, byName);
+    }
+    byName.set(name, rules ?? []);
   }
   deleteRole(namespace: string, name: string): void {
-    this.roles.delete(namespacedKey(namespace, name));
+    const byName = this.roles.get(namespace);
+    if (!byName) return;
+    byName.delete(name);
+    if (byName.size === 0) this.roles.delete(namespace);
   }
 
   /** Adds or replaces a ClusterRoleBinding (`namespace` empty) or a RoleBinding. */
@@ -66,17 +77,16 @@ export class RbacIndex {
     };
     if (namespace === '') {
       this.clusterBindings.set(name, indexed);
-      for (const key of this.keysOf(indexed)) addTo(this.clusterBySubject, key, name);
+      for (const key of this.keysOf(indexed)) addTo(this.clusterBySubject, key, indexed);
     } else {
-      const k = namespacedKey(namespace, name);
-      this.roleBindings.set(k, indexed);
+      this.roleBindings.set(namespacedKey(namespace, name), indexed);
       for (const key of this.keysOf(indexed)) {
         let byNs = this.namespacedBySubject.get(key);
         if (!byNs) {
           byNs = new Map();
           this.namespacedBySubject.set(key, byNs);
         }
-        addTo(byNs, namespace, k);
+        addTo(byNs, namespace, indexed);
       }
     }
   }
@@ -86,7 +96,7 @@ export class RbacIndex {
       const old = this.clusterBindings.get(name);
       if (!old) return;
       this.clusterBindings.delete(name);
-      for (const key of this.keysOf(old)) removeFrom(this.clusterBySubject, key, name);
+      for (const key of this.keysOf(old)) removeFrom(this.clusterBySubject, key, old);
       return;
     }
     const k = namespacedKey(namespace, name);
@@ -96,7 +106,7 @@ export class RbacIndex {
     for (const key of this.keysOf(old)) {
       const byNs = this.namespacedBySubject.get(key);
       if (!byNs) continue;
-      removeFrom(byNs, namespace, k);
+      removeFrom(byNs, namespace, old);
       if (byNs.size === 0) this.namespacedBySubject.delete(key);
     }
   }
@@ -110,41 +120,34 @@ export class RbacIndex {
     const out: MatchedBinding[] = [];
     // A binding naming the user twice (say, by name and by group) is listed once.
     const seen: IndexedBinding[] = [];
-    this.someBinding(keys, namespace, (binding) => {
-      if (seen.includes(binding)) return false;
-      seen.push(binding);
-      out.push({ binding, subject: this.subjectFor(binding, keys) as Subject });
-      return false;
-    });
+    this.findBinding(keys, namespace, collect, { index: this, keys, seen, out });
     return out;
   }
 
   /**
-   * Calls `visit` with each binding that applies to a user with these subject keys (cluster-wide
-   * first, then those of `namespace`) until it returns true; a binding naming the user twice may
-   * be visited twice. Allocates nothing: the decision path of every request.
+   * The first binding that applies to a user with these subject keys (cluster-wide first, then
+   * those of `namespace`) for which `test(binding, arg)` is true; a binding naming the user
+   * twice may be tested twice. Allocates nothing, provided `test` is created once and its
+   * state passed as `arg`: this is the decision path of every request.
    */
-  someBinding(keys: readonly string[], namespace: string, visit: (binding: IndexedBinding) => boolean): boolean {
-    for (const key of keys) {
-      const names = this.clusterBySubject.get(key);
-      if (names) {
-        for (const name of names) {
-          const b = this.clusterBindings.get(name);
-          if (b && visit(b)) return true;
-        }
-      }
+  findBinding<T>(
+    keys: readonly string[],
+    namespace: string,
+    test: (binding: IndexedBinding, arg: T) => boolean,
+    arg: T,
+  ): IndexedBinding | undefined {
+    for (let i = 0; i < keys.length; i++) {
+      const list = this.clusterBySubject.get(keys[i]);
+      if (list === undefined) continue;
+      for (let j = 0; j < list.length; j++) if (test(list[j], arg)) return list[j];
     }
-    if (!namespace) return false;
-    for (const key of keys) {
-      const names = this.namespacedBySubject.get(key)?.get(namespace);
-      if (names) {
-        for (const k of names) {
-          const b = this.roleBindings.get(k);
-          if (b && visit(b)) return true;
-        }
-      }
+    if (!namespace) return undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const list = this.namespacedBySubject.get(keys[i])?.get(namespace);
+      if (list === undefined) continue;
+      for (let j = 0; j < list.length; j++) if (test(list[j], arg)) return list[j];
     }
-    return false;
+    return undefined;
   }
 
   /** The first subject of `binding` among `keys` (which it was found by). */
@@ -158,10 +161,10 @@ export class RbacIndex {
 
   /** The rules of a binding's role; undefined when the role does not exist (yet). */
   rulesOf(binding: IndexedBinding): readonly PolicyRule[] | undefined {
-    if (binding.roleKind === 'ClusterRole') return this.clusterRoles.get(clusterKey(binding.roleName));
+    if (binding.roleKind === 'ClusterRole') return this.clusterRoles.get(binding.roleName);
     // A RoleBinding's Role lives in the binding's namespace; a ClusterRoleBinding cannot name a Role.
     if (binding.roleKind === 'Role' && binding.namespace) {
-      return this.roles.get(namespacedKey(binding.namespace, binding.roleName));
+      return this.roles.get(binding.namespace)?.get(binding.roleName);
     }
     return undefined;
   }
@@ -173,18 +176,31 @@ export class RbacIndex {
   }
 }
 
-function addTo<K>(map: Map<K, Set<string>>, key: K, value: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(value);
+interface CollectState {
+  readonly index: RbacIndex;
+  readonly keys: readonly string[];
+  readonly seen: IndexedBinding[];
+  readonly out: MatchedBinding[];
 }
 
-function removeFrom<K>(map: Map<K, Set<string>>, key: K, value: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(key);
+/** `bindingsFor`'s visitor: records each binding once and never stops the walk. */
+function collect(binding: IndexedBinding, s: CollectState): boolean {
+  if (s.seen.includes(binding)) return false;
+  s.seen.push(binding);
+  s.out.push({ binding, subject: s.index.subjectFor(binding, s.keys) as Subject });
+  return false;
+}
+
+function addTo<K>(map: Map<K, IndexedBinding[]>, key: K, value: IndexedBinding): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function removeFrom<K>(map: Map<K, IndexedBinding[]>, key: K, value: IndexedBinding): void {
+  const list = map.get(key);
+  if (!list) return;
+  const i = list.indexOf(value);
+  if (i >= 0) list.splice(i, 1);
+  if (list.length === 0) map.delete(key);
 }

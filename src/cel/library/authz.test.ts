@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { NO_SELECTORS } from '../../apis/request/authorization-attributes.js';
 import type { UserInfo } from '../../apis/request/user-info.js';
 import {
   AUTHORIZER_TYPE,
@@ -57,8 +58,7 @@ const resource = (fields: Partial<CelAuthorizationAttributes>): CelAuthorization
   subresource: '',
   namespace: '',
   name: '',
-  fieldSelector: '',
-  labelSelector: '',
+  ...NO_SELECTORS,
   verb: '',
   ...fields,
 });
@@ -186,6 +186,8 @@ describe('kubernetes.authz', () => {
         verb: 'list',
         fieldSelector: 'spec.nodeName=n1',
         labelSelector: 'app=x',
+        fieldSelectorRequirements: [{ field: 'spec.nodeName', operator: '=', value: 'n1' }],
+        labelSelectorRequirements: [{ key: 'app', operator: '=', values: ['x'] }],
       }),
     ]);
   });

@@ -1,5 +1,10 @@
 import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../apis/meta/name-validation.js';
-import type { Attributes, AuthorizationResult } from '../../apis/request/authorization-attributes.js';
+import {
+  type Attributes,
+  type AuthorizationResult,
+  NO_SELECTORS,
+} from '../../apis/request/authorization-attributes.js';
+import { requestSelectorAttributes } from '../../apis/request/selector-attributes.js';
 import type { UserInfo } from '../../apis/request/user-info.js';
 import type { CelLibrary } from '../cel-library.js';
 import { celError, registerFunctions } from './cel-values.js';
@@ -112,7 +117,7 @@ export function authorizerValue(
 /** Go's `strings.TrimSpace(s) == ""`. */
 const isBlank = (s: string): boolean => /^[\t\n\v\f\r \u0085\u00a0\p{Z}]*$/u.test(s);
 
-const NO_RESOURCE = { resource: '', subresource: '', namespace: '', name: '', fieldSelector: '', labelSelector: '' };
+const NO_RESOURCE = { resource: '', subresource: '', namespace: '', name: '', ...NO_SELECTORS };
 
 function serviceAccount(a: AuthorizerValue, namespace: string, name: string): AuthorizerValue {
   if (nameIsDNSSubdomain(name, false).length > 0) throw celError('Invalid service account name');
@@ -141,11 +146,14 @@ function checkPath(p: PathCheckValue, verb: string): DecisionValue {
 
 function checkResource(r: ResourceCheckValue, verb: string, withSelectors: boolean): DecisionValue {
   const a = r.groupCheck.authorizer;
+  // kube parses a check's selectors as it parses a request's.
+  const selectors = withSelectors
+    ? requestSelectorAttributes(r.fields.fieldSelector, r.fields.labelSelector)
+    : NO_SELECTORS;
   return new DecisionValue(
     a.authorize({
       ...r.fields,
-      fieldSelector: withSelectors ? r.fields.fieldSelector : '',
-      labelSelector: withSelectors ? r.fields.labelSelector : '',
+      ...selectors,
       user: a.user,
       verb,
       isResourceRequest: true,
@@ -159,7 +167,7 @@ function checkResource(r: ResourceCheckValue, verb: string, withSelectors: boole
 /** Options of the authorizer library. */
 export interface AuthzLibraryOptions {
   /**
-   * The `AuthorizeWithSelectors` gate (alpha in v1.31, default off in v1.32): adds
+   * The `AuthorizeWithSelectors` gate (alpha in v1.31, beta and default on in v1.32): adds
    * `fieldSelector` and `labelSelector` to resource checks (kube's `kubernetes.authzSelectors`).
    */
   readonly authorizeWithSelectors?: boolean;

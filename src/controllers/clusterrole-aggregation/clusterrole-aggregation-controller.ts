@@ -1,11 +1,13 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ClusterRole } from '../../apis/rbac/rbac-types.js';
+import type { Authorizer } from '../../authz/index.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { deepEqual } from '../../util/deep-equal.js';
 import type { Logger } from '../../util/logger.js';
+import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
-import { type ControllerIdentity, controllerIdentity, updateLive } from '../object-client.js';
+import { applyLive } from '../object-client.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { aggregatedRules } from './aggregated-rules.js';
 
@@ -19,6 +21,11 @@ export interface ClusterRoleAggregationControllerOptions {
   readonly signal: AbortSignal;
   /** Names the RBAC group and the controller's identity. */
   readonly domain: ApiDomain;
+  /**
+   * Decides on every request of the controller (its role:
+   * `system:controller:clusterrole-aggregation-controller`).
+   */
+  readonly authorizer: Authorizer;
 }
 
 /**
@@ -26,18 +33,26 @@ export interface ClusterRoleAggregationControllerOptions {
  * `aggregationRule` gets as `rules` the union of the rules of the ClusterRoles its selectors
  * match (see {@link aggregatedRules}), replacing whatever rules it had. Any ClusterRole added,
  * changed or deleted queues every aggregating one; a role whose rules already match is not
- * written. Writes go through the registry as the controller's service account (which needs
- * `escalate` on clusterroles, granted by its default role). Failures retry with backoff.
+ * written. As kube's, it writes with server-side apply (field manager
+ * `clusterrole-aggregation-controller`, forced: it owns `rules`), through the registry as the
+ * controller's service account (which needs `patch` and `escalate` on clusterroles, granted by
+ * its default role); a role deleted or no longer aggregating meanwhile is left alone. Failures
+ * retry with backoff.
  */
 export class ClusterRoleAggregationController {
   private readonly queue: WorkQueue<string>;
-  private readonly identity: ControllerIdentity;
+  private readonly client: ControllerClient;
+  private readonly apiVersion: string;
   private readonly served: ServedResource | undefined;
   private readonly roles: ResourceInformer | undefined;
 
   constructor(private readonly options: ClusterRoleAggregationControllerOptions) {
     const group = options.domain.group('rbac.authorization');
-    this.identity = controllerIdentity(CLUSTERROLE_AGGREGATION_CONTROLLER_NAME, options.domain);
+    this.client = new ControllerClient(
+      controllerIdentity(CLUSTERROLE_AGGREGATION_CONTROLLER_NAME, options.domain),
+      options.authorizer,
+    );
+    this.apiVersion = `${group}/v1`;
     this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
     this.served = options.resources.lookup(group, 'v1', 'clusterroles');
     this.roles = options.informers.lookup(group, 'clusterroles');
@@ -68,17 +83,13 @@ export class ClusterRoleAggregationController {
     if (!role?.aggregationRule) return;
     const rules = aggregatedRules(role, roles.list() as ClusterRole[]);
     if (deepEqual(rules, role.rules ?? [])) return;
-    await updateLive(
-      this.identity,
-      { served: this.served!, namespace: '', name, uid: role.metadata.uid },
-      (obj) => {
-        const live = obj as ClusterRole;
-        if (!live.aggregationRule || deepEqual(rules, live.rules ?? [])) return false;
-        // Computed from the cache; a newer cache event queues the role again.
-        live.rules = rules;
-        return true;
-      },
-      { signal: this.options.signal },
-    );
+    // kube's apply configuration: the name and the rules (none: the field is left out).
+    const config: ClusterRole = { apiVersion: this.apiVersion, kind: 'ClusterRole', metadata: { name } };
+    if (rules.length > 0) config.rules = rules;
+    await applyLive(this.client, { served: this.served!, namespace: '', name, uid: role.metadata.uid }, config, {
+      signal: this.options.signal,
+      // Computed from the cache; a newer cache event queues the role again.
+      still: (live) => !!(live as ClusterRole).aggregationRule,
+    });
   }
 }

@@ -1,10 +1,11 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
+import type { Authorizer } from '../../authz/index.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
+import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
-import { controllerIdentity } from '../object-client.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { DependencyGraph, type GraphNode, nodeOf } from './dependency-graph.js';
 import { attemptToDelete, attemptToOrphan, type GcContext, UnresolvableOwnerError } from './gc-actions.js';
@@ -21,6 +22,8 @@ export interface GarbageCollectorOptions {
   readonly workers?: number;
   /** Names the collector's identity (its service account lives in the system namespace). */
   readonly domain: ApiDomain;
+  /** Decides on every request of the collector (its role: `system:controller:generic-garbage-collector`). */
+  readonly authorizer: Authorizer;
 }
 
 type Key = `delete:${string}` | `orphan:${string}`;
@@ -54,7 +57,7 @@ export class GarbageCollector {
       resolver: new OwnerResolver(options.resources),
       logger: options.logger,
       signal: options.signal,
-      identity: controllerIdentity(GARBAGE_COLLECTOR_NAME, options.domain),
+      client: new ControllerClient(controllerIdentity(GARBAGE_COLLECTOR_NAME, options.domain), options.authorizer),
       enqueueDelete: (uid) => this.queue.add(`delete:${uid}`),
     };
     for (const informer of options.informers.all()) this.watch(informer);

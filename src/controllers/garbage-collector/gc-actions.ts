@@ -2,7 +2,8 @@ import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
 import type { PropagationPolicy } from '../../registry/types.js';
 import type { Logger } from '../../util/logger.js';
-import { type ControllerIdentity, deleteLive, getLive, type ObjectRef, updateLive } from '../object-client.js';
+import type { ControllerClient } from '../controller-client.js';
+import { deleteLive, getLive, type ObjectRef, updateLive } from '../object-client.js';
 import { type DependencyGraph, type GraphNode, hasFinalizer, isDeletingDependents } from './dependency-graph.js';
 import type { OwnerResolver } from './owner-resolver.js';
 
@@ -12,8 +13,8 @@ export interface GcContext {
   readonly resolver: OwnerResolver;
   readonly logger: Logger;
   readonly signal: AbortSignal;
-  /** Who the garbage collector's requests are from. */
-  readonly identity: ControllerIdentity;
+  /** The garbage collector's requests, as its service account. */
+  readonly client: ControllerClient;
   enqueueDelete(uid: string): void;
 }
 
@@ -37,7 +38,7 @@ async function ownerState(ctx: GcContext, node: GraphNode, ref: OwnerReference):
   // A cluster-scoped dependent cannot have a namespaced owner: kube keeps such a dependent.
   if (served.def.namespaced && !node.identity.served.def.namespaced) return 'solid';
   const owner = await getLive(
-    ctx.identity,
+    ctx.client,
     { served, namespace: served.def.namespaced ? node.identity.namespace : '', name: ref.name, uid: ref.uid },
     ctx.signal,
   );
@@ -57,7 +58,7 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
   const node = ctx.graph.get(uid);
   if (!node) return;
   if (node.beingDeleted && !node.deletingDependents) return;
-  const latest = await getLive(ctx.identity, refOf(node), ctx.signal);
+  const latest = await getLive(ctx.client, refOf(node), ctx.signal);
   if (!latest) return;
   if (isDeletingDependents(latest)) return processDeletingDependents(ctx, node);
   const owners = latest.metadata.ownerReferences ?? [];
@@ -73,7 +74,7 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
       owners: [...dropped],
     });
     await updateLive(
-      ctx.identity,
+      ctx.client,
       refOf(node),
       (obj) => {
         const refs = obj.metadata.ownerReferences ?? [];
@@ -90,14 +91,14 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
   if (waiting.length > 0 && ctx.graph.dependentsOf(uid).length > 0) {
     if (ctx.graph.dependentsOf(uid).some((d) => d.deletingDependents)) {
       // Its own dependent waits for it too: unblock its owners first, or neither could go.
-      await updateLive(ctx.identity, refOf(node), unblockOwnerReferences, { signal: ctx.signal });
+      await updateLive(ctx.client, refOf(node), unblockOwnerReferences, { signal: ctx.signal });
     }
     policy = 'Foreground';
   } else if (hasFinalizer(latest, FINALIZER_ORPHAN_DEPENDENTS)) policy = 'Orphan';
   else if (hasFinalizer(latest, FINALIZER_DELETE_DEPENDENTS)) policy = 'Foreground';
   else policy = 'Background';
   ctx.logger.info('garbage collector: deleting object whose owners are gone', { object: describe(node), policy });
-  await deleteLive(ctx.identity, refOf(node), { propagationPolicy: policy }, ctx.signal);
+  await deleteLive(ctx.client, refOf(node), { propagationPolicy: policy }, ctx.signal);
 }
 
 /**
@@ -126,7 +127,7 @@ export async function attemptToOrphan(ctx: GcContext, uid: string): Promise<void
   if (!node?.orphaning) return;
   for (const dep of ctx.graph.dependentsOf(uid)) {
     await updateLive(
-      ctx.identity,
+      ctx.client,
       refOf(dep),
       (obj) => {
         const refs = obj.metadata.ownerReferences ?? [];
@@ -144,7 +145,7 @@ export async function attemptToOrphan(ctx: GcContext, uid: string): Promise<void
 
 async function removeFinalizer(ctx: GcContext, node: GraphNode, finalizer: string): Promise<void> {
   await updateLive(
-    ctx.identity,
+    ctx.client,
     refOf(node),
     (obj) => {
       const list = obj.metadata.finalizers ?? [];

@@ -1,14 +1,15 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import { AUTHENTICATED_GROUP } from '../../apis/request/user-info.js';
+import type { Authorizer } from '../../authz/index.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
-import type { ControllerIdentity } from '../object-client.js';
+import { ControllerClient, type ControllerIdentity, frozenUser } from '../controller-client.js';
 import { ResourceInformer, sleep } from './resource-informer.js';
 
 /** The shared informers' identity (kube-controller-manager's own user). */
 export function informerIdentity(domain: ApiDomain): ControllerIdentity {
   return {
-    user: { name: domain.controllerManagerUser, groups: [AUTHENTICATED_GROUP] },
+    user: frozenUser({ name: domain.controllerManagerUser, groups: [AUTHENTICATED_GROUP] }),
     manager: domain.controllerManagerName,
   };
 }
@@ -27,11 +28,14 @@ export class InformerSet {
   private readonly added = new Set<InformerListener>();
   private started = false;
   private readonly unsubscribe: () => void;
+  private readonly client: ControllerClient;
 
+  /** `authorizer` decides on the informers' lists and watches, made as {@link informerIdentity}. */
   constructor(
     resources: ResourceSet,
-    private readonly opts: { logger: Logger; signal: AbortSignal; domain: ApiDomain },
+    private readonly opts: { logger: Logger; signal: AbortSignal; domain: ApiDomain; authorizer: Authorizer },
   ) {
+    this.client = new ControllerClient(informerIdentity(opts.domain), opts.authorizer);
     for (const served of resources.all()) this.add(served);
     this.unsubscribe = resources.subscribe((change) => {
       if (change.type === 'added') {
@@ -56,7 +60,7 @@ export class InformerSet {
     if (this.opts.signal.aborted) stop.abort();
     const informer = new ResourceInformer({
       served,
-      identity: informerIdentity(this.opts.domain),
+      client: this.client,
       logger: this.opts.logger,
       signal: stop.signal,
     });

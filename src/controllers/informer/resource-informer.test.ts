@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
+import { alwaysAllow } from '../../authz/index.js';
 import { watchStreamOf } from '../../registry/generic/watch-stream.js';
 import { registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
 import type { ResourceStore, WatchEvent } from '../../registry/types.js';
 import { silentLogger } from '../../util/logger.js';
+import { ControllerClient } from '../controller-client.js';
 import { waitFor } from '../testing/controller-fixture.js';
 import { informerIdentity } from './informer-set.js';
 import { ResourceInformer } from './resource-informer.js';
@@ -66,7 +68,7 @@ describe('resource informer', () => {
     const ac = new AbortController();
     const informer = new ResourceInformer({
       served: { ...served, store },
-      identity: informerIdentity(ORCH_DOMAIN),
+      client: new ControllerClient(informerIdentity(ORCH_DOMAIN), alwaysAllow),
       logger: silentLogger,
       signal: ac.signal,
     });

@@ -1,8 +1,8 @@
 import type { ApiObject } from '../../apis/object.js';
 import type { ServedResource } from '../../registry/resource-set/index.js';
-import type { RequestContext, WatchEvent } from '../../registry/types.js';
+import type { WatchEvent } from '../../registry/types.js';
 import type { Logger } from '../../util/logger.js';
-import { type ControllerIdentity, controllerContext } from '../object-client.js';
+import type { ControllerClient } from '../controller-client.js';
 
 /** Callbacks for changes an informer observes; they run synchronously and must not throw. */
 export interface InformerHandlers {
@@ -13,8 +13,8 @@ export interface InformerHandlers {
 
 export interface ResourceInformerOptions {
   readonly served: ServedResource;
-  /** Who the informer's lists and watches are from. */
-  readonly identity: ControllerIdentity;
+  /** Who the informer's lists and watches are from (authorized like any request). */
+  readonly client: ControllerClient;
   readonly logger: Logger;
   /** Stops the informer when it aborts. */
   readonly signal: AbortSignal;
@@ -91,10 +91,6 @@ export class ResourceInformer {
     return this.cache.get(`${namespace}/${name}`);
   }
 
-  private ctx(verb: 'list' | 'watch'): RequestContext {
-    return controllerContext(this.options.identity, this.served, { verb, namespace: '', signal: this.options.signal });
-  }
-
   private async loop(): Promise<void> {
     const { signal, logger } = this.options;
     const base = this.options.retryDelayMs ?? 100;
@@ -135,9 +131,11 @@ export class ResourceInformer {
     let rv = '';
     do {
       const { pageSize } = this.options;
-      const page = await this.served.store.list(
-        this.ctx('list'),
+      const page = await this.options.client.list(
+        this.served,
+        '',
         pageSize === undefined ? {} : { limit: pageSize, continue: cont },
+        this.options.signal,
       );
       for (const obj of page.items) fresh.set(keyOf(obj), obj);
       rv ||= page.resourceVersion;
@@ -163,7 +161,12 @@ export class ResourceInformer {
    */
   private async watchFrom(resourceVersion: string): Promise<string> {
     let rv = resourceVersion;
-    const stream = await this.served.store.watch(this.ctx('watch'), { resourceVersion: rv, allowWatchBookmarks: true });
+    const stream = await this.options.client.watch(
+      this.served,
+      '',
+      { resourceVersion: rv, allowWatchBookmarks: true },
+      this.options.signal,
+    );
     try {
       for await (const ev of stream) {
         if (ev.type === 'ERROR') throw new WatchErrorEvent(ev);

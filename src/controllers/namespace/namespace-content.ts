@@ -1,12 +1,12 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ServedResource } from '../../registry/resource-set/index.js';
-import type { DeleteOptions, RequestContext } from '../../registry/types.js';
-import { type ControllerIdentity, controllerContext } from '../object-client.js';
+import type { DeleteOptions } from '../../registry/types.js';
+import type { ControllerClient } from '../controller-client.js';
 import type { ContentTotals } from './namespace-conditions.js';
 
 // The namespace controller deletes in the background: the GC must not orphan anything, and
 // the controller itself waits for whatever stays behind (kube's choice).
-const BACKGROUND: DeleteOptions = { dryRun: false, propagationPolicy: 'Background' };
+const BACKGROUND: Omit<DeleteOptions, 'dryRun'> = { propagationPolicy: 'Background' };
 
 function groupVersionResource(served: ServedResource): string {
   const d = served.def;
@@ -21,7 +21,7 @@ function groupVersionResource(served: ServedResource): string {
  * do not stop the others.
  */
 export async function deleteAllContent(
-  who: ControllerIdentity,
+  client: ControllerClient,
   resources: readonly ServedResource[],
   namespace: string,
   signal: AbortSignal,
@@ -30,23 +30,22 @@ export async function deleteAllContent(
   const remainingByFinalizer = new Map<string, number>();
   const errors: string[] = [];
   for (const served of resources) {
-    const ctx = (verb: string): RequestContext => controllerContext(who, served, { verb, namespace, signal });
     const verbs = served.def.verbs;
     if (!verbs.includes('list') || !(verbs.includes('delete') || verbs.includes('deletecollection'))) continue;
     try {
       if (verbs.includes('deletecollection')) {
-        await served.store.deleteCollection(ctx('deletecollection'), BACKGROUND, {});
+        await client.deleteCollection(served, namespace, BACKGROUND, signal);
       } else {
-        const list = await served.store.list(ctx('list'), {});
+        const list = await client.list(served, namespace, {}, signal);
         for (const item of list.items) {
           try {
-            await served.store.delete(ctx('delete'), item.metadata.name ?? '', BACKGROUND);
+            await client.delete(served, { namespace, name: item.metadata.name ?? '' }, BACKGROUND, signal);
           } catch (e) {
             if (!(e instanceof StatusError && e.code === 404)) throw e;
           }
         }
       }
-      const left = (await served.store.list(ctx('list'), {})).items;
+      const left = (await client.list(served, namespace, {}, signal)).items;
       if (left.length === 0) continue;
       const d = served.def;
       remainingByResource.set(`${d.resource}.${d.group}`, left.length);

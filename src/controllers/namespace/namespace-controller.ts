@@ -1,10 +1,12 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
+import type { Authorizer } from '../../authz/index.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatTime, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
+import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
-import { type ControllerIdentity, controllerIdentity, getLive, type ObjectRef, updateLive } from '../object-client.js';
+import { getLive, type ObjectRef, updateLive } from '../object-client.js';
 import { WorkQueue } from '../queue/work-queue.js';
 import { failingConditions, type NamespaceCondition, updateConditions } from './namespace-conditions.js';
 import { deleteAllContent } from './namespace-content.js';
@@ -21,6 +23,8 @@ export interface NamespaceControllerOptions {
   readonly clock?: Clock;
   /** Names the namespace finalizer this controller removes and the controller's identity. */
   readonly domain: ApiDomain;
+  /** Decides on every request of the controller (its role: `system:controller:namespace-controller`). */
+  readonly authorizer: Authorizer;
 }
 
 interface NamespaceObject extends ApiObject {
@@ -48,11 +52,14 @@ export class NamespaceController {
   private readonly content: ServedResource[];
   private readonly clock: Clock;
 
-  private readonly identity: ControllerIdentity;
+  private readonly client: ControllerClient;
   private readonly finalizer: string;
 
   constructor(private readonly options: NamespaceControllerOptions) {
-    this.identity = controllerIdentity(NAMESPACE_CONTROLLER_NAME, options.domain);
+    this.client = new ControllerClient(
+      controllerIdentity(NAMESPACE_CONTROLLER_NAME, options.domain),
+      options.authorizer,
+    );
     this.finalizer = options.domain.namespaceFinalizer;
     this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
     this.clock = options.clock ?? systemClock;
@@ -98,12 +105,12 @@ export class NamespaceController {
   private async sync(name: string): Promise<void> {
     const { signal } = this.options;
     const served = this.namespaces!;
-    let ns = (await getLive(this.identity, { served, namespace: '', name }, signal)) as NamespaceObject | undefined;
+    let ns = (await getLive(this.client, { served, namespace: '', name }, signal)) as NamespaceObject | undefined;
     if (!ns?.metadata.deletionTimestamp) return;
     const ref: ObjectRef = { served, namespace: '', name, uid: ns.metadata.uid };
     if (ns.status?.phase !== 'Terminating') {
       ns = (await updateLive(
-        this.identity,
+        this.client,
         ref,
         (obj) => {
           (obj as NamespaceObject).status = { ...((obj as NamespaceObject).status ?? {}), phase: 'Terminating' };
@@ -115,11 +122,11 @@ export class NamespaceController {
     }
     if (!(ns.spec?.finalizers ?? []).includes(this.finalizer)) return;
 
-    const totals = await deleteAllContent(this.identity, this.content, name, signal);
+    const totals = await deleteAllContent(this.client, this.content, name, signal);
     const now = formatTime(this.clock.now());
     const failing = failingConditions(totals, now);
     await updateLive(
-      this.identity,
+      this.client,
       ref,
       (obj) => {
         const nsObj = obj as NamespaceObject;
@@ -136,7 +143,7 @@ export class NamespaceController {
     }
     this.options.logger.info('namespace controller: namespace empty; finalizing', { namespace: name });
     await updateLive(
-      this.identity,
+      this.client,
       ref,
       (obj) => {
         const nsObj = obj as NamespaceObject;

@@ -1,11 +1,12 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import type { Authorizer } from '../../authz/index.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
+import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
-import { type ControllerIdentity, controllerContext, controllerIdentity } from '../object-client.js';
 import { WorkQueue } from '../queue/work-queue.js';
 
 /** kube-controller-manager's name for this controller (its service account and field manager). */
@@ -21,6 +22,8 @@ export interface ServiceAccountControllerOptions {
   readonly signal: AbortSignal;
   /** Names the controller's identity. */
   readonly domain: ApiDomain;
+  /** Decides on every request of the controller (its role: `system:controller:service-account-controller`). */
+  readonly authorizer: Authorizer;
   /** Default {@link DEFAULT_SERVICE_ACCOUNTS}. */
   readonly serviceAccounts?: readonly string[];
 }
@@ -38,14 +41,17 @@ function isCode(e: unknown, code: number): boolean {
  */
 export class ServiceAccountController {
   private readonly queue: WorkQueue<string>;
-  private readonly identity: ControllerIdentity;
+  private readonly client: ControllerClient;
   private readonly names: readonly string[];
   private readonly namespaces: ResourceInformer | undefined;
   private readonly accounts: ResourceInformer | undefined;
   private readonly served: ServedResource | undefined;
 
   constructor(private readonly options: ServiceAccountControllerOptions) {
-    this.identity = controllerIdentity(SERVICE_ACCOUNT_CONTROLLER_NAME, options.domain);
+    this.client = new ControllerClient(
+      controllerIdentity(SERVICE_ACCOUNT_CONTROLLER_NAME, options.domain),
+      options.authorizer,
+    );
     this.names = options.serviceAccounts ?? DEFAULT_SERVICE_ACCOUNTS;
     this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
     this.served = options.resources.lookup('', 'v1', 'serviceaccounts');
@@ -88,16 +94,12 @@ export class ServiceAccountController {
     const served = this.served as ServedResource;
     for (const name of this.names) {
       if (this.accounts?.get(namespace, name)) continue;
-      const ctx = controllerContext(this.identity, served, {
-        verb: 'create',
-        namespace,
-        signal: this.options.signal,
-      });
       try {
-        await served.store.create(
-          ctx,
+        await this.client.create(
+          served,
+          namespace,
           { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
-          { dryRun: false, fieldManager: this.identity.manager },
+          this.options.signal,
         );
       } catch (e) {
         // Already there (the cache lags), or the namespace began terminating meanwhile.

@@ -1,5 +1,6 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
+import { alwaysAllow } from '../../authz/index.js';
 import { type RegistryFixture, registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
 import { type RunningControllers, startControllers } from '../index.js';
 
@@ -47,7 +48,8 @@ export async function controllerFixture(): Promise<ControllerFixture> {
   return {
     ...f,
     startControllers() {
-      running = startControllers({ resources, gcSyncTimeoutMs: 2000 });
+      // Authorization is tested over HTTP under RBAC; these tests are about the controllers' work.
+      running = startControllers({ resources, authorizer: alwaysAllow, gcSyncTimeoutMs: 2000 });
     },
     async stopControllers() {
       await running?.stop();

@@ -1,5 +1,6 @@
 import {
   type Attributes,
+  type AttributesOptions,
   type AuthorizationResult,
   type Authorizer,
   alwaysAllow,
@@ -13,9 +14,11 @@ import { errorResponse } from '../handlers/response-writer.js';
  * Asks the authorizer about the request after authentication (and impersonation), before any
  * body is read: `allow` passes it on; `deny`, or no opinion from every module, is a 403 `Status`
  * in kube's wording (`<resource> "<name>" is forbidden: User "<u>" cannot <verb> resource …`,
- * then `: <reason>` when the authorizer gave one).
+ * then `: <reason>` when the authorizer gave one). With `withSelectors` (the
+ * `AuthorizeWithSelectors` gate) list, watch and deletecollection requests carry their parsed
+ * selectors to the authorizer.
  */
-export function authorization(authorizer: Authorizer): Filter {
+export function authorization(authorizer: Authorizer, o: AttributesOptions): Filter {
   // Everything is allowed: nothing to ask per request (a cached GET would pay for it).
   if (authorizer === alwaysAllow) return (next) => next;
   const denied = (req: ApiRequest, a: Attributes, r: AuthorizationResult): ApiResponse =>
@@ -25,13 +28,13 @@ export function authorization(authorizer: Authorizer): Filter {
   // Authorizers that never wait decide without a promise: no extra async layer per request.
   if (decide) {
     return (next) => (req) => {
-      const a = attributesOf(req.info!, req.user!);
+      const a = attributesOf(req.info!, req.user!, o);
       const r = decide(a);
       return r.decision === 'allow' ? next(req) : Promise.resolve(denied(req, a, r));
     };
   }
   return (next) => async (req) => {
-    const a = attributesOf(req.info!, req.user!);
+    const a = attributesOf(req.info!, req.user!, o);
     const r = await authorizer.authorize(a, req);
     return r.decision === 'allow' ? next(req) : denied(req, a, r);
   };
