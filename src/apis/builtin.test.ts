@@ -108,6 +108,36 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     metadata: { name: 'pl' },
     spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } },
   }),
+  Service: (ns) => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 's', namespace: ns },
+    spec: { ports: [{ port: 80 }] },
+  }),
+  Endpoints: (ns) => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 's', namespace: ns } }),
+  EndpointSlice: (ns) => ({
+    apiVersion: 'discovery.orch.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 's', namespace: ns },
+    addressType: 'IPv4',
+  }),
+  IngressClass: () => ({
+    apiVersion: 'networking.orch.io/v1',
+    kind: 'IngressClass',
+    metadata: { name: 'c' },
+    spec: { controller: 'example.com/ingress' },
+  }),
+  Ingress: (ns) => ({
+    apiVersion: 'networking.orch.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'i', namespace: ns },
+    spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } },
+  }),
+  NetworkPolicy: (ns) => ({
+    apiVersion: 'networking.orch.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: { name: 'n', namespace: ns },
+  }),
   ReplicationController: (ns) => ({
     apiVersion: 'v1',
     kind: 'ReplicationController',
@@ -151,6 +181,33 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
 /** A PEM PKCS#10 request (EC P-256, CN=minimal), base64 as `spec.request` carries it. */
 let MINIMAL_CSR = '';
 
+/** Kinds whose strategy counts spec changes in `metadata.generation` (kube's do). */
+const WITH_GENERATION = new Set([
+  'EndpointSlice',
+  'IngressClass',
+  'Ingress',
+  'NetworkPolicy',
+  'ReplicationController',
+  'DaemonSet',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'CronJob',
+  'Job',
+]);
+/** Kinds in kube's `all` category. */
+const IN_ALL = new Set([
+  'Service',
+  'ReplicationController',
+  'DaemonSet',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'CronJob',
+  'Job',
+  'HorizontalPodAutoscaler',
+]);
+
 describe('builtinResources', () => {
   const defs = builtinResources();
   before(async () => {
@@ -181,6 +238,12 @@ describe('builtinResources', () => {
         'certificates.orch.io/v1/certificatesigningrequests',
         'flowcontrol.apiserver.orch.io/v1/flowschemas',
         'flowcontrol.apiserver.orch.io/v1/prioritylevelconfigurations',
+        '/v1/services',
+        '/v1/endpoints',
+        'discovery.orch.io/v1/endpointslices',
+        'networking.orch.io/v1/ingressclasses',
+        'networking.orch.io/v1/ingresses',
+        'networking.orch.io/v1/networkpolicies',
         '/v1/replicationcontrollers',
         'apps/v1/controllerrevisions',
         'apps/v1/daemonsets',
@@ -193,29 +256,15 @@ describe('builtinResources', () => {
         'autoscaling/v1/horizontalpodautoscalers',
       ],
     );
-    // The kinds whose strategies set metadata.generation (kube's PrepareForCreate sets it to 1).
-    const withGeneration = [
-      'ReplicationController',
-      'DaemonSet',
-      'Deployment',
-      'ReplicaSet',
-      'StatefulSet',
-      'CronJob',
-      'Job',
-    ];
     for (const d of defs) {
       assert.equal(d.listKind, `${d.kind}List`);
       assert.equal(d.singular, d.kind.toLowerCase());
-      assert.deepEqual(
-        d.categories,
-        withGeneration.includes(d.kind) || d.kind === 'HorizontalPodAutoscaler' ? ['all'] : [],
-        `${d.kind}: categories`,
-      );
-      // kube tracks generation of the flow-control and workload kinds only, among these.
+      assert.deepEqual(d.categories, IN_ALL.has(d.kind) ? ['all'] : []);
+      // kube tracks generation of the flow-control kinds and of these.
       assert.equal(
         d.hasGeneration,
-        d.group.startsWith('flowcontrol.') || withGeneration.includes(d.kind),
-        `${d.kind}: generation`,
+        d.group.startsWith('flowcontrol.') || WITH_GENERATION.has(d.kind),
+        `${d.kind}: generation as kube tracks it`,
       );
       assert.deepEqual([...d.verbs].sort(), [...d.verbs], 'verbs sorted');
     }

@@ -10,8 +10,11 @@ import { namespaceResource } from './core/namespace.js';
 import { replicationControllerResource } from './core/replication-controller.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
+import { serviceResources } from './core/service-resources.js';
+import { discoveryResources } from './discovery/discovery-resources.js';
 import { flowcontrolResources } from './flowcontrol/flowcontrol-resources.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
+import { networkingResources } from './networking/networking-resources.js';
 import { nodeResources } from './node/node-resources.js';
 import { rbacResources } from './rbac/rbac-resources.js';
 import { schedulingResources } from './scheduling/scheduling-resources.js';
@@ -52,6 +55,9 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     ...storageResources(domain),
     ...certificatesResources(domain),
     ...flowcontrolResources(domain),
+    ...serviceResources(domain),
+    ...discoveryResources(domain),
+    ...networkingResources(domain),
     replicationControllerResource(domain),
     ...appsResources(domain),
     ...batchResources(domain),

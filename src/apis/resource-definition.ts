@@ -176,6 +176,25 @@ export interface SubresourceDefinition {
   readonly kind?: SubresourceKind;
   /** Present when the sub-resource answers POST with a computed object of another kind (`token`). */
   readonly create?: SubresourceCreate;
+  /** Present for connect sub-resources (`services/<name>/proxy`), whose every request it answers. */
+  readonly connect?: SubresourceConnect;
+}
+
+/**
+ * A sub-resource through which kube connects the client to something behind the object
+ * (`services/<name>/proxy`, `pods/<name>/exec`): every method its verbs allow is answered by
+ * `connect`, once the parent object was found (404 otherwise). The parent's name in the path
+ * may carry a scheme and a port (`https:web:8443`).
+ */
+export interface SubresourceConnect {
+  /** The options kind discovery names for the sub-resource (`ServiceProxyOptions`). */
+  readonly kind: string;
+  /**
+   * Answers a request for the existing object `parent`; `path` is what follows the
+   * sub-resource in the URL. Orch connects to nothing yet: implementations throw the
+   * `StatusError` that says so.
+   */
+  connect(ctx: RequestContext, parent: ApiObject, path: string): Promise<never>;
 }
 
 /**

@@ -57,6 +57,9 @@ async function main(argv: string[]): Promise<number> {
     authorizationModes: f.authorizationModes,
     enableAdmissionPlugins: f.enableAdmissionPlugins,
     disableAdmissionPlugins: f.disableAdmissionPlugins,
+    serviceClusterIPRange: f.serviceClusterIPRange,
+    serviceNodePortRange: f.serviceNodePortRange,
+    advertiseAddress: f.advertiseAddress || undefined,
     logger,
   });
   const readyMs = Math.round(performance.now() - started);

@@ -20,6 +20,7 @@ import { chain, type Handler } from '../endpoints/handler.js';
 import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
 import type { FeatureGates } from '../featuregate/feature-gates.js';
 import { OrchFeatures } from '../featuregate/orch-features.js';
+import type { WriteHooks } from '../registry/generic/write-hooks.js';
 import { ResourceSet, resourceFactory } from '../registry/resource-set/index.js';
 import type { KeyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
@@ -68,6 +69,8 @@ export interface ApiServerDeps {
   readonly minRequestTimeoutSeconds?: number;
   /** Service-account issuer discovery documents to serve; absent: not served. */
   readonly serviceAccountIssuer?: IssuerDiscoveryDocuments;
+  /** Work around the store writes of some resources (Service allocations). */
+  readonly writeHooks?: (def: ResourceDefinition) => WriteHooks | undefined;
 }
 
 /** The request pipeline and the resource set it serves. */
@@ -135,6 +138,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       logger: d.logger,
       bookmarkIntervalMs: BOOKMARK_INTERVAL_MS,
       allowUnsafeMalformedObjectDeletion: d.gates.enabled(OrchFeatures.AllowUnsafeMalformedObjectDeletion),
+      writeHooks: d.writeHooks,
     }),
     d.lifetime,
   );

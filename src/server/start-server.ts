@@ -17,6 +17,7 @@ import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
+import { resolveAdvertiseAddress } from './advertise-address.js';
 import { type ApiServer, buildApiServer } from './api-server.js';
 import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
@@ -27,6 +28,7 @@ import { ensureDefaultRbacPolicy } from './rbac-bootstrap.js';
 import { resourceSetReader } from './resource-set-reader.js';
 import { servedDefinitions } from './served-definitions.js';
 import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
+import { serviceNetworking } from './service-networking.js';
 import { type SecureServer, startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
@@ -81,6 +83,12 @@ export interface ServerOptions {
   readonly admissionPlugins?: readonly AdmissionPlugin[];
   /** Registry the server's metrics are registered on (default: a fresh one; never prom-client's global). */
   readonly metrics?: Registry;
+  /** `--service-cluster-ip-range`: one CIDR or a dual-stack pair (default `10.0.0.0/24`). */
+  readonly serviceClusterIPRange?: string;
+  /** `--service-node-port-range` (default `30000-32767`). */
+  readonly serviceNodePortRange?: string;
+  /** `--advertise-address`: the address in the `default/kubernetes` endpoints (default: see `resolveAdvertiseAddress`). */
+  readonly advertiseAddress?: string;
 }
 
 /** A running server. */
@@ -194,6 +202,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     health.registerPostStartHook('rbac/bootstrap-roles');
     health.registerPostStartHook('scheduling/bootstrap-system-priority-classes');
     health.registerPostStartHook('priority-and-fairness-config-producer');
+    health.registerPostStartHook('start-service-ip-repair-controllers');
+    health.registerPostStartHook('bootstrap-controller');
+    // --- Service allocations and default/kubernetes (src/server/service-networking.ts) ---
+    const networking = serviceNetworking({
+      store,
+      keys,
+      domain,
+      logger,
+      serviceClusterIPRange: options.serviceClusterIPRange,
+      serviceNodePortRange: options.serviceNodePortRange,
+    });
 
     // Listen first: the default service-account issuer is the server's own URL (its port may be
     // chosen by the system). Requests before the pipeline is set just below get a 503.
@@ -241,6 +260,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       admissionPlugins: options.admissionPlugins,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       serviceAccountIssuer: serviceAccountIssuerDocuments(authentication.serviceAccounts, serverAddress, logger),
+      writeHooks: (def) => networking.writeHooksFor(def),
     });
     served = api.resources;
     const sa = authentication.serviceAccounts;
@@ -262,6 +282,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // default policy just written, or their first requests would be refused.
     await api.authorizationCaughtUp(bootstrap.writes, lifetime.signal);
     health.markPostStartHookDone('rbac/bootstrap-roles');
+    await networking.start({
+      resources: served,
+      advertiseAddress: resolveAdvertiseAddress(options.advertiseAddress, options.bindAddress ?? '127.0.0.1'),
+      securePort: Number(new URL(server.url).port),
+      signal: lifetime.signal,
+    });
+    health.markPostStartHookDone('start-service-ip-repair-controllers');
+    health.markPostStartHookDone('bootstrap-controller');
     await ensureSystemPriorityClasses(served, domain, { signal: lifetime.signal, logger });
     health.markPostStartHookDone('scheduling/bootstrap-system-priority-classes');
     await ensureApfConfiguration(served, domain, { signal: lifetime.signal, logger });
@@ -308,6 +336,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         health.markShuttingDown();
         const delay = options.shutdownDelayDurationMs ?? 0;
         if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+        await networking.stop();
         lifetime.abort();
         await controllers?.stop();
         await server.close({ drainTimeoutMs: 60_000 });

@@ -30,6 +30,8 @@ describe('the k8s.io profile over HTTP', () => {
         'storage.k8s.io',
         'certificates.k8s.io',
         'flowcontrol.apiserver.k8s.io',
+        'discovery.k8s.io',
+        'networking.k8s.io',
         'apps',
         'batch',
         'autoscaling',

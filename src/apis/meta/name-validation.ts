@@ -173,3 +173,20 @@ export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(pr
 /** Names that only need to be safe as a path segment (the generic check every kind gets). */
 export const nameIsPathSegment: NameValidator = (name, prefix) =>
   prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name);
+
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_ERR =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035LabelRe = anchored(DNS1035_LABEL_FMT);
+
+/** A DNS-1035 label (RFC 1035): like a DNS-1123 label but starting with a letter. */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (!dns1035LabelRe.test(value)) errs.push(regexError(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
+
+/** Names that must be DNS-1035 labels (Service). */
+export const nameIsDNS1035Label: NameValidator = (name, prefix) =>
+  isDNS1035Label(prefix ? maskTrailingDash(name) : name);

@@ -94,6 +94,9 @@ describe('parseApiServerCommandLine', () => {
         livezGracePeriodMs: 90_000,
         runControllers: false,
         minRequestTimeout: 60,
+        serviceClusterIPRange: '',
+        serviceNodePortRange: '30000-32767',
+        advertiseAddress: '',
       },
     );
     assert.equal(f.runtimeConfig.isEnabled('coordination.orch.io', 'v1'), false);

@@ -5,6 +5,7 @@ import {
   validateAdmissionSelection,
 } from '../../admission/index.js';
 import { API_DOMAIN_NAMES, type ApiDomain, type ApiDomainName, apiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
+import { formatPortRange } from '../../apis/core/service-ranges.js';
 import type { AuthenticationOptions } from '../../authn/authentication-options.js';
 import { AUTHORIZATION_MODES } from '../../authz/index.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
@@ -25,6 +26,7 @@ import {
   stringListFlag,
 } from './flag-spec.js';
 import { formatHelp } from './flag-usage.js';
+import { serviceFlagTable, validateServiceFlags } from './service-flags.js';
 
 export const API_SERVER_COMMAND = 'orch-apiserver';
 
@@ -68,6 +70,12 @@ export interface ApiServerFlags {
   readonly runControllers: boolean;
   /** Seconds; watches without timeoutSeconds end after a random time in [this, 2×this). */
   readonly minRequestTimeout: number;
+  /** `--service-cluster-ip-range` as given (empty: `10.0.0.0/24`); checked. */
+  readonly serviceClusterIPRange: string;
+  /** `--service-node-port-range`, e.g. `30000-32767`. */
+  readonly serviceNodePortRange: string;
+  /** `--advertise-address`; empty: derived from the bind address. */
+  readonly advertiseAddress: string;
 }
 
 export type ParsedApiServerCommandLine =
@@ -96,6 +104,7 @@ function apiDomainUsage(): string {
 export function apiServerFlagTable(deps: ApiServerFlagDeps) {
   return {
     ...authenticationFlagTable(),
+    ...serviceFlagTable(),
     dataDir: stringFlag({
       name: 'data-dir',
       default: './.orch',
@@ -284,6 +293,7 @@ function validate(
   if (v.shutdownDelayDurationMs < 0) problems.push('--shutdown-delay-duration can not be negative value');
   if (v.livezGracePeriodMs < 0) problems.push('--livez-grace-period can not be a negative value');
   if (v.minRequestTimeout < 0) problems.push('--min-request-timeout can not be a negative value');
+  problems.push(...validateServiceFlags(v));
   let runtimeConfig: RuntimeConfig | undefined;
   try {
     runtimeConfig = RuntimeConfig.fromEntries(v.runtimeConfig);
@@ -354,6 +364,9 @@ export function parseApiServerCommandLine(
       livezGracePeriodMs: v.livezGracePeriodMs,
       runControllers: v.runControllers,
       minRequestTimeout: v.minRequestTimeout,
+      serviceClusterIPRange: v.serviceClusterIPRange,
+      serviceNodePortRange: formatPortRange(v.serviceNodePortRange),
+      advertiseAddress: v.advertiseAddress,
     },
   };
 }

@@ -59,7 +59,7 @@ export function apiResourceList(resources: ResourceSet, group: string, version: 
         singularName: '',
         namespaced: def.namespaced,
         ...gv,
-        kind: other?.kind ?? def.kind,
+        kind: other?.kind ?? sub.connect?.kind ?? def.kind,
         verbs: [...sub.verbs],
       });
     }
@@ -86,7 +86,11 @@ function discoveryResource(def: ResourceDefinition): object {
       ? {
           subresources: def.subresources.map((s) => {
             const other = s.kind ?? s.create;
-            const kind = other ? { group: other.group, version: other.version, kind: other.kind } : responseKind;
+            const kind = other
+              ? { group: other.group, version: other.version, kind: other.kind }
+              : s.connect
+                ? { ...responseKind, kind: s.connect.kind }
+                : responseKind;
             return { subresource: s.name, responseKind: kind, verbs: [...s.verbs] };
           }),
         }

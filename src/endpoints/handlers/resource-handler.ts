@@ -3,6 +3,7 @@ import type { ApiObject } from '../../apis/object.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext } from '../../registry/types.js';
 import { type ApiRequest, type ApiResponse, type Handler, requestContext } from '../handler.js';
+import { handleConnect } from './connect.js';
 import {
   decodeObjectBody,
   decodeOptionsBody,
@@ -40,6 +41,7 @@ export function resourceHandler(resources: ResourceSet, cfg: ResponseConfig): Ha
       const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
       if (sub?.kind) return await handleSubresourceKind(served, sub, req, ctx, cfg);
       if (sub?.create) return await handleSubresourceCreate(served, sub, req, ctx, cfg);
+      if (sub?.connect) return await handleConnect(served, sub, ctx);
       return await dispatch(served, req, ctx, cfg);
     } catch (e) {
       return writeError(req, cfg, e);

@@ -10,6 +10,7 @@ import { generateName } from './names.js';
 import { checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
+import { withFinish } from './write-hooks.js';
 
 // kube retries a create with a generated name a few times when the name collides.
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -50,17 +51,30 @@ export async function createObject(
       fieldErrors.required('metadata.name', 'name or generateName is required'),
     ]);
   }
-  await validateWrite(rc, ctx, {
-    operation: 'CREATE',
-    object: obj,
-    oldObject: undefined,
-    name: meta.name,
-    dryRun: o.dryRun,
-    options: createOptions,
+  // [write hooks] Allocations (Service cluster IPs, node ports) happen before validating admission.
+  return withFinish(rc.hooks?.beginCreate?.(ctx, obj, { dryRun: o.dryRun }), async () => {
+    await validateWrite(rc, ctx, {
+      operation: 'CREATE',
+      object: obj,
+      oldObject: undefined,
+      name: meta.name!,
+      dryRun: o.dryRun,
+      options: createOptions,
+    });
+    return storeCreated(rc, ctx, obj, { dryRun: o.dryRun, wantsGeneratedName });
   });
+}
 
+/** Writes a new object, regenerating a generated name on collision. */
+async function storeCreated(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  obj: ApiObject,
+  o: { readonly dryRun: boolean; readonly wantsGeneratedName: boolean },
+): Promise<ApiObject> {
+  const meta = obj.metadata;
   for (let attempt = 1; ; attempt++) {
-    const key = keyFor(rc, ctx.namespace, meta.name);
+    const key = keyFor(rc, ctx.namespace, meta.name ?? '');
     try {
       if (o.dryRun) {
         const existing = await rc.store.get(key, { signal: ctx.signal });
@@ -71,11 +85,11 @@ export async function createObject(
       meta.resourceVersion = revision.toString();
       return obj;
     } catch (e) {
-      if (e instanceof KeyExistsError && wantsGeneratedName && attempt < GENERATE_NAME_ATTEMPTS) {
+      if (e instanceof KeyExistsError && o.wantsGeneratedName && attempt < GENERATE_NAME_ATTEMPTS) {
         meta.name = generateName(meta.generateName!);
         continue;
       }
-      throw toStatusError(e, rc.gr, meta.name);
+      throw toStatusError(e, rc.gr, meta.name ?? '');
     }
   }
 }

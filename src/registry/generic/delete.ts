@@ -112,8 +112,9 @@ async function deleteOnce(
     }
     // The options removed the only finalizer (e.g. `orphan`, now Background): delete now.
   }
-  if (o.dryRun) return { obj: live, deleted: true };
-  await rc.store.delete(key, kv.modRevision, ctx.signal);
+  if (!o.dryRun) await rc.store.delete(key, kv.modRevision, ctx.signal);
+  // [write hooks] What the object held outside the store is released (Service allocations).
+  await rc.hooks?.afterDelete?.(ctx, live, { dryRun: o.dryRun });
   return { obj: live, deleted: true };
 }
 

@@ -9,6 +9,7 @@ import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import type { ResourceFieldTracking } from './field-tracking.js';
 import type { StoredCodec } from './stored-object.js';
+import type { WriteHooks } from './write-hooks.js';
 
 /** Everything one generic registry needs, built once per resource at start-up. */
 export interface RegistryContext {
@@ -35,6 +36,8 @@ export interface RegistryContext {
    * `StorageError: corrupt object` form.
    */
   readonly allowUnsafeMalformedObjectDeletion?: boolean;
+  /** Work around the store writes for state kept outside the objects (Service allocations). */
+  readonly hooks?: WriteHooks;
 }
 
 export function keyFor(rc: RegistryContext, namespace: string, name: string): string {

@@ -13,6 +13,7 @@ import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { sameBytes } from './stored-object.js';
+import { withFinish } from './write-hooks.js';
 
 const MAX_ATTEMPTS = 16;
 
@@ -58,22 +59,21 @@ export async function updateObject(
       } as const;
       await admitWrite(rc, ctx, call);
       const obj = prepareUpdate(rc, desired, live, strategyFor(rc, o.subresource));
-      await validateWrite(rc, ctx, call);
-      // [deletion lifecycle] kube's deleteAfterUpdate: an update that removes the last finalizer
-      // of an object being deleted removes the object (guarded by liveKv's revision; a conflict
-      // retries like any other). See delete-finalizers.ts.
-      if (shouldDeleteDuringUpdate(rc, obj, live)) {
-        return { obj: await deleteDuringUpdate(rc, ctx, key, liveKv, obj, o.dryRun), created: false };
+      // [write hooks] Allocations (Service cluster IPs, node ports) happen before validating
+      // admission; a lost race finishes this attempt as failed.
+      const hooks = { dryRun: o.dryRun, subresource: o.subresource };
+      const finish = (await rc.hooks?.beginUpdate?.(ctx, obj, live, hooks)) ?? (async () => {});
+      let written: { obj: ApiObject; deleted: boolean };
+      try {
+        written = await writeUpdate(rc, ctx, { key, call, obj, live, liveKv, dryRun: o.dryRun });
+      } catch (e) {
+        await finish(false);
+        throw e;
       }
-      const value = rc.codec.encode(obj);
-      if (sameBytes(value, liveKv.value)) return { obj: live, created: false };
-      if (o.dryRun) {
-        obj.metadata.resourceVersion = live.metadata.resourceVersion;
-        return { obj, created: false };
-      }
-      const { revision } = await rc.store.update(key, value, liveKv.modRevision, ctx.signal);
-      obj.metadata.resourceVersion = revision.toString();
-      return { obj, created: false };
+      // An object the update deleted keeps nothing of the update (its stored state is released).
+      await finish(!written.deleted);
+      if (written.deleted) await rc.hooks?.afterDelete?.(ctx, live, { dryRun: o.dryRun });
+      return { obj: written.obj, created: false };
     } catch (e) {
       const retriable = attempt < MAX_ATTEMPTS && next.retryOnConflict;
       if (e instanceof ConflictError && retriable) {
@@ -89,6 +89,38 @@ export async function updateObject(
       throw toStatusError(e, rc.gr, name);
     }
   }
+}
+
+/** The write of a prepared update: validating admission, then the store (or the delete). */
+async function writeUpdate(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  w: {
+    readonly key: string;
+    readonly call: Parameters<typeof validateWrite>[2];
+    readonly obj: ApiObject;
+    readonly live: ApiObject;
+    readonly liveKv: KeyValue;
+    readonly dryRun: boolean;
+  },
+): Promise<{ obj: ApiObject; deleted: boolean }> {
+  const { obj, live, liveKv } = w;
+  await validateWrite(rc, ctx, w.call);
+  // [deletion lifecycle] kube's deleteAfterUpdate: an update that removes the last finalizer
+  // of an object being deleted removes the object (guarded by liveKv's revision; a conflict
+  // retries like any other). See delete-finalizers.ts.
+  if (shouldDeleteDuringUpdate(rc, obj, live)) {
+    return { obj: await deleteDuringUpdate(rc, ctx, w.key, liveKv, obj, w.dryRun), deleted: true };
+  }
+  const value = rc.codec.encode(obj);
+  if (sameBytes(value, liveKv.value)) return { obj: live, deleted: false };
+  if (w.dryRun) {
+    obj.metadata.resourceVersion = live.metadata.resourceVersion;
+    return { obj, deleted: false };
+  }
+  const { revision } = await rc.store.update(w.key, value, liveKv.modRevision, ctx.signal);
+  obj.metadata.resourceVersion = revision.toString();
+  return { obj, deleted: false };
 }
 
 async function createViaUpdate(
@@ -118,11 +150,13 @@ async function createViaUpdate(
   if (errs.length > 0) {
     throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, desired.metadata.name ?? '', errs);
   }
-  await validateWrite(rc, ctx, call);
-  if (o.dryRun) return desired;
-  const { revision } = await rc.store.create(key, rc.codec.encode(desired), ctx.signal);
-  desired.metadata.resourceVersion = revision.toString();
-  return desired;
+  return withFinish(rc.hooks?.beginCreate?.(ctx, desired, { dryRun: o.dryRun }), async () => {
+    await validateWrite(rc, ctx, call);
+    if (o.dryRun) return desired;
+    const { revision } = await rc.store.create(key, rc.codec.encode(desired), ctx.signal);
+    desired.metadata.resourceVersion = revision.toString();
+    return desired;
+  });
 }
 
 /** The `UpdateOptions` object admission plugins see. */

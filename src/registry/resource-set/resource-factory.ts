@@ -12,6 +12,7 @@ import { GenericRegistry } from '../generic/generic-registry.js';
 import type { RegistryContext } from '../generic/registry-context.js';
 import { storedCodec } from '../generic/stored-object.js';
 import { VirtualRegistry } from '../generic/virtual-registry.js';
+import type { WriteHooks } from '../generic/write-hooks.js';
 import type { ServedResource } from './served-resource.js';
 
 /** What every resource's registry shares. */
@@ -30,6 +31,8 @@ export interface ResourceFactoryDeps {
   readonly bookmarkIntervalMs?: number;
   /** Feature gate AllowUnsafeMalformedObjectDeletion. */
   readonly allowUnsafeMalformedObjectDeletion?: boolean;
+  /** Work around the store writes of some resources (Service allocations); none for the rest. */
+  readonly writeHooks?: (def: ResourceDefinition) => WriteHooks | undefined;
 }
 
 /** A served resource with its lifecycle: start its watch cache, stop it when removed. */
@@ -74,6 +77,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       admission: deps.admission,
       domain: deps.domain,
       allowUnsafeMalformedObjectDeletion: deps.allowUnsafeMalformedObjectDeletion,
+      hooks: deps.writeHooks?.(def),
     };
     return {
       served: { def, store: def.virtual ? new VirtualRegistry(rc) : new GenericRegistry(rc), fields, cacher },

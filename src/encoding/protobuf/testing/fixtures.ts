@@ -1,5 +1,6 @@
 import type { ApiObject } from '../../../apis/object.js';
 import { clusterKindObjects } from './cluster-fixtures.js';
+import { serviceAreaObjects } from './service-fixtures.js';
 
 /**
  * Rich objects of every built-in kind for codec tests: every field kind (strings, int32/int64
@@ -186,5 +187,6 @@ export function richObjects(): Record<string, ApiObject> {
       roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'settings-reader' },
     },
     ...clusterKindObjects(),
+    ...serviceAreaObjects(richMetadata),
   };
 }

@@ -1,0 +1,62 @@
+import type { ApiObject } from '../object.js';
+import type { Schema } from '../schema/schema.js';
+import { AGE_COLUMN, column, describeField, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { translateTimestampSince } from '../table/human-duration.js';
+import type { TableColumns } from '../table/table-types.js';
+import type { EndpointSlice } from './endpoint-slice-types.js';
+
+const MAX_SHOWN = 3;
+
+/** kube's `listWithMoreString`: the items, `+ N more...` past three, `<unset>` when none. */
+function listWithMore(list: readonly string[], count: number): string {
+  const text = list.slice(0, MAX_SHOWN).join(',');
+  if (count > MAX_SHOWN) return `${text} + ${count - MAX_SHOWN} more...`;
+  return text === '' ? '<unset>' : text;
+}
+
+/** kube's `formatDiscoveryPorts`: each port's number, else its name, else `*`. */
+export function formatSlicePorts(slice: EndpointSlice): string {
+  const ports = slice.ports ?? [];
+  const list = ports.map((p) => (p.port !== undefined ? String(p.port) : p.name !== undefined ? p.name : '*'));
+  return listWithMore(list, list.length);
+}
+
+/** kube's `formatDiscoveryEndpoints`: the addresses of all endpoints. */
+export function formatSliceEndpoints(slice: EndpointSlice): string {
+  const addresses = (slice.endpoints ?? []).flatMap((ep) => ep.addresses ?? []);
+  return listWithMore(addresses, addresses.length);
+}
+
+/**
+ * EndpointSlice: `Name`, `AddressType`, `Ports`, `Endpoints`, `Age` (descriptions from the
+ * schema's documentation when it has some, else Orch's own).
+ */
+export function endpointSliceTableColumns(schema: Schema): TableColumns {
+  return Object.freeze({
+    columnDefinitions: Object.freeze([
+      NAME_COLUMN,
+      column(
+        'AddressType',
+        'string',
+        describeField(schema, 'addressType') || 'The type of the addresses in the slice.',
+      ),
+      column('Ports', 'string', describeField(schema, 'ports') || 'The ports every endpoint of the slice exposes.'),
+      column(
+        'Endpoints',
+        'string',
+        describeField(schema, 'endpoints') || 'The addresses of the endpoints in the slice.',
+      ),
+      AGE_COLUMN,
+    ]),
+    cells: (obj: ApiObject, now: Date) => {
+      const slice = obj as EndpointSlice;
+      return [
+        objectName(obj),
+        slice.addressType ?? '',
+        formatSlicePorts(slice),
+        formatSliceEndpoints(slice),
+        translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now),
+      ];
+    },
+  });
+}
