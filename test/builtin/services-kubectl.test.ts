@@ -107,10 +107,10 @@ describe('kubectl and Services (k8s.io profile)', () => {
   });
 
   it('`all` includes services', async () => {
-    // With only Services in the category, kubectl prints them without a kind prefix.
+    // The category names several kinds, so kubectl prefixes each name with its kind.
     const r = await ok('get', 'all');
-    assert.match(r.stdout, /^kubernetes\s+ClusterIP\s+10\.0\.0\.1\s/m);
-    assert.match(r.stdout, /^web\s+ClusterIP\s/m);
+    assert.match(r.stdout, /^service\/kubernetes\s+ClusterIP\s+10\.0\.0\.1\s/m);
+    assert.match(r.stdout, /^service\/web\s+ClusterIP\s/m);
   });
 
   it('ingress, ingressclass and networkpolicy by their short names', async () => {
