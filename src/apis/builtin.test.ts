@@ -17,6 +17,21 @@ function* objectSchemas(schema: Schema, path: string): Generator<[string, Schema
   }
 }
 
+const containers = [{ name: 'c', image: 'i' }];
+
+/** An apps/v1 workload selecting its template's labels. */
+function workload(kind: string, ns: string): ApiObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind,
+    metadata: { name: 'w', namespace: ns },
+    spec: {
+      selector: { matchLabels: { app: 'w' } },
+      template: { metadata: { labels: { app: 'w' } }, spec: { containers } },
+    },
+  };
+}
+
 const minimal: Record<string, (ns: string) => ApiObject> = {
   Namespace: () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } }),
   ConfigMap: (ns) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: ns } }),
@@ -156,6 +171,44 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     kind: 'NetworkPolicy',
     metadata: { name: 'n', namespace: ns },
   }),
+  ReplicationController: (ns) => ({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name: 'rc', namespace: ns },
+    spec: { template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+  }),
+  ControllerRevision: (ns) => ({
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: { name: 'cr', namespace: ns },
+    data: {},
+    revision: 1,
+  }),
+  DaemonSet: (ns) => workload('DaemonSet', ns),
+  Deployment: (ns) => workload('Deployment', ns),
+  ReplicaSet: (ns) => workload('ReplicaSet', ns),
+  StatefulSet: (ns) => workload('StatefulSet', ns),
+  CronJob: (ns) => ({
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'cj', namespace: ns },
+    spec: {
+      schedule: '@hourly',
+      jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers } } } },
+    },
+  }),
+  Job: (ns) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'j', namespace: ns, uid: 'u' },
+    spec: { template: { spec: { restartPolicy: 'Never', containers } } },
+  }),
+  HorizontalPodAutoscaler: (ns) => ({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'h', namespace: ns },
+    spec: { scaleTargetRef: { kind: 'Deployment', name: 'd', apiVersion: 'apps/v1' }, maxReplicas: 2 },
+  }),
 };
 
 /** A PEM PKCS#10 request (EC P-256, CN=minimal), base64 as `spec.request` carries it. */
@@ -169,9 +222,27 @@ const WITH_GENERATION = new Set([
   'IngressClass',
   'Ingress',
   'NetworkPolicy',
+  'ReplicationController',
+  'DaemonSet',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'CronJob',
+  'Job',
 ]);
 /** Kinds in kube's `all` category. */
-const IN_ALL = new Set(['Pod', 'Service']);
+const IN_ALL = new Set([
+  'Pod',
+  'Service',
+  'ReplicationController',
+  'DaemonSet',
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'CronJob',
+  'Job',
+  'HorizontalPodAutoscaler',
+]);
 
 describe('builtinResources', () => {
   const defs = builtinResources();
@@ -217,6 +288,16 @@ describe('builtinResources', () => {
         'networking.orch.io/v1/ingressclasses',
         'networking.orch.io/v1/ingresses',
         'networking.orch.io/v1/networkpolicies',
+        '/v1/replicationcontrollers',
+        'apps/v1/controllerrevisions',
+        'apps/v1/daemonsets',
+        'apps/v1/deployments',
+        'apps/v1/replicasets',
+        'apps/v1/statefulsets',
+        'batch/v1/cronjobs',
+        'batch/v1/jobs',
+        'autoscaling/v2/horizontalpodautoscalers',
+        'autoscaling/v1/horizontalpodautoscalers',
       ],
     );
     for (const d of defs) {

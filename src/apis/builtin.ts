@@ -1,10 +1,14 @@
 import { type ApiDomain, ORCH_DOMAIN } from './api-domain.js';
+import { appsResources } from './apps/apps-resources.js';
+import { autoscalingResources } from './autoscaling/autoscaling-resources.js';
+import { batchResources } from './batch/batch-resources.js';
 import { certificatesResources } from './certificates/certificates-resources.js';
 import { leaseResource } from './coordination/lease.js';
 import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
 import { namespaceResource } from './core/namespace.js';
 import { podResources } from './core/pod-resources.js';
+import { replicationControllerResource } from './core/replication-controller.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
 import { serviceResources } from './core/service-resources.js';
@@ -58,6 +62,10 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     ...serviceResources(domain),
     ...discoveryResources(domain),
     ...networkingResources(domain),
+    replicationControllerResource(domain),
+    ...appsResources(domain),
+    ...batchResources(domain),
+    ...autoscalingResources(domain),
   ];
   for (const def of defs) deepFreeze(def.schema);
   return defs;

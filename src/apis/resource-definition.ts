@@ -69,10 +69,34 @@ export interface ResourceDefinition {
    */
   readonly zeroObject?: () => ApiObject;
   /**
+   * Present when this definition is one of several versions of a resource that share one stored
+   * object (autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscaler): objects are stored in the
+   * storage version and converted to and from this definition's version at the storage boundary.
+   * Absent: objects are stored in this definition's own version.
+   */
+  readonly storageVersion?: StorageVersionConversion;
+  /**
    * Present for resources that store nothing and answer a POST with a computed object (TokenReview,
    * SelfSubjectReview, the access reviews); their verbs are `create` only.
    */
   readonly virtual?: VirtualCreate;
+}
+
+/**
+ * The conversion of one served version to the version its objects are stored in. Every
+ * definition of the resource (same group and resource, same storage keys) stores the same
+ * version, so each version reads what any other wrote. Both functions are pure (they return
+ * new objects and keep `metadata`, `resourceVersion` included) and total: what the served
+ * version cannot hold travels in annotations, so a round trip through the served version loses
+ * nothing of the stored object.
+ */
+export interface StorageVersionConversion {
+  /** `apiVersion` of the stored objects, e.g. `autoscaling/v2`. */
+  readonly apiVersion: string;
+  /** A stored object (in `apiVersion`) as this definition's version shows it. */
+  fromStorage(stored: ApiObject): ApiObject;
+  /** An object of this definition's version as it is stored. */
+  toStorage(obj: ApiObject): ApiObject;
 }
 
 /** The options a computed create sees. */
@@ -193,6 +217,12 @@ export interface ResourceStrategy {
   validateCreate(obj: ApiObject): FieldError[];
   /** All field errors of an update, including immutability against `old`. */
   validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /**
+   * Whether an update (after `prepareForUpdate`) changes what `metadata.generation` counts, for
+   * kinds with generation. Absent: a change anywhere outside `metadata` and `status` (kube's spec
+   * comparison); a Deployment also counts its annotations, which it copies to its ReplicaSets.
+   */
+  readonly generationChanged?: (obj: ApiObject, old: ApiObject) => boolean;
   /**
    * Refuses the delete of one object by name before anything else (kube's `REST.Delete` of
    * PriorityClass refuses the system classes): the reason of the 403, or undefined to go on.

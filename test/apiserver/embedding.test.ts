@@ -19,11 +19,14 @@ after(() => {
 
 describe('embedding with startServer', () => {
   it('rejects a runtime config naming a group version that is not served, before serving', async () => {
-    await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: 'batch/v1=false' }), (e) => {
-      assert.ok(e instanceof RuntimeConfigError);
-      assert.equal(e.message, 'unknown api groups batch');
-      return true;
-    });
+    await assert.rejects(
+      startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: 'extensions/v1beta1=false' }),
+      (e) => {
+        assert.ok(e instanceof RuntimeConfigError);
+        assert.equal(e.message, 'unknown api groups extensions');
+        return true;
+      },
+    );
     await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: '/v1/widgets' }), {
       message: 'resource widgets of group version v1 that has not been registered',
     });

@@ -107,7 +107,7 @@ describe('kubectl and Services (k8s.io profile)', () => {
   });
 
   it('`all` includes services', async () => {
-    // With pods in the category too, kubectl prefixes each name with its kind.
+    // The category names several kinds, so kubectl prefixes each name with its kind.
     const r = await ok('get', 'all');
     assert.match(r.stdout, /^service\/kubernetes\s+ClusterIP\s+10\.0\.0\.1\s/m);
     assert.match(r.stdout, /^service\/web\s+ClusterIP\s/m);

@@ -33,6 +33,9 @@ describe('the k8s.io profile over HTTP', () => {
         'flowcontrol.apiserver.k8s.io',
         'discovery.k8s.io',
         'networking.k8s.io',
+        'apps',
+        'batch',
+        'autoscaling',
       ],
     );
     assert.equal((await s.api.admin('GET', '/apis/coordination.orch.io/v1')).status, 404);

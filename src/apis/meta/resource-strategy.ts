@@ -29,6 +29,8 @@ export interface KindRules<T extends ApiObject> {
   validateCreate?(obj: T): FieldError[];
   /** Kind-specific rules on update (immutability etc.); called only when the object matches the schema. */
   validateUpdate?(obj: T, old: T): FieldError[];
+  /** See `ResourceStrategy.generationChanged`; absent: any change outside metadata and status. */
+  generationChanged?(obj: T, old: T): boolean;
   /** See `ResourceStrategy.refuseDelete`. */
   refuseDelete?(name: string): string | undefined;
 }
@@ -68,7 +70,9 @@ function metadataIsWellTyped(schemaErrs: FieldError[]): boolean {
  */
 export function schemaStrategy<T extends ApiObject>(rules: KindRules<T>): ResourceStrategy {
   const { schema } = rules;
+  const generationChanged = rules.generationChanged;
   return {
+    ...(generationChanged ? { generationChanged: (obj, old) => generationChanged(obj as T, old as T) } : {}),
     refuseDelete: rules.refuseDelete,
     prepareForCreate(obj, context) {
       applyDefaults(schema, obj);

@@ -35,6 +35,10 @@ describe('OpenAPI v3 root', () => {
     const root = buildOpenApiV3Root(defs);
     assert.deepEqual(Object.keys(root.paths), [
       'api/v1',
+      'apis/apps/v1',
+      'apis/autoscaling/v1',
+      'apis/autoscaling/v2',
+      'apis/batch/v1',
       'apis/certificates.orch.io/v1',
       'apis/coordination.orch.io/v1',
       'apis/discovery.orch.io/v1',
@@ -204,6 +208,10 @@ describe('OpenAPI v2 document', () => {
       v2.definitions['io.orch.apimachinery.pkg.apis.meta.v1.DeleteOptions']['x-kubernetes-group-version-kind'],
       [
         { group: '', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'apps', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'autoscaling', kind: 'DeleteOptions', version: 'v1' },
+        { group: 'autoscaling', kind: 'DeleteOptions', version: 'v2' },
+        { group: 'batch', kind: 'DeleteOptions', version: 'v1' },
         { group: 'certificates.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'coordination.orch.io', kind: 'DeleteOptions', version: 'v1' },
         { group: 'discovery.orch.io', kind: 'DeleteOptions', version: 'v1' },

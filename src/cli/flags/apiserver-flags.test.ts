@@ -226,7 +226,7 @@ describe('parseApiServerCommandLine', () => {
       'invalid value of coordination.orch.io/v1: nah, err: strconv.ParseBool: parsing "nah": invalid syntax',
     ],
     [['--runtime-config=foo.orch.io/v1'], 'unknown api groups foo.orch.io'],
-    [['--runtime-config=apps/v1=false'], 'unknown api groups apps'],
+    [['--runtime-config=extensions/v1beta1=false'], 'unknown api groups extensions'],
     [
       ['--runtime-config=coordination.orch.io/v2'],
       'group version coordination.orch.io/v2 that has not been registered',

@@ -108,3 +108,32 @@ describe('protobuf round trips of the generated built-in kinds', () => {
     });
   }
 });
+
+describe('zero values of the generated kinds in Protobuf', () => {
+  it('keeps an int-or-string 0 and a zero Go always prints (maxSurge: 0, attached: false)', () => {
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'd' },
+      spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
+    };
+    const dsBack = decodeObject(daemonSetSchema, encodeObject(daemonSetSchema, ds), {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+    }) as typeof ds;
+    assert.deepEqual(dsBack.spec.updateStrategy.rollingUpdate, { maxUnavailable: 1, maxSurge: 0 });
+    const apiVersion = `${ORCH_DOMAIN.group('storage')}/v1`;
+    const va = {
+      apiVersion,
+      kind: 'VolumeAttachment',
+      metadata: { name: 'v' },
+      spec: { attacher: 'csi.example', nodeName: 'n1', source: { persistentVolumeName: 'pv' } },
+      status: { attached: false },
+    };
+    const vaBack = decodeObject(volumeAttachmentSchema, encodeObject(volumeAttachmentSchema, va), {
+      apiVersion,
+      kind: 'VolumeAttachment',
+    }) as typeof va;
+    assert.deepEqual(vaBack.status, { attached: false });
+  });
+});

@@ -8,6 +8,7 @@ import { ProtobufDecodeError } from './errors.js';
 import { decodeList, encodeList } from './list-codec.js';
 import { encodeObject } from './object-codec.js';
 import { decodeStatus, encodeStatus } from './status-codec.js';
+import { fixtureFor } from './testing/fixture-for.js';
 import { richObjects } from './testing/fixtures.js';
 import {
   decodeWatchEvent,
@@ -23,7 +24,7 @@ describe('lists', () => {
   const fixtures = richObjects();
   for (const def of builtinResources()) {
     it(`${def.listKind}: round trip with list metadata and two items`, () => {
-      const item = fixtures[def.kind];
+      const item = fixtureFor(def, fixtures);
       const second = { ...item, metadata: { name: 'second' } };
       const list = {
         apiVersion: item.apiVersion,

@@ -25,6 +25,22 @@ function isZeroScalar(v: unknown): boolean {
   return v === '' || v === 0 || v === false;
 }
 
+/**
+ * Scalars whose zero value Go's `omitempty` leaves out. An int-or-string (a Go struct) is kept
+ * even when it holds 0: `maxSurge: 0` is a value, not an absence.
+ */
+function isScalarKind(kind: ValueKind): boolean {
+  return (
+    kind === ValueKind.String ||
+    kind === ValueKind.Bytes ||
+    kind === ValueKind.Bool ||
+    kind === ValueKind.Int32 ||
+    kind === ValueKind.Int64 ||
+    kind === ValueKind.Double ||
+    kind === ValueKind.Float
+  );
+}
+
 function isPackable(kind: ValueKind): boolean {
   return (
     kind === ValueKind.Bool ||
@@ -171,7 +187,7 @@ export function decodeMessage(
       if (field.shape === FieldShape.Single) {
         if (wireType !== field.wireType) throw wrongWireType(field, wireType);
         const v = readValue(r, end, field, values[i]);
-        values[i] = v === undefined || (!field.keepZero && isZeroScalar(v)) ? undefined : v;
+        values[i] = v === undefined || (!field.keepZero && isScalarKind(field.kind) && isZeroScalar(v)) ? undefined : v;
       } else if (field.shape === FieldShape.Repeated) {
         let list = values[i] as unknown[] | undefined;
         if (list === undefined) values[i] = list = [];

@@ -197,7 +197,9 @@ export function encodeMessage(w: ProtoWriter, table: MessageTable, obj: JsonReco
     if (v === undefined || v === null) continue;
     try {
       if (field.shape === FieldShape.Single) {
-        if (!field.explicit && isZero(field.kind, v)) continue;
+        // Go writes every non-pointer field; a zero of an omitempty field is left out (it reads back
+        // as absent), a zero of a field Go always prints (`attached: false`) is written.
+        if (!field.keepZero && isZero(field.kind, v)) continue;
         w.uvarint(field.tag);
         writeValue(w, field, v);
       } else if (field.shape === FieldShape.Repeated) {

@@ -10,7 +10,6 @@ import { generateName } from './names.js';
 import { checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { encodeStored } from './stored-object.js';
 import { withFinish } from './write-hooks.js';
 
 // kube retries a create with a generated name a few times when the name collides.
@@ -82,7 +81,7 @@ async function storeCreated(
         if (existing) throw new KeyExistsError(key);
         return obj;
       }
-      const { revision } = await rc.store.create(key, encodeStored(obj), ctx.signal);
+      const { revision } = await rc.store.create(key, rc.codec.encode(obj), ctx.signal);
       meta.resourceVersion = revision.toString();
       return obj;
     } catch (e) {

@@ -7,7 +7,7 @@ import type { KeyValue } from '../../storage/store.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { decodeStored } from './stored-object.js';
+import type { StoredCodec } from './stored-object.js';
 
 // kube's storage error code for a corrupt object (`ErrCodeCorruptObj`).
 const CORRUPT_OBJECT_CODE = 7;
@@ -23,11 +23,14 @@ interface CorruptRecord {
   readonly cause: Error;
 }
 
-/** Decodes a stored record, or describes why it is corrupt. */
-export function readStoredRecord(kv: KeyValue): { obj: ApiObject } | { corrupt: CorruptRecord } {
+/** Decodes a stored record with the resource's `decode`, or describes why it is corrupt. */
+export function readStoredRecord(
+  kv: KeyValue,
+  decode: StoredCodec['decode'],
+): { obj: ApiObject } | { corrupt: CorruptRecord } {
   if (kv.corrupt) return { corrupt: { key: kv.key, unreadable: true, revision: 0n, cause: kv.corrupt } };
   try {
-    return { obj: decodeStored(kv) };
+    return { obj: decode(kv) };
   } catch (e) {
     if (!(e instanceof CorruptValueError)) throw e;
     return { corrupt: { key: kv.key, unreadable: false, revision: kv.modRevision, cause: e } };
@@ -80,7 +83,7 @@ export function readErrorToStatus(rc: RegistryContext, err: unknown, name: strin
 
 /** Decodes one stored object, throwing kube's 500 for a corrupt one. */
 export function decodeOrThrow(rc: RegistryContext, kv: KeyValue): ApiObject {
-  const r = readStoredRecord(kv);
+  const r = readStoredRecord(kv, rc.codec.decode);
   if ('obj' in r) return r.obj;
   throw corruptObjectError(rc, r.corrupt);
 }
@@ -95,7 +98,7 @@ export function decodeListItems(rc: RegistryContext, kvs: readonly KeyValue[]): 
   const corrupt: CorruptRecord[] = [];
   let truncated = false;
   for (const kv of kvs) {
-    const r = readStoredRecord(kv);
+    const r = readStoredRecord(kv, rc.codec.decode);
     if ('obj' in r) {
       items.push(r.obj);
       continue;
@@ -147,7 +150,7 @@ export async function deleteCorruptObject(
   let corrupt = false;
   try {
     const kv = await rc.store.get(key, { signal: ctx.signal });
-    corrupt = kv !== undefined && 'corrupt' in readStoredRecord(kv);
+    corrupt = kv !== undefined && 'corrupt' in readStoredRecord(kv, rc.codec.decode);
   } catch (e) {
     if (!(e instanceof CorruptValueError)) throw readErrorToStatus(rc, e, name);
     corrupt = true;

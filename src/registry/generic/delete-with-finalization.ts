@@ -9,7 +9,7 @@ import { decodeOrThrow } from './delete-corrupt-object.js';
 import { checkStoragePreconditions } from './delete-options.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { encodeStored, sameBytes } from './stored-object.js';
+import { sameBytes } from './stored-object.js';
 
 const MAX_ATTEMPTS = 16;
 
@@ -82,7 +82,7 @@ async function markOrDelete(
     const finalizers = gcFinalizersOf(marked.metadata.finalizers ?? [], o);
     if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
     else delete marked.metadata.finalizers;
-    const value = encodeStored(marked);
+    const value = rc.codec.encode(marked);
     if (sameBytes(value, kv.value)) return { obj: live, deleted: false };
     if (o.dryRun) return { obj: marked, deleted: false };
     try {

@@ -9,7 +9,7 @@ import { finalizersForGarbageCollection, markAsDeleting } from './delete-finaliz
 import { checkDeletePreconditions, effectiveDeleteOptions, validateDeleteOptions } from './delete-options.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { encodeStored, sameBytes } from './stored-object.js';
+import { sameBytes } from './stored-object.js';
 
 const MAX_ATTEMPTS = 16;
 
@@ -102,7 +102,7 @@ async function deleteOnce(
     if (gc.changed) marked.metadata.finalizers = gc.finalizers;
     if (gc.finalizers.length > 0) {
       markAsDeleting(marked, rc.clock.now());
-      const value = encodeStored(marked);
+      const value = rc.codec.encode(marked);
       // A repeated delete of an object already marked writes nothing.
       if (sameBytes(value, kv.value)) return { obj: live, deleted: false };
       if (o.dryRun) return { obj: marked, deleted: false };

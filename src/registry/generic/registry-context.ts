@@ -8,6 +8,7 @@ import { type KeyScheme, namespacePrefix, objectKey, resourcePrefix } from '../.
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import type { ResourceFieldTracking } from './field-tracking.js';
+import type { StoredCodec } from './stored-object.js';
 import type { WriteHooks } from './write-hooks.js';
 
 /** Everything one generic registry needs, built once per resource at start-up. */
@@ -15,6 +16,8 @@ export interface RegistryContext {
   readonly def: ResourceDefinition;
   readonly gr: GroupResource;
   readonly store: Store;
+  /** How objects of this definition's version are written to and read from the store. */
+  readonly codec: StoredCodec;
   readonly keys: KeyScheme;
   readonly clock: Clock;
   readonly uid: () => string;

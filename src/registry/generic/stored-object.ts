@@ -1,4 +1,5 @@
 import type { ApiObject } from '../../apis/object.js';
+import type { ResourceDefinition } from '../../apis/resource-definition.js';
 import { CorruptValueError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import { parseJson, stringifyJson } from '../../util/json-text.js';
@@ -36,4 +37,34 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** How one resource definition's objects go into the store and come back. */
+export interface StoredCodec {
+  /** The stored form of an object of the definition's version (see `encodeStored`). */
+  encode(obj: ApiObject): Uint8Array;
+  /** A stored value as an object of the definition's version; CorruptValueError when it is not one. */
+  decode(kv: KeyValue): ApiObject;
+}
+
+const PLAIN_CODEC: StoredCodec = Object.freeze({ encode: encodeStored, decode: decodeStored });
+
+/**
+ * The codec of a definition: objects as they are, or, for a definition with a storage version,
+ * converted to that version on the way in and back on the way out. A stored value of another
+ * version than the storage version is returned as it is.
+ */
+export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>): StoredCodec {
+  const conversion = def.storageVersion;
+  if (!conversion) return PLAIN_CODEC;
+  return {
+    encode: (obj) => encodeStored(conversion.toStorage(obj)),
+    decode(kv) {
+      const stored = decodeStored(kv);
+      if (stored.apiVersion !== conversion.apiVersion) return stored;
+      const obj = conversion.fromStorage(stored);
+      obj.metadata.resourceVersion = stored.metadata.resourceVersion;
+      return obj;
+    },
+  };
 }

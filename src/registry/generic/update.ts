@@ -12,7 +12,7 @@ import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizer
 import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { decodeStored, encodeStored, sameBytes } from './stored-object.js';
+import { sameBytes } from './stored-object.js';
 import { withFinish } from './write-hooks.js';
 
 const MAX_ATTEMPTS = 16;
@@ -38,7 +38,7 @@ export async function updateObject(
     throw toStatusError(e, rc.gr, name);
   }
   for (let attempt = 1; ; attempt++) {
-    const live = liveKv ? decodeStored(liveKv) : undefined;
+    const live = liveKv ? rc.codec.decode(liveKv) : undefined;
     let desired = structuredClone(await next.compute(live ? structuredClone(live) : undefined));
     // Ownership is computed against the live object of each attempt (retries re-read it).
     if (o.fieldManager !== undefined) {
@@ -112,7 +112,7 @@ async function writeUpdate(
   if (shouldDeleteDuringUpdate(rc, obj, live)) {
     return { obj: await deleteDuringUpdate(rc, ctx, w.key, liveKv, obj, w.dryRun), deleted: true };
   }
-  const value = encodeStored(obj);
+  const value = rc.codec.encode(obj);
   if (sameBytes(value, liveKv.value)) return { obj: live, deleted: false };
   if (w.dryRun) {
     obj.metadata.resourceVersion = live.metadata.resourceVersion;
@@ -153,7 +153,7 @@ async function createViaUpdate(
   return withFinish(rc.hooks?.beginCreate?.(ctx, desired, { dryRun: o.dryRun }), async () => {
     await validateWrite(rc, ctx, call);
     if (o.dryRun) return desired;
-    const { revision } = await rc.store.create(key, encodeStored(desired), ctx.signal);
+    const { revision } = await rc.store.create(key, rc.codec.encode(desired), ctx.signal);
     desired.metadata.resourceVersion = revision.toString();
     return desired;
   });
@@ -203,7 +203,8 @@ function prepareUpdate(
   strategy.prepareForUpdate(desired, live);
   if (rc.def.hasGeneration) {
     const gen = typeof liveMeta.generation === 'number' ? liveMeta.generation : 1;
-    meta.generation = specChanged(desired, live) ? gen + 1 : gen;
+    const changed = strategy.generationChanged ? strategy.generationChanged(desired, live) : specChanged(desired, live);
+    meta.generation = changed ? gen + 1 : gen;
   } else if (liveMeta.generation !== undefined) meta.generation = liveMeta.generation;
   else delete meta.generation;
   const errs = strategy.validateUpdate(desired, live);

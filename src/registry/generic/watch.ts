@@ -4,7 +4,7 @@ import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../t
 import { type SelectionPredicate, selectionPredicate } from './predicate.js';
 import { collectionPrefix, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { decodeStored } from './stored-object.js';
+import type { StoredCodec } from './stored-object.js';
 import { watchStreamOf } from './watch-stream.js';
 
 /**
@@ -24,7 +24,7 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
   try {
     if (rv === undefined || rv === '' || rv === '0') {
       const r = await rc.store.range(prefix, { signal: ctx.signal });
-      initial = r.kvs.map(decodeStored).filter((obj) => predicate.matches(obj));
+      initial = r.kvs.map((kv) => rc.codec.decode(kv)).filter((obj) => predicate.matches(obj));
       after = r.revision;
     } else {
       after = BigInt(rv);
@@ -39,7 +39,7 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
       for (const obj of initial) yield { type: 'ADDED', object: obj };
       for await (const ev of events) {
         if (ev.type === 'progress') continue;
-        const we = toWatchEvent(ev, predicate);
+        const we = toWatchEvent(ev, predicate, rc.codec);
         if (we) yield we;
       }
     } finally {
@@ -54,12 +54,12 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
  * A store event as the watcher sees it through its selector: an object that starts matching
  * is ADDED, one that stops matching is DELETED (carrying its new state), as kube does.
  */
-function toWatchEvent(ev: StoreEvent, predicate: SelectionPredicate): WatchEvent | undefined {
-  const prev = ev.prev && !ev.prev.corrupt ? decodeStored(ev.prev) : undefined;
+function toWatchEvent(ev: StoreEvent, predicate: SelectionPredicate, codec: StoredCodec): WatchEvent | undefined {
+  const prev = ev.prev && !ev.prev.corrupt ? codec.decode(ev.prev) : undefined;
   const prevMatched = prev !== undefined && predicate.matches(prev);
   if (ev.type === 'put') {
     if (!ev.kv || ev.kv.corrupt) return undefined;
-    const obj = decodeStored(ev.kv);
+    const obj = codec.decode(ev.kv);
     const matches = predicate.matches(obj);
     if (matches) return { type: prevMatched ? 'MODIFIED' : 'ADDED', object: obj };
     return prevMatched ? { type: 'DELETED', object: obj } : undefined;

@@ -10,7 +10,7 @@ import { type Logger, silentLogger } from '../../util/logger.js';
 import { ResourceFieldTracking } from '../generic/field-tracking.js';
 import { GenericRegistry } from '../generic/generic-registry.js';
 import type { RegistryContext } from '../generic/registry-context.js';
-import { decodeStored } from '../generic/stored-object.js';
+import { storedCodec } from '../generic/stored-object.js';
 import { VirtualRegistry } from '../generic/virtual-registry.js';
 import type { WriteHooks } from '../generic/write-hooks.js';
 import type { ServedResource } from './served-resource.js';
@@ -52,13 +52,14 @@ export type ResourceFactory = (def: ResourceDefinition) => BuiltResource;
  */
 export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
   return (def) => {
+    const codec = storedCodec(def);
     const cacher =
       deps.watchCache === false || def.virtual
         ? undefined
         : new Cacher<ApiObject>({
             store: deps.store,
             prefix: resourcePrefix(deps.keys, def.group, def.resource),
-            decode: decodeStored,
+            decode: codec.decode,
             logger: deps.logger ?? silentLogger,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
           });
@@ -67,6 +68,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       def,
       gr: { group: def.group, resource: def.resource },
       store: deps.store,
+      codec,
       keys: deps.keys,
       clock: deps.clock,
       uid: deps.uid,

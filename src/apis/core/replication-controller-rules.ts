@@ -1,0 +1,155 @@
+/**
+ * core/v1 ReplicationController rules as kube-apiserver v1.32 applies them:
+ * `SetDefaults_ReplicationController` (the selector and the labels default to the template's
+ * labels, one replica), `ValidateReplicationController(Update)` (a non-empty selector matching
+ * the template; the template restarts Always, sets no `activeDeadlineSeconds` and, with more
+ * than one replica, mounts GCE disks read-only), the status rules, the Table columns and the
+ * field selectors (`status.replicas`).
+ */
+import { goScalar, goStringMap, invalidShown } from '../apps/go-values.js';
+import { type PodTemplateRules, podSpecOf } from '../apps/pod-template-rules.js';
+import { restartAlwaysErrors } from '../apps/replica-set.js';
+import { CONTAINERS_COLUMN, containerCells, formatLabels, IMAGES_COLUMN } from '../apps/workload-columns.js';
+import { SELECTOR_MISMATCH, validateNonnegative } from '../apps/workload-validation.js';
+import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import type { ApiObject } from '../object.js';
+import { isPlainObject } from '../schema/json-value.js';
+import { type FieldLabelSupport, fieldLabelNotSupported, objectMetaFieldSet } from '../selectors/field-labels.js';
+import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { translateTimestampSince } from '../table/human-duration.js';
+import type { TableColumns } from '../table/table-types.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (isPlainObject(v) ? v : {});
+
+export interface ReplicationController extends ApiObject {
+  spec?: Obj;
+  status?: Obj;
+}
+
+function labelsOf(template: unknown): Record<string, string> | undefined {
+  const meta = obj(template).metadata;
+  return isPlainObject(meta) && isPlainObject(meta.labels) ? (meta.labels as Record<string, string>) : undefined;
+}
+
+/** `SetDefaults_ReplicationController`, then the template's pod defaults. */
+export function defaultReplicationController(rc: ReplicationController, pod: PodTemplateRules): void {
+  if (!isPlainObject(rc.spec)) rc.spec = {};
+  const spec = rc.spec as Obj;
+  const labels = labelsOf(spec.template);
+  if (labels) {
+    if (Object.keys(obj(spec.selector)).length === 0) spec.selector = { ...labels };
+    if (Object.keys(rc.metadata.labels ?? {}).length === 0) rc.metadata.labels = { ...labels };
+  }
+  spec.replicas ??= 1;
+  if (isPlainObject(spec.template)) pod.defaultTemplate(spec.template);
+}
+
+/** The selector as kube's `labels.SelectorFromSet(...).String()` prints it (keys sorted). */
+export function replicationControllerSelector(rc: ApiObject): string {
+  const selector = obj(obj(rc.spec).selector);
+  return Object.keys(selector)
+    .sort()
+    .map((k) => `${k}=${String(selector[k])}`)
+    .join(',');
+}
+
+function validateReadOnlyPersistentDisks(volumes: unknown, path: string): FieldError[] {
+  if (!Array.isArray(volumes)) return [];
+  const errs: FieldError[] = [];
+  volumes.forEach((v, i) => {
+    const disk = obj(v).gcePersistentDisk;
+    if (isPlainObject(disk) && disk.readOnly !== true) {
+      errs.push(
+        invalidShown(
+          `${path}[${i}].gcePersistentDisk.readOnly`,
+          'false',
+          'must be true for replicated pods > 1; GCE PD can only be mounted on multiple machines if it is read-only',
+        ),
+      );
+    }
+  });
+  return errs;
+}
+
+/** `ValidateReplicationControllerSpec` (create and update alike). */
+export function validateReplicationControllerSpec(
+  rc: ReplicationController,
+  pod: PodTemplateRules,
+  old?: ReplicationController,
+): FieldError[] {
+  const spec = obj(rc.spec);
+  const errs = validateNonnegative(spec.minReadySeconds, 'spec.minReadySeconds');
+  const selector = obj(spec.selector);
+  if (Object.keys(selector).length === 0) errs.push(fieldErrors.required('spec.selector'));
+  errs.push(...validateNonnegative(spec.replicas, 'spec.replicas'));
+  if (!isPlainObject(spec.template)) {
+    errs.push(fieldErrors.required('spec.template'));
+    return errs;
+  }
+  const template = spec.template;
+  const labels = labelsOf(template) ?? {};
+  if (Object.keys(selector).length > 0 && !Object.entries(selector).every(([k, v]) => labels[k] === v)) {
+    errs.push(invalidShown('spec.template.metadata.labels', goStringMap(labelsOf(template)), SELECTOR_MISMATCH));
+  }
+  const oldTemplate = obj(old?.spec).template;
+  errs.push(...pod.validateTemplate(template, 'spec.template', isPlainObject(oldTemplate) ? oldTemplate : undefined));
+  if (typeof spec.replicas === 'number' && spec.replicas > 1) {
+    errs.push(...validateReadOnlyPersistentDisks(podSpecOf(template).volumes, 'spec.template.spec.volumes'));
+  }
+  errs.push(...restartAlwaysErrors(podSpecOf(template), 'spec.template'));
+  const deadline = podSpecOf(template).activeDeadlineSeconds;
+  if (deadline !== undefined && deadline !== null) {
+    errs.push(invalidShown('spec.template.spec.activeDeadlineSeconds', goScalar(deadline), 'must not be specified'));
+  }
+  return errs;
+}
+
+/** core/v1 ReplicationController field selectors: name, namespace and `status.replicas`. */
+export const replicationControllerFieldLabels: FieldLabelSupport = Object.freeze({
+  supported: Object.freeze(['metadata.name', 'metadata.namespace', 'status.replicas']),
+  unsupportedMessage: fieldLabelNotSupported,
+  fieldSet: (rc: ApiObject) => {
+    const replicas = obj(rc.status).replicas;
+    return { ...objectMetaFieldSet(rc, true), 'status.replicas': String(typeof replicas === 'number' ? replicas : 0) };
+  },
+});
+
+/** ReplicationController: `Name`, `Desired`, `Current`, `Ready`, `Age`; wide `Containers`, `Images`, `Selector`. */
+export function replicationControllerTableColumns(): TableColumns {
+  const int = (v: unknown) => (typeof v === 'number' ? v : 0);
+  return Object.freeze({
+    columnDefinitions: Object.freeze([
+      NAME_COLUMN,
+      column(
+        'Desired',
+        'integer',
+        'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+      ),
+      column(
+        'Current',
+        'integer',
+        'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
+      ),
+      column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
+      AGE_COLUMN,
+      CONTAINERS_COLUMN,
+      IMAGES_COLUMN,
+      column(
+        'Selector',
+        'string',
+        'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
+        { priority: 1 },
+      ),
+    ]),
+    cells: (rc: ApiObject, now: Date) => [
+      objectName(rc),
+      int(obj(rc.spec).replicas),
+      int(obj(rc.status).replicas),
+      int(obj(rc.status).readyReplicas),
+      translateTimestampSince(valueAt(rc, 'metadata', 'creationTimestamp'), now),
+      ...containerCells(obj(rc.spec).template),
+      formatLabels(obj(rc.spec).selector),
+    ],
+  });
+}
