@@ -8,6 +8,7 @@ import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
 import { namespaceResource } from './core/namespace.js';
 import { podResources } from './core/pod-resources.js';
+import { POD_TEMPLATE_RULES } from './core/pod-template-rules.js';
 import { replicationControllerResource } from './core/replication-controller.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
@@ -62,9 +63,9 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     ...serviceResources(domain),
     ...discoveryResources(domain),
     ...networkingResources(domain),
-    replicationControllerResource(domain),
-    ...appsResources(domain),
-    ...batchResources(domain),
+    replicationControllerResource(domain, POD_TEMPLATE_RULES),
+    ...appsResources(domain, { podTemplate: POD_TEMPLATE_RULES }),
+    ...batchResources(domain, { podTemplate: POD_TEMPLATE_RULES }),
     ...autoscalingResources(domain),
   ];
   for (const def of defs) deepFreeze(def.schema);

@@ -308,6 +308,47 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
     }
   });
 
+  it('defaults and validates the pod templates of workloads with the pod rules', async () => {
+    const deployment = (name: string, container: Record<string, unknown>) =>
+      s.api.admin('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, {
+        body: {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name },
+          spec: {
+            selector: { matchLabels: { app: name } },
+            template: { metadata: { labels: { app: name } }, spec: { containers: [container] } },
+          },
+        },
+      });
+    const ok = await deployment('templated', { name: 'web', image: 'nginx', resources: { limits: { cpu: 0.5 } } });
+    assert.equal(ok.status, 201, ok.text);
+    const spec = ok.json().spec.template.spec;
+    assert.equal(spec.dnsPolicy, 'ClusterFirst');
+    assert.equal(spec.schedulerName, 'default-scheduler');
+    assert.equal(spec.containers[0].imagePullPolicy, 'Always');
+    assert.equal(spec.containers[0].terminationMessagePath, '/dev/termination-log');
+    // Canonical; requests are copied from limits for pods only, not for templates (as kube).
+    assert.deepEqual(spec.containers[0].resources, { limits: { cpu: '500m' } });
+    const malformed = await deployment('malformed', {
+      name: 'web',
+      image: 'nginx',
+      resources: { limits: { cpu: 'lots' } },
+    });
+    assert.equal(malformed.status, 400, malformed.text);
+    assert.match(malformed.json().message, /^quantities must match the regular expression/);
+    const bad = await deployment('untemplated', { name: 'Web', ports: [{ containerPort: 70000 }] });
+    assert.equal(bad.status, 422, bad.text);
+    assert.deepEqual(
+      bad.json().details.causes.map((c: { field: string }) => c.field),
+      [
+        'spec.template.spec.containers[0].name',
+        'spec.template.spec.containers[0].image',
+        'spec.template.spec.containers[0].ports[0].containerPort',
+      ],
+    );
+  });
+
   it('refuses an invalid pod with 422 and every cause at once', async () => {
     const r = await s.api.admin('POST', `/api/v1/namespaces/${NS}/pods`, {
       body: {

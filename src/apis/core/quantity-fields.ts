@@ -65,6 +65,22 @@ export function canonicalizeQuantities(schema: Schema, obj: ApiObject): void {
 }
 
 /**
+ * Rewrites every quantity of a value embedded in another kind (a workload's pod template) in
+ * canonical form, found through `schema`. Mutates.
+ *
+ * @throws StatusError 400 `quantities must match the regular expression ...` for a malformed
+ *   quantity (kube names the enclosing kind before it; the template does not know it).
+ */
+export function canonicalizeEmbeddedQuantities(schema: Schema, value: Record<string, unknown>): void {
+  try {
+    walk(schema, value);
+  } catch (e) {
+    if (!(e instanceof QuantityError)) throw e;
+    throw apiErrors.badRequest(e.message);
+  }
+}
+
+/**
  * The schema a built-in kind's strategy validates with: the published one without `required`,
  * `enum` and the uniqueness of list keys (kube reports missing fields, unsupported values and
  * duplicates from Go validation, with its own messages and all of them at once; the published
