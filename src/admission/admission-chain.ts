@@ -41,10 +41,20 @@ export class AdmissionChain implements Admission {
 /** No plugins: every write is admitted as it is. */
 export const admitEverything: Admission = new AdmissionChain([]);
 
+/**
+ * The name kube's admission errors give the object: the request's, else (a create whose name is
+ * still to be generated) the object's `generateName`, else `Unknown`.
+ */
+function rejectedName(a: AdmissionAttributes): string {
+  if (a.name) return a.name;
+  const meta = a.object?.metadata;
+  return meta?.name || meta?.generateName || 'Unknown';
+}
+
 /** kube's admission.NewForbidden: a plugin's plain error becomes a 403 naming the object. */
 function rejection(a: AdmissionAttributes, e: unknown): StatusError {
   if (e instanceof StatusError) return e;
   const message = e instanceof Error ? e.message : String(e);
-  const err = apiErrors.forbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, message);
+  const err = apiErrors.forbidden({ group: a.resource.group, resource: a.resource.resource }, rejectedName(a), message);
   return new StatusError(err.code, err.reason, err.message, err.details, { cause: e });
 }

@@ -13,5 +13,13 @@ export {
   BUILTIN_ADMISSION_PLUGINS,
   type BuiltinPluginDeps,
 } from './builtin-plugins.js';
+export {
+  DEFAULT_STORAGE_CLASS,
+  defaultStorageClass,
+  defaultStorageClassPlugin,
+  type StorageClassLister,
+} from './plugins/default-storage-class.js';
+export { DEFAULT_TOLERATION_SECONDS, defaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
 export { NAMESPACE_LIFECYCLE, type NamespaceLookup, namespaceLifecycle } from './plugins/namespace-lifecycle.js';
 export { PRIORITY, type PriorityClassLister, priorityPlugin } from './plugins/priority.js';
+export { TAINT_NODES_BY_CONDITION, taintNodesByCondition } from './plugins/taint-nodes-by-condition.js';

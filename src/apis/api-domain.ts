@@ -177,6 +177,8 @@ export function domainNameTable(): { readonly what: string; readonly orch: strin
     ['system component users', (d) => `${d.systemUser('scheduler')}, ${d.systemUser('aggregator')}`],
     ['system component names', (d) => `${d.componentName('scheduler')}, ${d.componentName('dns')}`],
     ['exec credential environment variable', (d) => d.envVar('EXEC_INFO')],
+    ['node condition taints', (d) => `${d.key('node', 'not-ready')}, ${d.key('node', 'unreachable')}`],
+    ['default StorageClass annotation', (d) => d.key('storageclass', 'is-default-class')],
   ];
   return rows.map(([what, f]) => ({ what, orch: f(ORCH), kube: f(KUBE) }));
 }

@@ -58,6 +58,39 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'r' },
   }),
   Role: (ns) => ({ apiVersion: 'rbac.authorization.orch.io/v1', kind: 'Role', metadata: { name: 'r', namespace: ns } }),
+  Pod: (ns) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: ns },
+    spec: { containers: [{ name: 'c', image: 'nginx' }] },
+  }),
+  PodTemplate: (ns) => ({
+    apiVersion: 'v1',
+    kind: 'PodTemplate',
+    metadata: { name: 't', namespace: ns },
+    template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  }),
+  Node: () => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } }),
+  PersistentVolume: () => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: 'pv' },
+    spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } },
+  }),
+  PersistentVolumeClaim: (ns) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'pvc', namespace: ns },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  }),
+  LimitRange: (ns) => ({ apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l', namespace: ns } }),
+  ResourceQuota: (ns) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q', namespace: ns } }),
+  PodDisruptionBudget: (ns) => ({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'pdb', namespace: ns },
+    spec: { minAvailable: 1 },
+  }),
   PriorityClass: () => ({
     apiVersion: 'scheduling.orch.io/v1',
     kind: 'PriorityClass',
@@ -183,6 +216,8 @@ let MINIMAL_CSR = '';
 
 /** Kinds whose strategy counts spec changes in `metadata.generation` (kube's do). */
 const WITH_GENERATION = new Set([
+  'PodTemplate',
+  'PodDisruptionBudget',
   'EndpointSlice',
   'IngressClass',
   'Ingress',
@@ -197,6 +232,7 @@ const WITH_GENERATION = new Set([
 ]);
 /** Kinds in kube's `all` category. */
 const IN_ALL = new Set([
+  'Pod',
   'Service',
   'ReplicationController',
   'DaemonSet',
@@ -228,6 +264,14 @@ describe('builtinResources', () => {
         'rbac.authorization.orch.io/v1/clusterroles',
         'rbac.authorization.orch.io/v1/rolebindings',
         'rbac.authorization.orch.io/v1/roles',
+        '/v1/pods',
+        '/v1/podtemplates',
+        '/v1/nodes',
+        '/v1/persistentvolumes',
+        '/v1/persistentvolumeclaims',
+        '/v1/limitranges',
+        '/v1/resourcequotas',
+        'policy/v1/poddisruptionbudgets',
         'scheduling.orch.io/v1/priorityclasses',
         'node.orch.io/v1/runtimeclasses',
         'storage.orch.io/v1/csidrivers',

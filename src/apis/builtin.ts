@@ -7,6 +7,8 @@ import { leaseResource } from './coordination/lease.js';
 import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
 import { namespaceResource } from './core/namespace.js';
+import { podResources } from './core/pod-resources.js';
+import { POD_TEMPLATE_RULES } from './core/pod-template-rules.js';
 import { replicationControllerResource } from './core/replication-controller.js';
 import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
@@ -16,6 +18,7 @@ import { flowcontrolResources } from './flowcontrol/flowcontrol-resources.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
 import { networkingResources } from './networking/networking-resources.js';
 import { nodeResources } from './node/node-resources.js';
+import { policyResources } from './policy/policy-resources.js';
 import { rbacResources } from './rbac/rbac-resources.js';
 import { schedulingResources } from './scheduling/scheduling-resources.js';
 import { storageResources } from './storage/storage-resources.js';
@@ -50,6 +53,8 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     eventResource(domain),
     leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }, domain),
     ...rbacResources(domain),
+    ...podResources(domain),
+    ...policyResources(domain),
     ...schedulingResources(domain),
     ...nodeResources(domain),
     ...storageResources(domain),
@@ -58,9 +63,9 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     ...serviceResources(domain),
     ...discoveryResources(domain),
     ...networkingResources(domain),
-    replicationControllerResource(domain),
-    ...appsResources(domain),
-    ...batchResources(domain),
+    replicationControllerResource(domain, POD_TEMPLATE_RULES),
+    ...appsResources(domain, { podTemplate: POD_TEMPLATE_RULES }),
+    ...batchResources(domain, { podTemplate: POD_TEMPLATE_RULES }),
     ...autoscalingResources(domain),
   ];
   for (const def of defs) deepFreeze(def.schema);

@@ -191,10 +191,10 @@ export interface SubresourceConnect {
   readonly kind: string;
   /**
    * Answers a request for the existing object `parent`; `path` is what follows the
-   * sub-resource in the URL. Orch connects to nothing yet: implementations throw the
-   * `StatusError` that says so.
+   * sub-resource in the URL, `query` the request's query (`container=` of `pods/<name>/log`).
+   * Orch connects to nothing yet: implementations throw the `StatusError` that says so.
    */
-  connect(ctx: RequestContext, parent: ApiObject, path: string): Promise<never>;
+  connect(ctx: RequestContext, parent: ApiObject, path: string, query: URLSearchParams): Promise<never>;
 }
 
 /**

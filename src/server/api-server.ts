@@ -27,7 +27,7 @@ import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { ensureSystemNamespaces, immortalNamespaces } from './bootstrap-namespaces.js';
-import { priorityClassLister } from './cluster-objects.js';
+import { priorityClassLister, storageClassLister } from './cluster-objects.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
 import { openApiHandler } from './openapi-handler.js';
@@ -117,6 +117,8 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       immortalNamespaces: immortalNamespaces(d.domain),
       namespaceExemptResources: [{ group: d.domain.group('authorization'), resource: 'localsubjectaccessreviews' }],
       priorityClasses: priorityClassLister(() => resources, d.domain),
+      storageClasses: storageClassLister(() => resources, d.domain),
+      domain: d.domain,
     },
   );
   // Escalation prevention is part of the RBAC API itself, not a plugin one could turn off.

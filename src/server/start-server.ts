@@ -162,6 +162,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       authorizer: api.authorizer,
       authorizeWithSelectors: gates.enabled(OrchFeatures.AuthorizeWithSelectors),
       tokenRequests,
+      resources: api.resources,
     };
   });
   runtimeConfig.validate(groupVersionRegistry(servable));

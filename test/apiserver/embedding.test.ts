@@ -27,8 +27,8 @@ describe('embedding with startServer', () => {
         return true;
       },
     );
-    await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: '/v1/pods' }), {
-      message: 'resource pods of group version v1 that has not been registered',
+    await assert.rejects(startServer({ dataDir: tempDir(), securePort: 0, runtimeConfig: '/v1/widgets' }), {
+      message: 'resource widgets of group version v1 that has not been registered',
     });
   });
 

@@ -25,6 +25,7 @@ describe('the k8s.io profile over HTTP', () => {
         'authorization.k8s.io',
         'coordination.k8s.io',
         'rbac.authorization.k8s.io',
+        'policy',
         'scheduling.k8s.io',
         'node.k8s.io',
         'storage.k8s.io',

@@ -13,6 +13,7 @@ export type FieldErrorType =
   | 'FieldValueTooMany'
   | 'FieldValueDuplicate'
   | 'FieldValueTypeInvalid'
+  | 'FieldValueNotFound'
   | 'InternalError';
 
 export interface FieldError {
@@ -56,6 +57,10 @@ export const fieldErrors = {
   },
   duplicate(field: string, value: unknown): FieldError {
     return { type: 'FieldValueDuplicate', field, message: `Duplicate value: ${quoteValue(value)}` };
+  },
+  /** kube's `field.NotFound`: a reference to something that does not exist (`Not found: "x"`). */
+  notFound(field: string, value: unknown): FieldError {
+    return { type: 'FieldValueNotFound', field, message: `Not found: ${quoteValue(value)}` };
   },
   typeInvalid(field: string, value: unknown, detail: string): FieldError {
     return { type: 'FieldValueTypeInvalid', field, message: `Invalid value: ${quoteValue(value)}: ${detail}` };

@@ -1,6 +1,6 @@
+import { Quantity, QuantityError } from '../../util/go-quantity.js';
 import type { CelLibrary } from '../cel-library.js';
 import { type CelObject, celError, registerFunctions, registerObjectType } from './cel-values.js';
-import { Quantity, QuantityError } from './go-quantity.js';
 
 const QUANTITY = 'kubernetes.Quantity';
 

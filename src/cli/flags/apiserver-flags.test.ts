@@ -206,7 +206,7 @@ describe('parseApiServerCommandLine', () => {
     ],
     [
       ['--enable-admission-plugins=Nope'],
-      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, Priority)',
+      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass)',
     ],
     [
       ['--enable-admission-plugins=NamespaceLifecycle', '--disable-admission-plugins=NamespaceLifecycle'],
@@ -232,7 +232,7 @@ describe('parseApiServerCommandLine', () => {
       'group version coordination.orch.io/v2 that has not been registered',
     ],
     [['--runtime-config=v2'], 'runtime-config invalid key v2'],
-    [['--runtime-config=api/v1/pods=false'], 'resource pods of group version v1 that has not been registered'],
+    [['--runtime-config=api/v1/widgets=false'], 'resource widgets of group version v1 that has not been registered'],
     [['--runtime-config=api/all=false'], 'invalid key with only api/all=false'],
     [
       ['--storage-backend=etcd3', '--tls-cert-file=a', '--livez-grace-period=-1s'],

@@ -28,6 +28,12 @@ import {
 import { formatHelp } from './flag-usage.js';
 import { serviceFlagTable, validateServiceFlags } from './service-flags.js';
 
+/** The admission plugins on by default, as the flags' usage names them. */
+const DEFAULT_ON_ADMISSION_PLUGINS = BUILTIN_ADMISSION_PLUGINS.ordered
+  .filter((p) => p.defaultOn)
+  .map((p) => p.name)
+  .join(', ');
+
 export const API_SERVER_COMMAND = 'orch-apiserver';
 
 export type StorageBackend = 'embedded' | 'etcd3';
@@ -162,12 +168,12 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
     enableAdmissionPlugins: stringListFlag({
       name: 'enable-admission-plugins',
       section: 'Admission',
-      usage: `admission plugins that should be enabled in addition to default enabled ones (NamespaceLifecycle, Priority). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
+      usage: `admission plugins that should be enabled in addition to default enabled ones (${DEFAULT_ON_ADMISSION_PLUGINS}). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
     }),
     disableAdmissionPlugins: stringListFlag({
       name: 'disable-admission-plugins',
       section: 'Admission',
-      usage: `admission plugins that should be disabled although they are in the default enabled plugins list (NamespaceLifecycle, Priority). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
+      usage: `admission plugins that should be disabled although they are in the default enabled plugins list (${DEFAULT_ON_ADMISSION_PLUGINS}). Comma-delimited list of admission plugins: ${BUILTIN_ADMISSION_PLUGIN_NAMES.join(', ')}. The order of plugins in this flag does not matter.`,
     }),
     storageBackend: stringFlag({
       name: 'storage-backend',

@@ -2,7 +2,7 @@ import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { SubresourceDefinition } from '../../apis/resource-definition.js';
 import type { ServedResource } from '../../registry/resource-set/index.js';
 import type { RequestContext } from '../../registry/types.js';
-import type { ApiResponse } from '../handler.js';
+import type { ApiRequest, ApiResponse } from '../handler.js';
 
 /**
  * kube's `SplitSchemeNamePort`: `name`, `name:port` or `scheme:name:port` (scheme `http` or
@@ -24,6 +24,7 @@ export function connectTargetName(id: string): string | undefined {
 export async function handleConnect(
   served: ServedResource,
   sub: SubresourceDefinition,
+  req: ApiRequest,
   ctx: RequestContext,
 ): Promise<ApiResponse> {
   const info = ctx.info;
@@ -37,5 +38,5 @@ export async function handleConnect(
   const name = connectTargetName(info.name);
   if (!name) throw apiErrors.badRequest(`invalid ${served.def.singular} request ${JSON.stringify(info.name)}`);
   const parent = await served.store.get(ctx, name, {});
-  return sub.connect!.connect(ctx, parent, info.parts.slice(3).join('/'));
+  return sub.connect!.connect(ctx, parent, info.parts.slice(3).join('/'), req.query);
 }

@@ -16,7 +16,14 @@ import { listOptionsOf, watchOptionsOf } from './list-options.js';
 import { withDedupedOwnerReferences } from './owner-references.js';
 import { handlePatch } from './patch.js';
 import { parseDeleteOptions, parseDryRun } from './request-options.js';
-import { type ResponseConfig, writeError, writeList, writeObject, writeSuccessStatus } from './response-writer.js';
+import {
+  type ResponseConfig,
+  writeCreated,
+  writeError,
+  writeList,
+  writeObject,
+  writeSuccessStatus,
+} from './response-writer.js';
 import { handleSubresourceCreate } from './subresource-create.js';
 import { handleSubresourceKind } from './subresource-kind.js';
 import { handleWatch } from './watch.js';
@@ -41,7 +48,7 @@ export function resourceHandler(resources: ResourceSet, cfg: ResponseConfig): Ha
       const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
       if (sub?.kind) return await handleSubresourceKind(served, sub, req, ctx, cfg);
       if (sub?.create) return await handleSubresourceCreate(served, sub, req, ctx, cfg);
-      if (sub?.connect) return await handleConnect(served, sub, ctx);
+      if (sub?.connect) return await handleConnect(served, sub, req, ctx);
       return await dispatch(served, req, ctx, cfg);
     } catch (e) {
       return writeError(req, cfg, e);
@@ -103,7 +110,7 @@ async function dispatch(
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
       addWarnings(ctx, withDedupedOwnerReferences(body.obj as ApiObject, body.warnings));
       const created = await store.create(ctx, body.obj as ApiObject, { dryRun, fieldManager: manager });
-      return writeObject(req, cfg, def, 201, created);
+      return writeCreated(req, cfg, def, created);
     }
     case 'update': {
       // PUT and PATCH address one object: kube has no such route on a collection.

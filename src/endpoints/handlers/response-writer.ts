@@ -240,17 +240,44 @@ export function writeList(
   );
 }
 
-/** A success `Status` (e.g. of a delete), in the client's encoding. */
-export function writeSuccessStatus(req: ApiRequest, cfg: ResponseConfig, status: Status): BodyResponse {
+/**
+ * A `Status` answer (of a delete, or of a create that answers with one: bindings, evictions), in
+ * the client's encoding, with `httpStatus` (default: the Status's own code).
+ */
+export function writeSuccessStatus(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  status: Status,
+  httpStatus: number = status.code,
+): BodyResponse {
   const media = negotiate(req, cfg, undefined, { status: true });
   return finish(
     req,
     cfg,
-    status.code,
+    httpStatus,
     media,
     serialize(media, status, () => encodeStatus(status)),
     {},
   );
+}
+
+/**
+ * The answer of a create (201 Created): the object, or the `Status` some creates answer with
+ * (bindings, evictions), whose `code` is 201 unless it carries its own (kube writes HTTP 201 and
+ * leaves a failure code in the body for the client to read).
+ */
+export function writeCreated(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  def: ResourceDefinition,
+  obj: ApiObject,
+): BodyResponse {
+  if (obj.kind === 'Status' && obj.apiVersion === 'v1') {
+    const status = { ...(obj as unknown as Status) };
+    if (!status.code) status.code = 201;
+    return writeSuccessStatus(req, cfg, status, 201);
+  }
+  return writeObject(req, cfg, def, 201, obj);
 }
 
 /** Any value without a schema (discovery documents, Status on success). */

@@ -7,7 +7,7 @@ import type { ApiRequest, ApiResponse } from '../handler.js';
 import { decodeObjectBody, fieldValidationOf } from './decode-body.js';
 import { writeManager } from './field-managers.js';
 import { parseDryRun } from './request-options.js';
-import { type ResponseConfig, writeObject } from './response-writer.js';
+import { type ResponseConfig, writeCreated } from './response-writer.js';
 import { viewDefinition } from './subresource-kind.js';
 
 /**
@@ -43,5 +43,5 @@ export async function handleSubresourceCreate(
     dryRun,
     fieldManager: manager,
   });
-  return writeObject(req, cfg, view, 201, answer);
+  return writeCreated(req, cfg, view, answer);
 }

@@ -1,5 +1,6 @@
 import type { ApiObject } from '../../../apis/object.js';
 import { clusterKindObjects } from './cluster-fixtures.js';
+import { podKindObjects } from './pod-fixtures.js';
 import { serviceAreaObjects } from './service-fixtures.js';
 
 /**
@@ -187,6 +188,7 @@ export function richObjects(): Record<string, ApiObject> {
       roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'settings-reader' },
     },
     ...clusterKindObjects(),
+    ...podKindObjects(),
     ...serviceAreaObjects(richMetadata),
   };
 }

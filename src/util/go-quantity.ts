@@ -5,7 +5,22 @@
  * decimal (`inf.Dec`); which form a value has is observable (`AsInt64` fails on the decimal
  * form, `AsApproximateFloat64` rounds differently), so this port keeps kube's form rules.
  */
-import { INT64_MAX, INT64_MIN } from './cel-values.js';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+const DECIMAL_SUFFIXES = new Map<number, string>([
+  [-9, 'n'],
+  [-6, 'u'],
+  [-3, 'm'],
+  [0, ''],
+  [3, 'k'],
+  [6, 'M'],
+  [9, 'G'],
+  [12, 'T'],
+  [15, 'P'],
+  [18, 'E'],
+]);
 
 /** A parse failure; `message` is kube's error text. */
 export class QuantityError extends Error {}
@@ -27,7 +42,8 @@ type Amount =
   | { readonly form: 'int'; readonly value: bigint; readonly scale: number }
   | { readonly form: 'dec'; readonly unscaled: bigint; readonly scale: number };
 
-type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+type Format = QuantityFormat;
 
 const inInt64 = (v: bigint): boolean => v >= INT64_MIN && v <= INT64_MAX;
 /** Go's int64 negation, which wraps for the most negative value. */
@@ -188,9 +204,13 @@ function roundUpToNano(unscaled: bigint, scale: number): { unscaled: bigint; sca
   return { unscaled: unscaled % divisor === 0n ? q : q + 1n, scale: 9 };
 }
 
-/** A CEL `kubernetes.Quantity`, immutable. */
+/** A `resource.Quantity` value, immutable. */
 export class Quantity {
-  private constructor(private readonly amount: Amount) {}
+  private constructor(
+    private readonly amount: Amount,
+    /** The format the quantity was written in; its canonical string keeps it where exact. */
+    readonly format: Format = 'DecimalSI',
+  ) {}
 
   /** kube's `ParseQuantity`, with its three errors. */
   static parse(str: string): Quantity {
@@ -219,7 +239,7 @@ export class Quantity {
       scale = (scale - denom.length) | 0;
       if (scale >= -9) {
         const result = BigInt(num + denom) * mantissa;
-        if (inInt64(result)) return new Quantity({ form: 'int', value: positive ? result : -result, scale });
+        if (inInt64(result)) return new Quantity({ form: 'int', value: positive ? result : -result, scale }, format);
       }
     }
     let dec = parseDecimal(value);
@@ -232,12 +252,12 @@ export class Quantity {
     if (format === 'BinarySI' && compareScaled(dec.unscaled, -dec.scale, INT64_MAX, 0) > 0) {
       dec = { unscaled: INT64_MAX, scale: 0 };
     }
-    return new Quantity({ form: 'dec', unscaled: negative ? -dec.unscaled : dec.unscaled, scale: dec.scale });
+    return new Quantity({ form: 'dec', unscaled: negative ? -dec.unscaled : dec.unscaled, scale: dec.scale }, format);
   }
 
   /** kube's `NewQuantity(v, DecimalExponent)`. */
   static fromInt64(v: bigint): Quantity {
-    return new Quantity({ form: 'int', value: v, scale: 0 });
+    return new Quantity({ form: 'int', value: v, scale: 0 }, 'DecimalExponent');
   }
 
   add(y: Quantity): Quantity {
@@ -245,9 +265,9 @@ export class Quantity {
     const b = y.amount;
     if (a.form === 'int' && b.form === 'int') {
       const sum = addInt(a.value, a.scale, b.value, b.scale);
-      if (sum !== undefined) return new Quantity(sum);
+      if (sum !== undefined) return new Quantity(sum, this.format);
     }
-    return new Quantity(addDec(a, b, false));
+    return new Quantity(addDec(a, b, false), this.format);
   }
 
   sub(y: Quantity): Quantity {
@@ -256,9 +276,9 @@ export class Quantity {
     if (a.form === 'int' && b.form === 'int') {
       // kube subtracts by adding the int64 negation, which wraps for the most negative value.
       const diff = addInt(a.value, a.scale, negInt64(b.value), b.scale);
-      if (diff !== undefined) return new Quantity(diff);
+      if (diff !== undefined) return new Quantity(diff, this.format);
     }
-    return new Quantity(addDec(a, b, true));
+    return new Quantity(addDec(a, b, true), this.format);
   }
 
   /** -1, 0 or 1, exactly. */
@@ -278,6 +298,58 @@ export class Quantity {
     const a = this.amount;
     if (a.form === 'dec' || a.scale < 0) return undefined;
     return positiveScale(a.value, a.scale);
+  }
+
+  /**
+   * kube's `MilliValue`: the value in thousandths, rounded away from zero (values beyond int64
+   * are not clamped here).
+   */
+  milliValue(): bigint {
+    const d = asDec(this.amount);
+    const shift = d.scale - 3;
+    if (shift <= 0) return d.unscaled * 10n ** BigInt(-shift);
+    const div = 10n ** BigInt(shift);
+    const q = d.unscaled / div;
+    if (d.unscaled % div === 0n) return q;
+    return d.unscaled < 0n ? q - 1n : q + 1n;
+  }
+
+  /**
+   * kube's `String()` (`CanonicalizeBytes`): `0`; binary quantities of whole values of at least
+   * 1024 in magnitude as `<n>Ki`…`<n>Ei`; everything else as the shortest mantissa with an
+   * exponent that is a multiple of three, written with an SI suffix (`500m`, `2k`) or, for
+   * exponent-format quantities, `e<exp>`.
+   */
+  toString(): string {
+    const d = asDec(this.amount);
+    if (d.unscaled === 0n) return '0';
+    if (this.format === 'BinarySI') {
+      const whole = d.scale <= 0 || d.unscaled % 10n ** BigInt(d.scale) === 0n;
+      const magnitude = d.unscaled < 0n ? -d.unscaled : d.unscaled;
+      const atLeast1024 = compareScaled(magnitude, -d.scale, 1024n, 0) >= 0;
+      if (whole && atLeast1024) {
+        let v = d.scale <= 0 ? d.unscaled * 10n ** BigInt(-d.scale) : d.unscaled / 10n ** BigInt(d.scale);
+        let times = 0;
+        while ((v < 0n ? -v : v) >= 1024n && v % 1024n === 0n && times < 6) {
+          v /= 1024n;
+          times++;
+        }
+        return `${v}${['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'][times]}`;
+      }
+    }
+    let m = d.unscaled;
+    let exponent = -d.scale;
+    while ((m < 0n ? -m : m) >= 10n && m % 10n === 0n) {
+      m /= 10n;
+      exponent++;
+    }
+    while (((exponent % 3) + 3) % 3 !== 0) {
+      m *= 10n;
+      exponent--;
+    }
+    if (this.format === 'DecimalExponent') return exponent === 0 ? `${m}` : `${m}e${exponent}`;
+    const suffix = DECIMAL_SUFFIXES.get(exponent);
+    return suffix === undefined ? `${m}e${exponent}` : `${m}${suffix}`;
   }
 
   /** kube's `AsApproximateFloat64`: the mantissa as a float times a power of ten. */

@@ -1,0 +1,106 @@
+/**
+ * What kube's typed decoding does to `resource.Quantity` fields, done on JSON objects by their
+ * schema: numbers are accepted, every quantity is written back in its canonical form (`0.5` →
+ * `500m`, `1024Mi` → `1Gi`), and a malformed one fails the request like a decoding error (400).
+ * Also the schema built-in kinds validate with: kube checks them with Go validation, not with
+ * their published `required` and `enum` lists.
+ */
+import { Quantity, QuantityError } from '../../util/go-quantity.js';
+import { apiErrors } from '../meta/status.js';
+import type { ApiObject } from '../object.js';
+import { isPlainObject } from '../schema/json-value.js';
+import type { Schema } from '../schema/schema.js';
+
+function isQuantitySchema(schema: Schema): boolean {
+  return schema['x-orch-protobuf-message'] === 'Quantity';
+}
+
+/** The canonical form of a quantity value; throws `QuantityError` for a malformed one. */
+function canonical(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'bigint') return Quantity.parse(String(value)).toString();
+  if (typeof value === 'string') return Quantity.parse(value.trim()).toString();
+  return value;
+}
+
+function walk(schema: Schema, value: unknown): void {
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (!items) return;
+    for (let i = 0; i < value.length; i++) {
+      if (isQuantitySchema(items)) value[i] = canonical(value[i]);
+      else walk(items, value[i]);
+    }
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  for (const [key, child] of Object.entries(value)) {
+    const sub =
+      schema.properties?.[key] ??
+      (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+    if (!sub) continue;
+    if (isQuantitySchema(sub)) value[key] = canonical(child);
+    else walk(sub, child);
+  }
+}
+
+/**
+ * Rewrites every quantity of `obj` (found through `schema`) in canonical form. Mutates.
+ *
+ * @throws StatusError 400 `<Kind> in version "<v>" cannot be handled as a <Kind>: quantities must
+ *   match the regular expression ...` for a malformed quantity.
+ */
+export function canonicalizeQuantities(schema: Schema, obj: ApiObject): void {
+  try {
+    walk(schema, obj);
+  } catch (e) {
+    if (!(e instanceof QuantityError)) throw e;
+    const version = obj.apiVersion.includes('/')
+      ? obj.apiVersion.slice(obj.apiVersion.indexOf('/') + 1)
+      : obj.apiVersion;
+    // kube's transformDecodeError wording.
+    throw apiErrors.badRequest(
+      `${obj.kind} in version ${JSON.stringify(version)} cannot be handled as a ${obj.kind}: ${e.message}`,
+    );
+  }
+}
+
+/**
+ * Rewrites every quantity of a value embedded in another kind (a workload's pod template) in
+ * canonical form, found through `schema`. Mutates.
+ *
+ * @throws StatusError 400 `quantities must match the regular expression ...` for a malformed
+ *   quantity (kube names the enclosing kind before it; the template does not know it).
+ */
+export function canonicalizeEmbeddedQuantities(schema: Schema, value: Record<string, unknown>): void {
+  try {
+    walk(schema, value);
+  } catch (e) {
+    if (!(e instanceof QuantityError)) throw e;
+    throw apiErrors.badRequest(e.message);
+  }
+}
+
+/**
+ * The schema a built-in kind's strategy validates with: the published one without `required`,
+ * `enum` and the uniqueness of list keys (kube reports missing fields, unsupported values and
+ * duplicates from Go validation, with its own messages and all of them at once; the published
+ * documents keep them).
+ */
+export function withoutGoValidatedKeywords(schema: Schema): Schema {
+  const { required: _required, enum: _enum, properties, items, additionalProperties, ...rest } = schema;
+  const out: Schema = { ...rest };
+  // Go validation reports repeated keys itself (`Duplicate value` at the key's own path).
+  if (rest['x-orch-list-type'] === 'map' || rest['x-orch-list-type'] === 'set')
+    out['x-orch-list-duplicates'] = 'allowed';
+  if (properties) {
+    out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withoutGoValidatedKeywords(v)]));
+  }
+  if (items) out.items = withoutGoValidatedKeywords(items);
+  if (additionalProperties !== undefined) {
+    out.additionalProperties =
+      typeof additionalProperties === 'object'
+        ? withoutGoValidatedKeywords(additionalProperties)
+        : additionalProperties;
+  }
+  return out;
+}

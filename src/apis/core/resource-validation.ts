@@ -1,0 +1,178 @@
+/**
+ * kube's validation of resource names and quantities (`validateResourceName`,
+ * `ValidateResourceQuantityValue`, `ValidateContainerResourceRequirements`): names must be
+ * qualified and standard unless domain-prefixed, quantities non-negative (whole for object counts
+ * and extended resources), requests at most the limit (equal for resources that cannot be
+ * overcommitted).
+ */
+import { Quantity, QuantityError } from '../../util/go-quantity.js';
+import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { isQualifiedName } from '../meta/name-validation.js';
+import { keyPath } from '../schema/field-path.js';
+import type { ResourceList, ResourceRequirements } from './pod-types.js';
+import {
+  isExtendedResourceName,
+  isHugePageResourceName,
+  isIntegerResourceName,
+  isNativeResource,
+  isOvercommitAllowed,
+  isStandardContainerResourceName,
+  isStandardQuotaResourceName,
+  isStandardResourceName,
+} from './resource-names.js';
+
+/** The quantity of a JSON value (kube accepts numbers and strings), undefined when it is not one. */
+export function quantityOf(value: unknown): Quantity | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint') return undefined;
+  try {
+    return Quantity.parse(String(value).trim());
+  } catch (e) {
+    if (e instanceof QuantityError) return undefined;
+    throw e;
+  }
+}
+
+/** The canonical string of a quantity value (kube's `Quantity.String()`), or the raw text. */
+export function quantityString(value: unknown): string {
+  return quantityOf(value)?.toString() ?? String(value);
+}
+
+/** kube's `validateResourceName`: qualified, and standard unless domain-prefixed. */
+export function validateResourceName(name: string, path: string): FieldError[] {
+  const errs = isQualifiedName(name).map((msg) => fieldErrors.invalid(path, name, msg));
+  if (errs.length > 0) return errs;
+  if (!name.includes('/') && !isStandardResourceName(name)) {
+    return [fieldErrors.invalid(path, name, 'must be a standard resource type or fully qualified')];
+  }
+  return [];
+}
+
+/** kube's `validateContainerResourceName`. */
+export function validateContainerResourceName(name: string, path: string): FieldError[] {
+  const errs = validateResourceName(name, path);
+  if (!name.includes('/')) {
+    if (!isStandardContainerResourceName(name)) {
+      return [...errs, fieldErrors.invalid(path, name, 'must be a standard resource for containers')];
+    }
+  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
+    return [...errs, fieldErrors.invalid(path, name, "doesn't follow extended resource name standard")];
+  }
+  return errs;
+}
+
+/** kube's `ValidateResourceQuotaResourceName`. */
+export function validateQuotaResourceName(name: string, path: string): FieldError[] {
+  const errs = validateResourceName(name, path);
+  if (!name.includes('/') && !isStandardQuotaResourceName(name)) {
+    return [...errs, fieldErrors.invalid(path, name, 'must be a standard resource for quota')];
+  }
+  return errs;
+}
+
+/** kube's `ValidateResourceQuantityValue`: not negative; a whole number for integer resources. */
+export function validateResourceQuantityValue(resource: string, value: unknown, path: string): FieldError[] {
+  const q = quantityOf(value);
+  if (!q) return [];
+  const errs: FieldError[] = [];
+  if (q.sign() < 0) errs.push(fieldErrors.invalid(path, q.toString(), 'must be greater than or equal to 0'));
+  if (isIntegerResourceName(resource) && q.milliValue() % 1000n !== 0n) {
+    errs.push(fieldErrors.invalid(path, q.toString(), 'must be an integer'));
+  }
+  return errs;
+}
+
+/** kube's `ValidatePositiveQuantityValue`. */
+export function validatePositiveQuantity(value: unknown, path: string): FieldError[] {
+  const q = quantityOf(value);
+  return q && q.sign() <= 0 ? [fieldErrors.invalid(path, q.toString(), 'must be greater than zero')] : [];
+}
+
+function sortedEntries(list: ResourceList | undefined): [string, unknown][] {
+  return Object.entries(list ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const QOS_COMPUTE = new Set(['cpu', 'memory']);
+
+/**
+ * kube's `ValidateContainerResourceRequirements`: names and quantities of limits and requests,
+ * each request at most its limit (equal for huge pages and extended resources, whose limit is then
+ * required), huge pages only together with cpu or memory, claims named in the pod's
+ * `resourceClaims`. Map entries are checked in key order (kube's is Go's random map order).
+ */
+export function validateContainerResources(
+  res: ResourceRequirements | undefined,
+  path: string,
+  podClaimNames: ReadonlySet<string>,
+): FieldError[] {
+  if (!res) return [];
+  const errs: FieldError[] = [];
+  const limPath = `${path}.limits`;
+  const reqPath = `${path}.requests`;
+  let cpuOrMemory = false;
+  let hugePages = false;
+  for (const [name, value] of sortedEntries(res.limits)) {
+    const p = keyPath(limPath, name);
+    errs.push(...validateContainerResourceName(name, p), ...validateResourceQuantityValue(name, value, p));
+    if (isHugePageResourceName(name)) hugePages = true;
+    if (QOS_COMPUTE.has(name)) cpuOrMemory = true;
+  }
+  for (const [name, value] of sortedEntries(res.requests)) {
+    const p = keyPath(reqPath, name);
+    errs.push(...validateContainerResourceName(name, p), ...validateResourceQuantityValue(name, value, p));
+    const request = quantityOf(value);
+    const limitValue = res.limits?.[name];
+    const limit = limitValue === undefined ? undefined : quantityOf(limitValue);
+    if (request && limit) {
+      const order = request.cmp(limit);
+      if (order !== 0 && !isOvercommitAllowed(name)) {
+        errs.push(
+          fieldErrors.invalid(reqPath, request.toString(), `must be equal to ${name} limit of ${limit.toString()}`),
+        );
+      } else if (order > 0) {
+        errs.push(
+          fieldErrors.invalid(
+            reqPath,
+            request.toString(),
+            `must be less than or equal to ${name} limit of ${limit.toString()}`,
+          ),
+        );
+      }
+    } else if (limitValue === undefined && !isOvercommitAllowed(name)) {
+      errs.push(fieldErrors.required(limPath, 'Limit must be set for non overcommitable resources'));
+    }
+    if (isHugePageResourceName(name)) hugePages = true;
+    if (QOS_COMPUTE.has(name)) cpuOrMemory = true;
+  }
+  if (hugePages && !cpuOrMemory) errs.push(fieldErrors.forbidden(path, 'HugePages require cpu or memory'));
+  errs.push(...validateClaimReferences(res.claims, `${path}.claims`, podClaimNames));
+  return errs;
+}
+
+function validateClaimReferences(
+  claims: ResourceRequirements['claims'],
+  path: string,
+  podClaimNames: ReadonlySet<string>,
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (claims ?? []).forEach((claim, i) => {
+    const name = claim.name ?? '';
+    if (!name) {
+      errs.push(fieldErrors.required(`${path}[${i}]`));
+      return;
+    }
+    const key = claim.request ? `${name}/${claim.request}` : name;
+    if (seen.has(name) || seen.has(key)) errs.push(fieldErrors.duplicate(`${path}[${i}]`, seen.has(name) ? name : key));
+    seen.add(key);
+    if (!podClaimNames.has(name)) {
+      const names = [...podClaimNames].sort();
+      const detail = names.length === 0 ? ' which is empty' : `: ${names.join(', ')}`;
+      errs.push({
+        type: 'FieldValueNotFound',
+        field: `${path}[${i}]`,
+        message: `Not found: ${JSON.stringify(name)}: must be one of the names in pod.spec.resourceClaims${detail}`,
+      });
+    }
+  });
+  return errs;
+}
