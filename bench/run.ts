@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<void>> = {
   cel: async () => (await import('./cel/cel-bench.js')).runCelBench(),
   authn: async () => (await import('./authn/authn-bench.js')).runAuthnBench(),
   authz: async () => (await import('./authz/authz-bench.js')).runAuthzBench(),
+  builtin: async () => (await import('./builtin/builtin-bench.js')).runBuiltinBench(),
 };
 
 const name = process.argv[2];

@@ -1,0 +1,216 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { haveWrk, wrkRps } from '../api/load.js';
+import { startBenchServer } from '../api/server-proc.js';
+import { median, printTable, type Row } from '../storage/measure.js';
+
+const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
+const ROUNDS = 3;
+const TOKEN = 'builtin-bench-token-7c1d93ab5e20';
+const NS = 'bench';
+
+/** A Pod with two containers, as `kubectl run` users write them (ports, env, resources, probes). */
+function podBody(): Record<string, unknown> {
+  const container = (name: string, image: string, port: number) => ({
+    name,
+    image,
+    ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
+    env: [
+      { name: 'MODE', value: 'production' },
+      { name: 'LOG_LEVEL', value: 'info' },
+    ],
+    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+    readinessProbe: { httpGet: { path: '/healthz', port }, periodSeconds: 10 },
+    volumeMounts: [{ name: 'data', mountPath: `/var/lib/${name}` }],
+  });
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { generateName: 'bench-pod-', labels: { app: 'bench', tier: 'backend' } },
+    spec: {
+      containers: [
+        container('app', 'registry.example/app:1.4.2', 8080),
+        container('sidecar', 'registry.example/proxy:2.0', 9090),
+      ],
+      volumes: [{ name: 'data', emptyDir: {} }],
+      nodeSelector: { disk: 'ssd' },
+    },
+  };
+}
+
+/** A ConfigMap whose JSON body has the same length as `like`'s. */
+function configMapBody(like: Record<string, unknown>): Record<string, unknown> {
+  const cm = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { generateName: 'bench-cm-', labels: { app: 'bench', tier: 'backend' } },
+    data: { payload: '' },
+  };
+  const pad = JSON.stringify(like).length - JSON.stringify(cm).length;
+  cm.data.payload = 'x'.repeat(Math.max(0, pad));
+  return cm;
+}
+
+function post(
+  base: string,
+  creds: { ca: string; cert: string; key: string },
+  path: string,
+  body: unknown,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(path, base),
+      {
+        method: 'POST',
+        ca: creds.ca,
+        cert: creds.cert,
+        key: creds.key,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          if ((res.statusCode ?? 0) >= 300) reject(new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+          else resolve(text);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** Creates per second with wrk: POSTs of `body` (with `generateName`) on 64 connections. */
+function wrkCreates(url: string, body: unknown, seconds: number, dir: string, tag: string): Promise<number> {
+  const script = join(dir, `${tag}.lua`);
+  writeFileSync(
+    script,
+    [
+      'wrk.method = "POST"',
+      `wrk.body = ${JSON.stringify(JSON.stringify(body))}`,
+      'wrk.headers["Content-Type"] = "application/json"',
+      `wrk.headers["Authorization"] = "Bearer ${TOKEN}"`,
+      '',
+    ].join('\n'),
+  );
+  return new Promise((resolve, reject) => {
+    execFile(
+      'wrk',
+      ['-t2', '-c64', `-d${seconds}s`, '-s', script, url],
+      { timeout: (seconds + 30) * 1000 },
+      (err, stdout) => {
+        if (err) return reject(err);
+        const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
+        if (non2xx) return reject(new Error(`wrk saw ${non2xx[1]} error responses creating ${tag}`));
+        const m = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
+        if (!m) return reject(new Error(`wrk printed no rate for ${tag}: ${stdout}`));
+        resolve(Number(m[1]));
+      },
+    );
+  });
+}
+
+/** Milliseconds for a bare `node` process to start and exit: the floor of any start-up. */
+function nodeStartMs(): Promise<number> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, ['-e', '0'], (err) => (err ? reject(err) : resolve(performance.now() - t0))),
+  );
+}
+
+/**
+ * Built-in kinds against a ConfigMap of the same JSON size, one server, rounds alternating:
+ * creates/s (wrk POST, 64 connections) and cached GETs/s (wrk GET `?resourceVersion=0`) of a Pod
+ * with two containers; start-to-ready on an empty store with every kind registered.
+ */
+export async function runBuiltinBench(): Promise<void> {
+  if (!(await haveWrk())) throw new Error('wrk is required: apt-get install -y wrk');
+  const dir = mkdtempSync(join(tmpdir(), 'orch-builtin-bench-'));
+  try {
+    const tokenFile = join(dir, 'tokens.csv');
+    writeFileSync(tokenFile, `${TOKEN},bench-user,bench-uid,"system:masters"\n`);
+    const args = [`--token-auth-file=${tokenFile}`];
+    const starts: number[] = [];
+    const nodeStarts: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const server = await startBenchServer(join(dir, `empty-${i}`), args);
+      starts.push(server.startMs);
+      await server.stop();
+      nodeStarts.push(await nodeStartMs());
+    }
+    const server = await startBenchServer(join(dir, 'data'), args);
+    try {
+      const pod = podBody();
+      const cm = configMapBody(pod);
+      await post(server.url, server.admin, '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: NS },
+      });
+      const base = `${server.url}/api/v1/namespaces/${NS}`;
+      const podName = JSON.parse(await post(server.url, server.admin, `/api/v1/namespaces/${NS}/pods`, pod)).metadata
+        .name;
+      const cmName = JSON.parse(await post(server.url, server.admin, `/api/v1/namespaces/${NS}/configmaps`, cm))
+        .metadata.name;
+      const creates: Record<string, number[]> = { pod: [], cm: [] };
+      const gets: Record<string, number[]> = { pod: [], cm: [] };
+      await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, 1, TOKEN); // warm up
+      await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, 1, TOKEN);
+      for (let round = 0; round < ROUNDS; round++) {
+        creates.cm!.push(await wrkCreates(`${base}/configmaps`, cm, WRK_SECONDS, dir, 'cm'));
+        creates.pod!.push(await wrkCreates(`${base}/pods`, pod, WRK_SECONDS, dir, 'pod'));
+        gets.cm!.push(await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, WRK_SECONDS, TOKEN));
+        gets.pod!.push(await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, WRK_SECONDS, TOKEN));
+      }
+      const ratios = (r: Record<string, number[]>) => r.pod!.map((p, i) => p / r.cm![i]!);
+      const row = (metric: string, r: Record<string, number[]>): Row => {
+        const rs = ratios(r);
+        return {
+          metric,
+          ours: median(r.pod!),
+          baseline: median(r.cm!),
+          unit: 'req/s',
+          ratio: median(rs),
+          spread: [Math.min(...rs), Math.max(...rs)],
+        };
+      };
+      const startRatios = starts.map((s, i) => nodeStarts[i]! / s);
+      const rows: Row[] = [
+        row(
+          `creates: Pod (2 containers, ${JSON.stringify(pod).length} B) vs ConfigMap of the same size, wrk 64 conns`,
+          creates,
+        ),
+        row('cached GETs: the same Pod vs the same ConfigMap, wrk 64 conns', gets),
+        {
+          metric: 'start-to-ready, empty store, every kind (baseline: bare node start)',
+          ours: median(starts),
+          baseline: median(nodeStarts),
+          unit: 'ms',
+          ratio: median(startRatios),
+          spread: [Math.min(...startRatios), Math.max(...startRatios)],
+        },
+      ];
+      printTable('built-in kinds: Pod against ConfigMap', rows);
+      console.log(
+        JSON.stringify({
+          'pod.creates': Math.round(median(creates.pod!)),
+          'cm.creates': Math.round(median(creates.cm!)),
+          'creates.ratio': Math.round(median(ratios(creates)) * 1000) / 1000,
+          'pod.gets': Math.round(median(gets.pod!)),
+          'cm.gets': Math.round(median(gets.cm!)),
+          'gets.ratio': Math.round(median(ratios(gets)) * 1000) / 1000,
+          'start.ms': Math.round(median(starts)),
+        }),
+      );
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
