@@ -1,6 +1,6 @@
 /**
  * kube's printer columns of the apps/v1 kinds (`pkg/printers/internalversion/printers.go`), with
- * kube's descriptions. The server renders every column, wide ones included.
+ * descriptions in Orch's own words. The server renders every column, wide ones included.
  */
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
@@ -35,26 +35,13 @@ export function deploymentTableColumns(): TableColumns {
   return columns(
     [
       NAME_COLUMN,
-      column('Ready', 'string', 'Number of the pod with ready state'),
-      column(
-        'Up-to-date',
-        'string',
-        'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
-      ),
-      column(
-        'Available',
-        'string',
-        'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
-      ),
+      column('Ready', 'string', 'Ready pods out of the desired replicas.'),
+      column('Up-to-date', 'string', 'Pods of the deployment that already run its current template.'),
+      column('Available', 'string', 'Pods of the deployment that have been ready for at least minReadySeconds.'),
       AGE_COLUMN,
       CONTAINERS_COLUMN,
       IMAGES_COLUMN,
-      column(
-        'Selector',
-        'string',
-        'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
-        { priority: 1 },
-      ),
+      column('Selector', 'string', 'The label selector that picks the pods the deployment manages.', { priority: 1 }),
     ],
     (obj, now) => {
       const sel = selectorOf(spec(obj).selector);
@@ -76,26 +63,13 @@ export function replicaSetTableColumns(): TableColumns {
   return columns(
     [
       NAME_COLUMN,
-      column(
-        'Desired',
-        'integer',
-        'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller',
-      ),
-      column(
-        'Current',
-        'integer',
-        'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/#what-is-a-replicationcontroller',
-      ),
-      column('Ready', 'integer', 'The number of ready replicas for this replica set.'),
+      column('Desired', 'integer', 'The number of replicas asked for.'),
+      column('Current', 'integer', 'The number of replicas last seen running.'),
+      column('Ready', 'integer', 'The number of replicas that are ready.'),
       AGE_COLUMN,
       CONTAINERS_COLUMN,
       IMAGES_COLUMN,
-      column(
-        'Selector',
-        'string',
-        'Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
-        { priority: 1 },
-      ),
+      column('Selector', 'string', 'The label selector that picks the pods the replica set manages.', { priority: 1 }),
     ],
     (obj, now) => [
       objectName(obj),
@@ -114,7 +88,7 @@ export function statefulSetTableColumns(): TableColumns {
   return columns(
     [
       NAME_COLUMN,
-      column('Ready', 'string', 'Number of the pod with ready state'),
+      column('Ready', 'string', 'Ready pods out of the desired replicas.'),
       AGE_COLUMN,
       CONTAINERS_COLUMN,
       IMAGES_COLUMN,
@@ -136,41 +110,16 @@ export function daemonSetTableColumns(): TableColumns {
   return columns(
     [
       NAME_COLUMN,
-      column(
-        'Desired',
-        'integer',
-        'The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/',
-      ),
-      column(
-        'Current',
-        'integer',
-        'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/',
-      ),
-      column(
-        'Ready',
-        'integer',
-        'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.',
-      ),
-      column('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
-      column(
-        'Available',
-        'integer',
-        'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)',
-      ),
-      column(
-        'Node Selector',
-        'string',
-        "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/",
-      ),
+      column('Desired', 'integer', 'Nodes that should run a daemon pod.'),
+      column('Current', 'integer', 'Nodes that should run a daemon pod and already run one.'),
+      column('Ready', 'integer', 'Nodes whose daemon pod is running and ready.'),
+      column('Up-to-date', 'integer', 'Nodes whose daemon pod runs the current template.'),
+      column('Available', 'integer', 'Nodes whose daemon pod has been ready for at least minReadySeconds.'),
+      column('Node Selector', 'string', 'The node labels a node needs to run the daemon pod.'),
       AGE_COLUMN,
       CONTAINERS_COLUMN,
       IMAGES_COLUMN,
-      column(
-        'Selector',
-        'string',
-        'A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
-        { priority: 1 },
-      ),
+      column('Selector', 'string', 'The label selector that picks the pods the daemon set manages.', { priority: 1 }),
     ],
     (obj, now) => {
       const s = status(obj);
@@ -205,8 +154,8 @@ export function controllerRevisionTableColumns(): TableColumns {
   return columns(
     [
       NAME_COLUMN,
-      column('Controller', 'string', 'Controller of the object'),
-      column('Revision', 'string', 'revision indicates the revision of the state represented by Data.'),
+      column('Controller', 'string', 'The object that controls this revision.'),
+      column('Revision', 'string', 'The revision number of the stored state.'),
       AGE_COLUMN,
     ],
     (obj, now) => [objectName(obj), controllerName(obj), int(obj.revision), age(obj, now)],

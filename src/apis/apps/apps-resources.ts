@@ -68,6 +68,7 @@ import {
 import { selectorString } from './workload-columns.js';
 import {
   keepStatus,
+  LIST_METADATA_DESCRIPTION,
   resetStatus,
   statusSubresource,
   validationSchema,
@@ -101,9 +102,9 @@ export function deploymentResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RU
       resource: 'deployments',
       shortNames: ['deploy'],
       categories: ALL,
-      listDescription: 'DeploymentList is a list of Deployments.',
-      listItemsDescription: 'Items is the list of Deployments.',
-      listMetadataDescription: 'Standard list metadata.',
+      listDescription: 'A list of deployments.',
+      listItemsDescription: 'The deployments.',
+      listMetadataDescription: LIST_METADATA_DESCRIPTION,
     },
     {
       schema: deploymentSchema,
@@ -153,11 +154,9 @@ export function replicaSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RU
       resource: 'replicasets',
       shortNames: ['rs'],
       categories: ALL,
-      listDescription: 'ReplicaSetList is a collection of ReplicaSets.',
-      listItemsDescription:
-        'List of ReplicaSets. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller',
-      listMetadataDescription:
-        'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+      listDescription: 'A list of replica sets.',
+      listItemsDescription: 'The replica sets.',
+      listMetadataDescription: LIST_METADATA_DESCRIPTION,
     },
     {
       schema: replicaSetSchema,
@@ -196,10 +195,9 @@ export function statefulSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_R
       resource: 'statefulsets',
       shortNames: ['sts'],
       categories: ALL,
-      listDescription: 'StatefulSetList is a collection of StatefulSets.',
-      listItemsDescription: 'Items is the list of stateful sets.',
-      listMetadataDescription:
-        "Standard list's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+      listDescription: 'A list of stateful sets.',
+      listItemsDescription: 'The stateful sets.',
+      listMetadataDescription: LIST_METADATA_DESCRIPTION,
     },
     {
       schema: statefulSetSchema,
@@ -246,10 +244,9 @@ export function daemonSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RUL
       resource: 'daemonsets',
       shortNames: ['ds'],
       categories: ALL,
-      listDescription: 'DaemonSetList is a collection of daemon sets.',
-      listItemsDescription: 'A list of daemon sets.',
-      listMetadataDescription:
-        'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+      listDescription: 'A list of daemon sets.',
+      listItemsDescription: 'The daemon sets.',
+      listMetadataDescription: LIST_METADATA_DESCRIPTION,
     },
     {
       schema: daemonSetSchema,
@@ -290,10 +287,9 @@ export function controllerRevisionResource(): BuiltinResourceDefinition {
         resource: 'controllerrevisions',
         shortNames: [],
         categories: [],
-        listDescription: 'ControllerRevisionList is a resource containing a list of ControllerRevision objects.',
-        listItemsDescription: 'Items is the list of ControllerRevisions',
-        listMetadataDescription:
-          'More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+        listDescription: 'A list of controller revisions.',
+        listItemsDescription: 'The controller revisions.',
+        listMetadataDescription: LIST_METADATA_DESCRIPTION,
       },
       {
         schema: controllerRevisionSchema,

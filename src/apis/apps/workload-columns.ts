@@ -15,7 +15,7 @@ import { selectorOf } from './workload-validation.js';
 export const CONTAINERS_COLUMN: TableColumnDefinition = column(
   'Containers',
   'string',
-  'Names of each container in the template.',
+  'The container names of the pod template.',
   {
     priority: 1,
   },
@@ -24,7 +24,7 @@ export const CONTAINERS_COLUMN: TableColumnDefinition = column(
 export const IMAGES_COLUMN: TableColumnDefinition = column(
   'Images',
   'string',
-  'Images referenced by each container in the template.',
+  'The container images of the pod template.',
   { priority: 1 },
 );
 

@@ -28,6 +28,9 @@ export function validationSchema(schema: Schema): Schema {
   return out;
 }
 
+/** The description of a workload list's `metadata` field. */
+export const LIST_METADATA_DESCRIPTION = "The list's metadata: its resource version and continue token.";
+
 /** What a workload definition names and describes. */
 export interface WorkloadNames {
   readonly group: string;

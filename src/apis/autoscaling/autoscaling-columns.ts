@@ -73,31 +73,11 @@ export function hpaTableColumns(toV2: (obj: ApiObject) => ApiObject): TableColum
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column(
-        'Reference',
-        'string',
-        'scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.',
-      ),
-      column(
-        'Targets',
-        'string',
-        'metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.',
-      ),
-      column(
-        'MinPods',
-        'string',
-        'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.',
-      ),
-      column(
-        'MaxPods',
-        'string',
-        'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.',
-      ),
-      column(
-        'Replicas',
-        'string',
-        'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.',
-      ),
+      column('Reference', 'string', 'The kind and name of the object the autoscaler scales.'),
+      column('Targets', 'string', 'Current and target values of the autoscaler metrics.'),
+      column('MinPods', 'string', 'The fewest replicas the autoscaler scales down to.'),
+      column('MaxPods', 'string', 'The most replicas the autoscaler scales up to.'),
+      column('Replicas', 'string', 'The number of replicas the autoscaler last saw.'),
       AGE_COLUMN,
     ]),
     cells: (served: ApiObject, now: Date) => {

@@ -8,6 +8,7 @@
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import {
   keepStatus,
+  LIST_METADATA_DESCRIPTION,
   resetStatus,
   statusSubresource,
   validationSchema,
@@ -30,7 +31,9 @@ const NAMES = {
   resource: 'horizontalpodautoscalers',
   shortNames: ['hpa'],
   categories: ['all'],
-  listItemsDescription: 'items is the list of horizontal pod autoscaler objects.',
+  listDescription: 'A list of horizontal pod autoscalers.',
+  listItemsDescription: 'The horizontal pod autoscalers.',
+  listMetadataDescription: LIST_METADATA_DESCRIPTION,
 };
 
 /** The v1 view's conversion: stored as v2 (with v2's defaults, which kube applies when it reads). */
@@ -53,8 +56,6 @@ export function hpaV2Resource(): BuiltinResourceDefinition {
     {
       ...NAMES,
       version: 'v2',
-      listDescription: 'HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects.',
-      listMetadataDescription: 'metadata is the standard list metadata.',
     },
     {
       schema: hpaV2Schema,
@@ -89,8 +90,6 @@ export function hpaV1Resource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceD
     {
       ...NAMES,
       version: 'v1',
-      listDescription: 'list of horizontal pod autoscaler objects.',
-      listMetadataDescription: 'Standard list metadata.',
     },
     {
       schema: hpaV1Schema,

@@ -1,6 +1,6 @@
 /**
  * kube's printer columns of Jobs and CronJobs (`pkg/printers/internalversion/printers.go`, v1.32),
- * with kube's descriptions. The server renders every column, wide ones included.
+ * with descriptions in Orch's own words. The server renders every column, wide ones included.
  */
 import { CONTAINERS_COLUMN, containerCells, formatLabelSelector, IMAGES_COLUMN } from '../apps/workload-columns.js';
 import type { ApiObject } from '../object.js';
@@ -15,12 +15,9 @@ const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const age = (o: ApiObject, now: Date): string =>
   translateTimestampSince(valueAt(o, 'metadata', 'creationTimestamp'), now);
 
-const SELECTOR_COLUMN = column(
-  'Selector',
-  'string',
-  'A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
-  { priority: 1 },
-);
+const SELECTOR_COLUMN = column('Selector', 'string', 'The label selector that picks the pods of the job.', {
+  priority: 1,
+});
 
 /** kube's `hasJobCondition`: the first condition of the type decides. */
 function hasCondition(job: ApiObject, type: string): boolean {
@@ -60,13 +57,9 @@ export function jobTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Status', 'string', 'Status of the job.'),
-      column(
-        'Completions',
-        'string',
-        'The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.',
-      ),
-      column('Duration', 'string', 'Time required to complete the job.'),
+      column('Status', 'string', 'Whether the job is running, complete, failed, suspended or terminating.'),
+      column('Completions', 'string', 'Succeeded pods out of the completions the job needs.'),
+      column('Duration', 'string', 'How long the job ran, or has been running so far.'),
       AGE_COLUMN,
       CONTAINERS_COLUMN,
       IMAGES_COLUMN,
@@ -89,19 +82,11 @@ export function cronJobTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
-      column(
-        'Timezone',
-        'string',
-        'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones',
-      ),
-      column(
-        'Suspend',
-        'boolean',
-        'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.',
-      ),
-      column('Active', 'integer', 'A list of pointers to currently running jobs.'),
-      column('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
+      column('Schedule', 'string', 'The cron expression that says when jobs are created.'),
+      column('Timezone', 'string', "The time zone the schedule is read in; the controller manager's own when unset."),
+      column('Suspend', 'boolean', 'Whether new runs are paused; running jobs are not affected.'),
+      column('Active', 'integer', 'The number of jobs of the cron job that are running.'),
+      column('Last Schedule', 'string', 'How long ago a job was last scheduled.'),
       AGE_COLUMN,
       CONTAINERS_COLUMN,
       IMAGES_COLUMN,

@@ -7,6 +7,7 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { BASIC_POD_TEMPLATE_RULES, type PodTemplateRules } from '../apps/pod-template-rules.js';
 import {
   keepStatus,
+  LIST_METADATA_DESCRIPTION,
   resetStatus,
   statusSubresource,
   validationSchema,
@@ -30,8 +31,6 @@ export interface BatchOptions {
 }
 
 const BATCH = { group: 'batch', version: 'v1' };
-const LIST_METADATA =
-  'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
 /** `jobs`. */
 export function jobResource(
@@ -47,9 +46,9 @@ export function jobResource(
       resource: 'jobs',
       shortNames: [],
       categories: ['all'],
-      listDescription: 'JobList is a collection of jobs.',
-      listItemsDescription: 'items is the list of Jobs.',
-      listMetadataDescription: LIST_METADATA,
+      listDescription: 'A list of jobs.',
+      listItemsDescription: 'The jobs.',
+      listMetadataDescription: LIST_METADATA_DESCRIPTION,
     },
     {
       schema: jobSchema,
@@ -87,9 +86,9 @@ export function cronJobResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RULES
       resource: 'cronjobs',
       shortNames: ['cj'],
       categories: ['all'],
-      listDescription: 'CronJobList is a collection of cron jobs.',
-      listItemsDescription: 'items is the list of CronJobs.',
-      listMetadataDescription: LIST_METADATA,
+      listDescription: 'A list of cron jobs.',
+      listItemsDescription: 'The cron jobs.',
+      listMetadataDescription: LIST_METADATA_DESCRIPTION,
     },
     {
       schema: cronJobSchema,

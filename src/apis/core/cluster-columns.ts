@@ -63,8 +63,8 @@ export function nodeTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Status', 'string', 'The status of the node'),
-      column('Roles', 'string', 'The roles of the node'),
+      column('Status', 'string', 'Whether the node is ready, plus scheduling and other flags.'),
+      column('Roles', 'string', 'The roles named by the node labels.'),
       AGE_COLUMN,
       column('Version', 'string', info('kubeletVersion')),
       column('Internal-IP', 'string', fieldDoc(schema, ['status', 'addresses']), { priority: 1 }),
@@ -138,8 +138,8 @@ export function persistentVolumeTableColumns(schema: Schema): TableColumns {
       column('Reclaim Policy', 'string', spec('persistentVolumeReclaimPolicy')),
       column('Status', 'string', fieldDoc(schema, ['status', 'phase'], 'pv')),
       column('Claim', 'string', spec('claimRef')),
-      column('StorageClass', 'string', 'StorageClass of the pv'),
-      column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv'),
+      column('StorageClass', 'string', 'The storage class of the volume.'),
+      column('VolumeAttributesClass', 'string', 'The volume attributes class of the volume.'),
       column('Reason', 'string', fieldDoc(schema, ['status', 'reason'], 'pv')),
       AGE_COLUMN,
       column('VolumeMode', 'string', spec('volumeMode'), { priority: 1 }),
@@ -176,8 +176,8 @@ export function persistentVolumeClaimTableColumns(schema: Schema): TableColumns 
       column('Volume', 'string', fieldDoc(schema, ['spec', 'volumeName'], 'pvc')),
       column('Capacity', 'string', fieldDoc(schema, ['status', 'capacity'], 'pvc')),
       column('Access Modes', 'string', fieldDoc(schema, ['status', 'accessModes'], 'pvc')),
-      column('StorageClass', 'string', 'StorageClass of the pvc'),
-      column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc'),
+      column('StorageClass', 'string', 'The storage class of the claim.'),
+      column('VolumeAttributesClass', 'string', 'The volume attributes class of the claim.'),
       AGE_COLUMN,
       column('VolumeMode', 'string', fieldDoc(schema, ['spec', 'volumeMode'], 'pvc'), { priority: 1 }),
     ]),
@@ -207,12 +207,8 @@ export function resourceQuotaTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
-      column(
-        'Limit',
-        'string',
-        'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.',
-      ),
+      column('Request', 'string', 'Used and hard amounts of each quota resource other than limits.'),
+      column('Limit', 'string', 'Used and hard amounts of each limits quota resource.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {

@@ -131,13 +131,9 @@ export function podTableColumns(schema: Schema): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
-      column('Status', 'string', 'The aggregate status of the containers in this pod.'),
-      column(
-        'Restarts',
-        'string',
-        'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
-      ),
+      column('Ready', 'string', 'Ready containers out of all containers of the pod.'),
+      column('Status', 'string', 'A short summary of the state of the pod and its containers.'),
+      column('Restarts', 'string', 'Container restarts in the pod, and how long ago the last one was.'),
       AGE_COLUMN,
       column('IP', 'string', fieldDoc(schema, ['status', 'podIP']), { priority: 1 }),
       column('Node', 'string', fieldDoc(schema, ['spec', 'nodeName']), { priority: 1 }),
@@ -180,9 +176,9 @@ export function podTemplateTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Containers', 'string', 'Names of each container in the template.'),
-      column('Images', 'string', 'Images referenced by each container in the template.'),
-      column('Pod Labels', 'string', 'The labels for the pod template.'),
+      column('Containers', 'string', 'The container names of the pod template.'),
+      column('Images', 'string', 'The container images of the pod template.'),
+      column('Pod Labels', 'string', 'The labels the pod template gives its pods.'),
     ]),
     cells: (obj: ApiObject) => {
       const t = obj as PodTemplate;

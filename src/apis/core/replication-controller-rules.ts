@@ -121,26 +121,15 @@ export function replicationControllerTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column(
-        'Desired',
-        'integer',
-        'Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
-      ),
-      column(
-        'Current',
-        'integer',
-        'Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller',
-      ),
-      column('Ready', 'integer', 'The number of ready replicas for this replication controller.'),
+      column('Desired', 'integer', 'The number of replicas asked for.'),
+      column('Current', 'integer', 'The number of replicas last seen running.'),
+      column('Ready', 'integer', 'The number of replicas that are ready.'),
       AGE_COLUMN,
       CONTAINERS_COLUMN,
       IMAGES_COLUMN,
-      column(
-        'Selector',
-        'string',
-        'Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors',
-        { priority: 1 },
-      ),
+      column('Selector', 'string', 'The labels that pick the pods the replication controller manages.', {
+        priority: 1,
+      }),
     ]),
     cells: (rc: ApiObject, now: Date) => [
       objectName(rc),

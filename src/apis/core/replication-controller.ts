@@ -9,6 +9,7 @@ import { BASIC_POD_TEMPLATE_RULES, type PodTemplateRules } from '../apps/pod-tem
 import { validateReplicaSetStatus } from '../apps/replica-set.js';
 import {
   keepStatus,
+  LIST_METADATA_DESCRIPTION,
   resetStatus,
   statusSubresource,
   validationSchema,
@@ -45,11 +46,9 @@ export function replicationControllerResource(
       resource: 'replicationcontrollers',
       shortNames: ['rc'],
       categories: ['all'],
-      listDescription: 'ReplicationControllerList is a collection of replication controllers.',
-      listItemsDescription:
-        'List of replication controllers. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller',
-      listMetadataDescription:
-        'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
+      listDescription: 'A list of replication controllers.',
+      listItemsDescription: 'The replication controllers.',
+      listMetadataDescription: LIST_METADATA_DESCRIPTION,
     },
     {
       schema: replicationControllerSchema,

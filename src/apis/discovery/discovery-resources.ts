@@ -36,7 +36,7 @@ export function endpointSliceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinR
     tableColumns: endpointSliceTableColumns(endpointSliceSchema),
     listDescription: 'A list of EndpointSlices.',
     listItemsDescription: 'The EndpointSlices.',
-    listMetadataDescription: 'Standard list metadata.',
+    listMetadataDescription: "The list's metadata: its resource version and continue token.",
     strategy: schemaStrategy<EndpointSlice>({
       schema,
       namespaced: true,

@@ -48,7 +48,7 @@ export function flowSchemaTableColumns(schema: Schema): TableColumns {
         describeField(schema, 'spec', 'distinguisherMethod') || 'How requests are divided into flows.',
       ),
       AGE_COLUMN,
-      column('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration'),
+      column('MissingPL', 'string', 'Whether the named priority level is missing or broken.'),
     ]),
     cells: (obj: ApiObject, now: Date) => {
       const conditions = valueAt(obj, 'status', 'conditions');

@@ -37,14 +37,10 @@ export function ingressTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column(
-        'Class',
-        'string',
-        'The name of the IngressClass resource that should be used for additional configuration',
-      ),
-      column('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'),
-      column('Address', 'string', 'Address is a list containing ingress points for the load-balancer'),
-      column('Ports', 'string', 'Ports of TLS configurations that open'),
+      column('Class', 'string', 'The ingress class of the ingress.'),
+      column('Hosts', 'string', 'The host names the rules match.'),
+      column('Address', 'string', 'The addresses the load balancer reports.'),
+      column('Ports', 'string', 'The ports the ingress serves, 443 included when TLS is set.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {

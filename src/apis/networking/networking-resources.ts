@@ -45,7 +45,7 @@ function definition(
     schema,
     listDescription: `A list of ${names.list}.`,
     listItemsDescription: `The ${names.list}.`,
-    listMetadataDescription: 'Standard list metadata.',
+    listMetadataDescription: "The list's metadata: its resource version and continue token.",
     ...rest,
   };
 }

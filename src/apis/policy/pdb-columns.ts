@@ -15,9 +15,9 @@ export function pdbTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Min Available', 'string', 'The minimum number of pods that must be available.'),
-      column('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.'),
-      column('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
+      column('Min Available', 'string', 'How many pods must stay available, as a number or percentage.'),
+      column('Max Unavailable', 'string', 'How many pods may be unavailable, as a number or percentage.'),
+      column('Allowed Disruptions', 'integer', 'How many pods may be disrupted right now.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => {

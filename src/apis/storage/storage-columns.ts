@@ -133,7 +133,7 @@ export function csiNodeTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'),
+      column('Drivers', 'integer', 'How many CSI drivers the node has registered.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), itemCount(valueAt(obj, 'spec', 'drivers')), age(obj, now)],
