@@ -71,6 +71,30 @@ describe('kubectl and the workload kinds under --api-domain=k8s.io', () => {
     assert.match(guarded.stderr, /Expected replicas to be 4, was 5/);
   });
 
+  it('exposes a deployment as a service selecting its pods, and explains the pod container fields', async () => {
+    await ok('create', 'deployment', 'shop', '--image=registry.example/shop:2.1', '--port=8080', '-n', NS);
+    let r = await ok('expose', 'deployment', 'shop', '--port=80', '--target-port=8080', '-n', NS);
+    assert.match(r.stdout, /^service\/shop exposed$/m);
+    r = await ok(
+      'get',
+      'service',
+      'shop',
+      '-n',
+      NS,
+      '-o',
+      'jsonpath={.spec.selector.app} {.spec.ports[0].port} {.spec.ports[0].targetPort} {.spec.type} {.spec.clusterIP}',
+    );
+    const [app, port, target, type, ip] = r.stdout.split(' ');
+    assert.deepEqual([app, port, target, type], ['shop', '80', '8080', 'ClusterIP']);
+    assert.match(ip ?? '', /^10\.0\.0\.\d+$/);
+    r = await ok('explain', 'pod.spec.containers');
+    assert.match(r.stdout, /^KIND:\s+Pod$/m);
+    assert.match(r.stdout, /^FIELD:\s+containers <\[\]Container>$/m);
+    for (const field of ['image', 'ports', 'resources', 'volumeMounts']) {
+      assert.match(r.stdout, new RegExp(`^\\s+${field}\\s`, 'm'), field);
+    }
+  });
+
   it('creates a job, a cronjob and an autoscaler, and lists all of them with get all', async () => {
     assert.equal(
       (await ok('create', 'job', 'pi', '--image=perl:5.34', '-n', NS, '--', 'perl', '-e', 'print 1')).stdout.trim(),
