@@ -283,19 +283,32 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // default policy just written, or their first requests would be refused.
     await api.authorizationCaughtUp(bootstrap.writes, lifetime.signal);
     health.markPostStartHookDone('rbac/bootstrap-roles');
-    await networking.start({
-      resources: served,
-      advertiseAddress: resolveAdvertiseAddress(options.advertiseAddress, options.bindAddress ?? '127.0.0.1'),
-      securePort: Number(new URL(server.url).port),
-      signal: lifetime.signal,
-    });
-    health.markPostStartHookDone('start-service-ip-repair-controllers');
-    health.markPostStartHookDone('bootstrap-controller');
-    await ensureSystemPriorityClasses(served, domain, { signal: lifetime.signal, logger });
-    health.markPostStartHookDone('scheduling/bootstrap-system-priority-classes');
-    await ensureApfConfiguration(served, domain, { signal: lifetime.signal, logger });
-    startApfConfigProducer(served, domain, { signal: lifetime.signal, logger, intervalMs: APF_ENSURE_INTERVAL_MS });
-    health.markPostStartHookDone('priority-and-fairness-config-producer');
+    // The other bootstrap writes are independent of one another: they run together.
+    const resources = served;
+    await Promise.all([
+      networking
+        .start({
+          resources,
+          advertiseAddress: resolveAdvertiseAddress(options.advertiseAddress, options.bindAddress ?? '127.0.0.1'),
+          securePort: Number(new URL(server.url).port),
+          signal: lifetime.signal,
+        })
+        .then(() => {
+          health.markPostStartHookDone('start-service-ip-repair-controllers');
+          health.markPostStartHookDone('bootstrap-controller');
+        }),
+      ensureSystemPriorityClasses(resources, domain, { signal: lifetime.signal, logger }).then(() =>
+        health.markPostStartHookDone('scheduling/bootstrap-system-priority-classes'),
+      ),
+      ensureApfConfiguration(resources, domain, { signal: lifetime.signal, logger }).then(() => {
+        startApfConfigProducer(resources, domain, {
+          signal: lifetime.signal,
+          logger,
+          intervalMs: APF_ENSURE_INTERVAL_MS,
+        });
+        health.markPostStartHookDone('priority-and-fairness-config-producer');
+      }),
+    ]);
     // --- controllers (src/controllers): garbage collector, namespace, serviceaccount and aggregation ---
     const controllers =
       options.runControllers === false
