@@ -20,7 +20,7 @@ export function applyDefaults(schema: Schema, obj: unknown): void {
   }
   if (!isPlainObject(obj)) return;
   const props = schema.properties ?? {};
-  for (const [name, propSchema] of Object.entries(props)) {
+  for (const [name, propSchema] of propertyEntries(schema)) {
     defaultEntry(obj, name, propSchema);
   }
   const extra = schema.additionalProperties;
@@ -56,7 +56,7 @@ export function canonicalizeTimestamps(schema: Schema, obj: unknown): void {
   }
   if (!isPlainObject(obj)) return;
   const props = schema.properties ?? {};
-  for (const [name, propSchema] of Object.entries(props)) {
+  for (const [name, propSchema] of propertyEntries(schema)) {
     if (obj[name] !== undefined) obj[name] = canonicalValue(propSchema, obj[name]);
   }
   const extra = schema.additionalProperties;
@@ -70,6 +70,38 @@ export function canonicalizeTimestamps(schema: Schema, obj: unknown): void {
 function canonicalValue(schema: Schema, value: unknown): unknown {
   const precision = schema['x-orch-time-precision'];
   if (precision && typeof value === 'string') return canonicalTimestamp(value, precision) ?? value;
-  canonicalizeTimestamps(schema, value);
+  if (holdsTimestamps(schema)) canonicalizeTimestamps(schema, value);
   return value;
+}
+
+/**
+ * Derived facts of a schema, computed once per schema object: its properties as entries (the
+ * walks above run per request) and whether any timestamp lies below it. Schemas are not changed
+ * after they are built (built-in ones are frozen), so the facts stay true.
+ */
+const entriesMemo = new WeakMap<Schema, readonly (readonly [string, Schema])[]>();
+const timestampsMemo = new WeakMap<Schema, boolean>();
+
+function propertyEntries(schema: Schema): readonly (readonly [string, Schema])[] {
+  let entries = entriesMemo.get(schema);
+  if (entries === undefined) {
+    entries = Object.entries(schema.properties ?? {});
+    entriesMemo.set(schema, entries);
+  }
+  return entries;
+}
+
+/** Whether a value of `schema` may hold a timestamp (a recursive schema counts as yes). */
+function holdsTimestamps(schema: Schema): boolean {
+  const known = timestampsMemo.get(schema);
+  if (known !== undefined) return known;
+  timestampsMemo.set(schema, true); // a schema that reaches itself: assume yes while looking
+  const extra = schema.additionalProperties;
+  const holds =
+    schema['x-orch-time-precision'] !== undefined ||
+    (schema.items !== undefined && holdsTimestamps(schema.items)) ||
+    (typeof extra === 'object' && holdsTimestamps(extra)) ||
+    Object.values(schema.properties ?? {}).some(holdsTimestamps);
+  timestampsMemo.set(schema, holds);
+  return holds;
 }

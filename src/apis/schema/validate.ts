@@ -175,8 +175,10 @@ function validateObject(schema: Schema, value: Record<string, unknown>, path: st
     );
   }
   const props = schema.properties ?? {};
-  for (const [name, propSchema] of Object.entries(props)) {
-    walk(propSchema, value[name], childPath(path, name), errs);
+  for (const name in props) {
+    const v = value[name];
+    // Absent properties have nothing to check; their path is not even built.
+    if (v !== undefined && Object.hasOwn(props, name)) walk(props[name], v, childPath(path, name), errs);
   }
   const extra = schema.additionalProperties;
   if (extra && typeof extra === 'object') {
