@@ -9,6 +9,7 @@ import {
 import type { ApiObject } from '../object.js';
 import { indexPath } from '../schema/field-path.js';
 import { jsonEqual } from '../schema/json-value.js';
+import { certificateSigningRequestSpecSchema } from './certificates-v1-schemas.js';
 import { checkCertificateRequest, checkIssuedCertificate } from './csr-request.js';
 import { goBytesLiteral } from './pem-blocks.js';
 
@@ -37,32 +38,13 @@ export interface CertificateSigningRequest extends ApiObject {
   status?: { conditions?: CsrCondition[]; certificate?: string };
 }
 
-/** Key usages a v1 request may ask for (kube's `allValidUsages`, sorted as its message lists them). */
-export const KEY_USAGES: readonly string[] = [
-  'any',
-  'cert sign',
-  'client auth',
-  'code signing',
-  'content commitment',
-  'crl sign',
-  'data encipherment',
-  'decipher only',
-  'digital signature',
-  'email protection',
-  'encipher only',
-  'ipsec end system',
-  'ipsec tunnel',
-  'ipsec user',
-  'key agreement',
-  'key encipherment',
-  'microsoft sgc',
-  'netscape sgc',
-  'ocsp signing',
-  's/mime',
-  'server auth',
-  'signing',
-  'timestamping',
-];
+/**
+ * Key usages a v1 request may ask for (kube's `allValidUsages`): the enum of the generated
+ * `spec.usages` items, in the sorted order kube's message lists them.
+ */
+export const KEY_USAGES: readonly string[] = Object.freeze(
+  [...((certificateSigningRequestSpecSchema.properties?.usages?.items?.enum ?? []) as string[])].sort(),
+);
 
 /** Condition types that may only be `True`. */
 const TRUE_ONLY_TYPES = new Set(['Approved', 'Denied', 'Failed']);
