@@ -1,3 +1,4 @@
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 /**
  * core/v1 `nodes` (with `status`; `proxy` is added by the server) and the storage and quota kinds
  * `persistentvolumes`, `persistentvolumeclaims` (each with `status`), `limitranges` and
@@ -41,7 +42,7 @@ import {
   validatePersistentVolumeSpec,
   validatePersistentVolumeUpdate,
 } from './persistent-volume-rules.js';
-import { canonicalizeQuantities, withoutGoValidatedKeywords } from './quantity-fields.js';
+import { canonicalizeQuantities } from './quantity-fields.js';
 import {
   defaultLimitRange,
   type LimitRange,
@@ -119,7 +120,7 @@ function statusSubresource<T extends ApiObject>(
 
 /** core/v1 `nodes` (cluster-scoped; short name `no`). */
 export function nodeResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = withoutGoValidatedKeywords(nodeSchema);
+  const schema = nativeValidationSchema(nodeSchema);
   const prepare = (n: Node) => {
     canonicalizeQuantities(nodeSchema, n);
     defaultNode(n);
@@ -157,7 +158,7 @@ export function persistentVolumeResource(
   options: CoreKindOptions = {},
 ): BuiltinResourceDefinition {
   const clock = options.clock ?? systemClock;
-  const schema = withoutGoValidatedKeywords(persistentVolumeSchema);
+  const schema = nativeValidationSchema(persistentVolumeSchema);
   const prepare = (pv: PersistentVolume) => {
     canonicalizeQuantities(persistentVolumeSchema, pv);
     defaultPersistentVolume(pv);
@@ -214,7 +215,7 @@ export function persistentVolumeResource(
 
 /** core/v1 `persistentvolumeclaims` (short name `pvc`). */
 export function persistentVolumeClaimResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = withoutGoValidatedKeywords(persistentVolumeClaimSchema);
+  const schema = nativeValidationSchema(persistentVolumeClaimSchema);
   const prepare = (pvc: PersistentVolumeClaim) => {
     canonicalizeQuantities(persistentVolumeClaimSchema, pvc);
     pvc.spec ??= {};
@@ -256,7 +257,7 @@ export function persistentVolumeClaimResource(domain: ApiDomain = ORCH_DOMAIN): 
 
 /** core/v1 `limitranges` (short name `limits`; kube's default table). */
 export function limitRangeResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = withoutGoValidatedKeywords(limitRangeSchema);
+  const schema = nativeValidationSchema(limitRangeSchema);
   const prepare = (lr: LimitRange) => {
     canonicalizeQuantities(limitRangeSchema, lr);
     defaultLimitRange(lr);
@@ -283,7 +284,7 @@ export function limitRangeResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinReso
 
 /** core/v1 `resourcequotas` (short name `quota`). */
 export function resourceQuotaResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = withoutGoValidatedKeywords(resourceQuotaSchema);
+  const schema = nativeValidationSchema(resourceQuotaSchema);
   return definition(
     { kind: 'ResourceQuota', resource: 'resourcequotas', namespaced: true, shortNames: ['quota'] },
     resourceQuotaSchema,

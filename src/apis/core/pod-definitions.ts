@@ -6,6 +6,7 @@
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { standardFinalizers, validateObjectMetaUpdate } from '../meta/object-meta-validation.js';
 import { schemaStrategy, subresourceStrategy } from '../meta/resource-strategy.js';
 import type { ResourceStrategy, SubresourceDefinition } from '../resource-definition.js';
@@ -24,7 +25,7 @@ import {
   validatePodStatusUpdate,
   validatePodUpdate,
 } from './pod-validation.js';
-import { canonicalizeQuantities, withoutGoValidatedKeywords } from './quantity-fields.js';
+import { canonicalizeQuantities } from './quantity-fields.js';
 
 /** v1 conversion keeps `podIP`/`podIPs` and `hostIP`/`hostIPs` in step (the singular one wins). */
 export function syncStatusIPs(status: PodStatus | undefined): void {
@@ -153,7 +154,7 @@ export const podBindingWriteStrategy: ResourceStrategy = {
 
 /** core/v1 `pods`: short name `po`, category `all`. */
 export function podResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = withoutGoValidatedKeywords(podSchema);
+  const schema = nativeValidationSchema(podSchema);
   return {
     group: '',
     version: 'v1',
@@ -180,7 +181,7 @@ export function podResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDef
 
 /** core/v1 `podtemplates`. */
 export function podTemplateResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = withoutGoValidatedKeywords(podTemplateSchema);
+  const schema = nativeValidationSchema(podTemplateSchema);
   const prepare = (t: PodTemplate) => {
     canonicalizeQuantities(podTemplateSchema, t);
     if (t.template) defaultPodTemplateSpec(t.template);

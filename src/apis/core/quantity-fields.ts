@@ -79,28 +79,3 @@ export function canonicalizeEmbeddedQuantities(schema: Schema, value: Record<str
     throw apiErrors.badRequest(e.message);
   }
 }
-
-/**
- * The schema a built-in kind's strategy validates with: the published one without `required`,
- * `enum` and the uniqueness of list keys (kube reports missing fields, unsupported values and
- * duplicates from Go validation, with its own messages and all of them at once; the published
- * documents keep them).
- */
-export function withoutGoValidatedKeywords(schema: Schema): Schema {
-  const { required: _required, enum: _enum, properties, items, additionalProperties, ...rest } = schema;
-  const out: Schema = { ...rest };
-  // Go validation reports repeated keys itself (`Duplicate value` at the key's own path).
-  if (rest['x-orch-list-type'] === 'map' || rest['x-orch-list-type'] === 'set')
-    out['x-orch-list-duplicates'] = 'allowed';
-  if (properties) {
-    out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, withoutGoValidatedKeywords(v)]));
-  }
-  if (items) out.items = withoutGoValidatedKeywords(items);
-  if (additionalProperties !== undefined) {
-    out.additionalProperties =
-      typeof additionalProperties === 'object'
-        ? withoutGoValidatedKeywords(additionalProperties)
-        : additionalProperties;
-  }
-  return out;
-}

@@ -1,11 +1,11 @@
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNS1035Label, nameIsDNSSubdomain } from '../meta/name-validation.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { standardFinalizers, validateObjectMetaUpdate } from '../meta/object-meta-validation.js';
 import { schemaStrategy, subresourceStrategy } from '../meta/resource-strategy.js';
 import { endpointsSchema, serviceSchema } from './core-v1-schemas.js';
 import { validateEndpoints } from './endpoints-validation.js';
-import { goValidatedSchema } from './go-validated-schema.js';
 import { endpointsTableColumns, serviceTableColumns } from './service-columns.js';
 import { defaultEndpoints, defaultService } from './service-defaults.js';
 import { serviceFieldLabels } from './service-field-labels.js';
@@ -29,7 +29,7 @@ const LIST_METADATA = 'Standard list metadata.';
  * `services/proxy` answers what a connect request gets (see `proxy`).
  */
 export function serviceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = goValidatedSchema(serviceSchema);
+  const schema = nativeValidationSchema(serviceSchema);
   const keys = serviceAnnotationKeys(domain);
   const finalizers = standardFinalizers(domain);
   return {
@@ -98,7 +98,7 @@ export function serviceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourc
 
 /** core/v1 `endpoints` (kube v1.32): port protocols default to TCP; addresses must be routable. */
 export function endpointsResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = goValidatedSchema(endpointsSchema);
+  const schema = nativeValidationSchema(endpointsSchema);
   return {
     group: '',
     version: 'v1',

@@ -1,7 +1,7 @@
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
-import { goValidatedSchema } from '../core/go-validated-schema.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { standardFinalizers } from '../meta/object-meta-validation.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import { endpointSliceTableColumns } from './discovery-columns.js';
@@ -16,7 +16,7 @@ import { validateEndpointSlice, validateEndpointSliceUpdate } from './endpoint-s
  * counts changes to the endpoints and ports.
  */
 export function endpointSliceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = goValidatedSchema(endpointSliceSchema);
+  const schema = nativeValidationSchema(endpointSliceSchema);
   const hostnameLabel = domain.key('', 'hostname');
   return {
     group: domain.group('discovery'),

@@ -1,7 +1,7 @@
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
-import { goValidatedSchema } from '../core/go-validated-schema.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { standardFinalizers, validateObjectMetaUpdate } from '../meta/object-meta-validation.js';
 import { schemaStrategy, subresourceStrategy } from '../meta/resource-strategy.js';
 import type { Schema } from '../schema/schema.js';
@@ -56,7 +56,7 @@ function definition(
  * balancer status.
  */
 export function ingressResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = goValidatedSchema(ingressSchema);
+  const schema = nativeValidationSchema(ingressSchema);
   const finalizers = standardFinalizers(domain);
   const classAnnotation = domain.key('', 'ingress.class');
   const names = { kind: 'Ingress', resource: 'ingresses', namespaced: true, shortNames: ['ing'], list: 'Ingresses' };
@@ -106,7 +106,7 @@ export function ingressResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourc
 
 /** `ingressclasses` (cluster-scoped, kube v1.32): parameters default to the Cluster scope; the controller is immutable. */
 export function ingressClassResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = goValidatedSchema(ingressClassSchema);
+  const schema = nativeValidationSchema(ingressClassSchema);
   const names = {
     kind: 'IngressClass',
     resource: 'ingressclasses',
@@ -137,7 +137,7 @@ export function ingressClassResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinRe
 
 /** `networkpolicies` (kube v1.32): policy types and port protocols defaulted; selector values ratcheted. */
 export function networkPolicyResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = goValidatedSchema(networkPolicySchema);
+  const schema = nativeValidationSchema(networkPolicySchema);
   const names = {
     kind: 'NetworkPolicy',
     resource: 'networkpolicies',

@@ -3,9 +3,9 @@
  * Eviction kind of this group is a sub-resource of pods (`pods/<name>/eviction`).
  */
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
-import { withoutGoValidatedKeywords } from '../core/quantity-fields.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { standardFinalizers, validateObjectMetaUpdate } from '../meta/object-meta-validation.js';
 import { schemaStrategy, subresourceStrategy } from '../meta/resource-strategy.js';
 import { hasInvalidLabelValue } from '../rbac/label-selector-validation.js';
@@ -25,7 +25,7 @@ export const POLICY_GROUP = 'policy';
 
 /** policy/v1 `poddisruptionbudgets` (short name `pdb`). */
 export function podDisruptionBudgetResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDefinition {
-  const schema = withoutGoValidatedKeywords(podDisruptionBudgetSchema);
+  const schema = nativeValidationSchema(podDisruptionBudgetSchema);
   const standard = standardFinalizers(domain);
   const hadInvalidSelector = (old: PodDisruptionBudget) => {
     const selector = old.spec?.selector;
