@@ -5,12 +5,12 @@
  * selector's immutability and the status rules.
  */
 import type { FieldError } from '../meta/field-error.js';
-import { fieldErrors } from '../meta/field-error.js';
+import { fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import type { ApiObject } from '../object.js';
 import { validateLabelSelector } from '../rbac/label-selector-validation.js';
 import { isPlainObject, jsonEqual } from '../schema/json-value.js';
 import type { LabelSelectorObject } from '../selectors/label-selector-object.js';
-import { goIntOrString, goLabelSelector, goScalar, invalidShown, notSupportedShown } from './go-values.js';
+import { goIntOrString, goLabelSelector, goScalar } from './go-values.js';
 import { type PodTemplateRules, podSpecOf } from './pod-template-rules.js';
 import { restartAlwaysErrors } from './replica-set.js';
 import { validateCollisionCountUpdate, validateReplicaCounts } from './workload-status.js';

@@ -5,10 +5,10 @@
  * Deployment's ReplicaSets).
  */
 import type { FieldError } from '../meta/field-error.js';
-import { fieldErrors } from '../meta/field-error.js';
+import { fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject, jsonEqual } from '../schema/json-value.js';
-import { goIntOrString, goLabelSelector, goScalar, invalidShown, notSupportedShown } from './go-values.js';
+import { goIntOrString, goLabelSelector, goScalar } from './go-values.js';
 import type { PodTemplateRules } from './pod-template-rules.js';
 import { validateReplicaSetTemplate } from './replica-set.js';
 import { validateCollisionCountUpdate, validateReplicaCounts } from './workload-status.js';

@@ -7,7 +7,6 @@
  */
 import { goQuote } from '../../util/go-strconv.js';
 import { compareGoStrings } from '../../util/go-strings.js';
-import type { FieldError } from '../meta/field-error.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -57,22 +56,4 @@ export function goScalar(value: unknown): string {
   if (value === undefined || value === null) return 'null';
   if (typeof value === 'string') return goQuote(value);
   return String(value);
-}
-
-/** `field.Invalid` whose value is already formatted (`Invalid value: <display>: <detail>`). */
-export function invalidShown(field: string, display: string, detail: string): FieldError {
-  return {
-    type: 'FieldValueInvalid',
-    field,
-    message: detail ? `Invalid value: ${display}: ${detail}` : `Invalid value: ${display}`,
-  };
-}
-
-/** `field.NotSupported` whose value is already formatted. */
-export function notSupportedShown(field: string, display: string, supported: readonly string[]): FieldError {
-  return {
-    type: 'FieldValueNotSupported',
-    field,
-    message: `Unsupported value: ${display}: supported values: ${supported.map((s) => goQuote(s)).join(', ')}`,
-  };
 }

@@ -3,11 +3,11 @@
  * `ValidateReplicaSet(Update)`, status rules), and the pod template check Deployments share.
  */
 import type { FieldError } from '../meta/field-error.js';
-import { fieldErrors } from '../meta/field-error.js';
+import { fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import type { LabelSelector } from '../selectors/label-selector.js';
-import { goLabelSelector, goScalar, invalidShown, notSupportedShown } from './go-values.js';
+import { goLabelSelector, goScalar } from './go-values.js';
 import { type PodTemplateRules, podSpecOf } from './pod-template-rules.js';
 import { validateReplicaCounts } from './workload-status.js';
 import {

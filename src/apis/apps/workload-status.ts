@@ -4,8 +4,9 @@
  * collision count never goes down.
  */
 import type { FieldError } from '../meta/field-error.js';
+import { invalidShown } from '../meta/field-error.js';
 import { isPlainObject } from '../schema/json-value.js';
-import { goScalar, invalidShown } from './go-values.js';
+import { goScalar } from './go-values.js';
 import { validateNonnegative } from './workload-validation.js';
 
 export interface ReplicaCountRules {

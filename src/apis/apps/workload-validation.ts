@@ -3,7 +3,7 @@
  * counterparts): non-negative counts, int-or-percent values, label selectors that must be set,
  * non-empty and match the pod template, and immutable selectors. Messages and paths are kube's.
  */
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown } from '../meta/field-error.js';
 import { regexError } from '../meta/name-validation.js';
 import { FIELD_IMMUTABLE } from '../meta/object-meta-validation.js';
 import { validateLabelSelector } from '../rbac/label-selector-validation.js';
@@ -11,7 +11,7 @@ import { jsonEqual } from '../schema/json-value.js';
 import { SelectorParseError } from '../selectors/errors.js';
 import { type LabelSelector, matchesLabels, NOTHING_LABEL_SELECTOR } from '../selectors/label-selector.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../selectors/label-selector-object.js';
-import { goIntOrString, goLabelSelector, goScalar, goStringMap, invalidShown } from './go-values.js';
+import { goIntOrString, goLabelSelector, goScalar, goStringMap } from './go-values.js';
 
 /** kube's `IsNegativeErrorMsg`. */
 export const NEGATIVE_MESSAGE = 'must be greater than or equal to 0';

@@ -5,9 +5,9 @@
  * behavior's unset rules filled), `ValidateHorizontalPodAutoscaler(Update)` (HPAScaleToZero off,
  * so `minReplicas` ≥ 1 unless the old object had 0) and the status rules.
  */
-import { goScalar, invalidShown, notSupportedShown } from '../apps/go-values.js';
+import { goScalar } from '../apps/go-values.js';
 import { validateNonnegative } from '../apps/workload-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import { isDNS1123Label, isQualifiedName, isValidPathSegmentName } from '../meta/name-validation.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';

@@ -5,10 +5,10 @@
  * robfig/cron's standard parser does, no `TZ`/`CRON_TZ` in new schedules, time zone known, the
  * job template's spec valid with a generated selector, names of at most 52 characters).
  */
-import { goLabelSelector, goScalar, invalidShown, notSupportedShown } from '../apps/go-values.js';
+import { goLabelSelector, goScalar } from '../apps/go-values.js';
 import type { PodTemplateRules } from '../apps/pod-template-rules.js';
 import { validateNonnegative } from '../apps/workload-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import { cronScheduleError } from './cron-schedule.js';

@@ -3,9 +3,9 @@
  * v1.32 does (`validatePodFailurePolicy`, `validateSuccessPolicy`, `validatePodReplacementPolicy`),
  * and the index list format of `succeededIndexes` and `status.completedIndexes`.
  */
-import { goScalar, invalidShown, notSupportedShown } from '../apps/go-values.js';
+import { goScalar } from '../apps/go-values.js';
 import { validateNonnegative } from '../apps/workload-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import { isQualifiedName } from '../meta/name-validation.js';
 import { isPlainObject } from '../schema/json-value.js';
 

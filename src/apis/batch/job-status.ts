@@ -4,9 +4,9 @@
  * at change): counters are never negative nor decreased, terminal conditions stay, completion
  * and start times are consistent with the conditions, index lists are well formed.
  */
-import { goScalar, invalidShown } from '../apps/go-values.js';
+import { goScalar } from '../apps/go-values.js';
 import { validateNonnegative } from '../apps/workload-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown } from '../meta/field-error.js';
 import { isPlainObject, jsonEqual } from '../schema/json-value.js';
 import type { Job } from './job-defaults.js';
 import { indexesFormat } from './job-policies.js';

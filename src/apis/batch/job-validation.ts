@@ -5,7 +5,7 @@
  * may change its template's scheduling directives), and `validateJobSpec`, which CronJob job
  * templates share.
  */
-import { goLabelSelector, goScalar, goStringMap, invalidShown, notSupportedShown } from '../apps/go-values.js';
+import { goLabelSelector, goScalar, goStringMap } from '../apps/go-values.js';
 import { type PodTemplateRules, podSpecOf } from '../apps/pod-template-rules.js';
 import {
   selectorOf,
@@ -13,7 +13,7 @@ import {
   validateNonnegative,
   validateSelectorMatchesTemplate,
 } from '../apps/workload-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import { isDNS1123Label, isDNS1123Subdomain, regexError } from '../meta/name-validation.js';
 import { FIELD_IMMUTABLE, validateImmutableField } from '../meta/object-meta-validation.js';
 import { validateLabelSelector } from '../rbac/label-selector-validation.js';

@@ -1,3 +1,4 @@
+import { invalidShown } from '../meta/field-error.js';
 /**
  * Time zone names as kube-apiserver v1.32 checks a CronJob's `spec.timeZone`: IANA-style names
  * (each `/`-separated part of ASCII letters, digits, `.`, `-`, `_` and `+`, at most 14
@@ -6,7 +7,7 @@
  * from a known one are refused, as on a case-sensitive zoneinfo tree). Pure.
  */
 
-import { goScalar, invalidShown } from '../apps/go-values.js';
+import { goScalar } from '../apps/go-values.js';
 import type { FieldError } from '../meta/field-error.js';
 
 const PART = /^[A-Za-z.\-_0-9+]{1,14}$/;

@@ -1,25 +1,15 @@
 import { goQuote } from '../../util/go-strconv.js';
-import type { FieldError } from '../meta/field-error.js';
+import { type FieldError, invalidShown } from '../meta/field-error.js';
 import { goStringSlice } from '../selectors/go-format.js';
 
 /**
- * kube prints some field-error values with Go's `%#v` (string slices, structs). These build
- * such errors with the value already in Go's form.
+ * kube prints some field-error values with Go's `%#v` (string slices, structs): these format
+ * the Service ones.
  */
-
-/** `field.Invalid` with a value already formatted (e.g. `[]string{"a"}`). */
-export function invalidGo(field: string, goValue: string, detail: string): FieldError {
-  return { type: 'FieldValueInvalid', field, message: `Invalid value: ${goValue}: ${detail}` };
-}
 
 /** `field.Invalid` of a `[]string` value. */
 export function invalidStrings(field: string, values: readonly string[] | undefined, detail: string): FieldError {
-  return invalidGo(field, goStringSlice(values ?? null), detail);
-}
-
-/** `field.Duplicate` with a value already formatted. */
-export function duplicateGo(field: string, goValue: string): FieldError {
-  return { type: 'FieldValueDuplicate', field, message: `Duplicate value: ${goValue}` };
+  return invalidShown(field, goStringSlice(values ?? null), detail);
 }
 
 /** `%#v` of a `core.ServicePort` carrying only a protocol and a port or node port (duplicate keys). */

@@ -6,12 +6,12 @@
  * than one replica, mounts GCE disks read-only), the status rules, the Table columns and the
  * field selectors (`status.replicas`).
  */
-import { goScalar, goStringMap, invalidShown } from '../apps/go-values.js';
+import { goScalar, goStringMap } from '../apps/go-values.js';
 import { type PodTemplateRules, podSpecOf } from '../apps/pod-template-rules.js';
 import { restartAlwaysErrors } from '../apps/replica-set.js';
 import { CONTAINERS_COLUMN, containerCells, formatLabels, IMAGES_COLUMN } from '../apps/workload-columns.js';
 import { SELECTOR_MISMATCH, validateNonnegative } from '../apps/workload-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown } from '../meta/field-error.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import { type FieldLabelSupport, fieldLabelNotSupported, objectMetaFieldSet } from '../selectors/field-labels.js';

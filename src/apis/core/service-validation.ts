@@ -1,8 +1,8 @@
 import type { ApiDomain } from '../api-domain.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { duplicateShown, type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../meta/name-validation.js';
 import { validateLabels } from '../meta/object-meta-validation.js';
-import { duplicateGo, goServicePortKey } from './go-value-format.js';
+import { goServicePortKey } from './go-value-format.js';
 import { parseCIDR } from './ip-address.js';
 import { validateLoadBalancerStatus } from './load-balancer-status-validation.js';
 import { validateNonSpecialIP } from './non-special-ip.js';
@@ -304,7 +304,9 @@ function validatePortUniqueness(spec: ServiceSpec): FieldError[] {
   ports.forEach((p, i) => {
     const key = `${p.protocol ?? ''}/${p.port ?? 0}`;
     if (pairs.has(key)) {
-      errs.push(duplicateGo(`spec.ports[${i}]`, goServicePortKey({ protocol: p.protocol ?? '', port: p.port ?? 0 })));
+      errs.push(
+        duplicateShown(`spec.ports[${i}]`, goServicePortKey({ protocol: p.protocol ?? '', port: p.port ?? 0 })),
+      );
     }
     pairs.add(key);
   });

@@ -1,8 +1,9 @@
 import { goQuote } from '../../util/go-strconv.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown, notSupportedShown } from '../meta/field-error.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { indexPath } from '../schema/field-path.js';
 import { jsonEqual } from '../schema/json-value.js';
+import { goStringSlice } from '../selectors/go-format.js';
 import { mandatoryFlowSchemaFacts } from './apf-bootstrap-facts.js';
 import {
   EXEMPT,
@@ -14,7 +15,6 @@ import {
   type PolicyRulesWithSubjects,
   type ResourcePolicyRule,
 } from './flowcontrol-types.js';
-import { goStringSlice, invalidShown, notSupportedShown } from './go-values.js';
 
 const DISTINGUISHER_METHODS: readonly string[] = ['ByNamespace', 'ByUser'];
 const SUBJECT_KINDS: readonly string[] = ['Group', 'ServiceAccount', 'User'];

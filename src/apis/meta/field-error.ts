@@ -67,6 +67,29 @@ export const fieldErrors = {
   },
 };
 
+/**
+ * `field.Invalid` whose value is already in the form kube prints it (Go's `%#v` of a slice, map
+ * or struct, e.g. `[]string{"a"}`); an empty detail adds nothing, as Go's error body does.
+ */
+export function invalidShown(field: string, display: string, detail: string): FieldError {
+  return {
+    type: 'FieldValueInvalid',
+    field,
+    message: detail ? `Invalid value: ${display}: ${detail}` : `Invalid value: ${display}`,
+  };
+}
+
+/** `field.NotSupported` whose value is already in the form kube prints it. */
+export function notSupportedShown(field: string, display: string, supported: readonly string[]): FieldError {
+  const list = supported.map((s) => JSON.stringify(s)).join(', ');
+  return { type: 'FieldValueNotSupported', field, message: `Unsupported value: ${display}: supported values: ${list}` };
+}
+
+/** `field.Duplicate` whose value is already in the form kube prints it. */
+export function duplicateShown(field: string, display: string): FieldError {
+  return { type: 'FieldValueDuplicate', field, message: `Duplicate value: ${display}` };
+}
+
 /** `field: message`, the form kube uses when joining field errors into a Status message. */
 export function formatFieldError(e: FieldError): string {
   return e.field ? `${e.field}: ${e.message}` : e.message;

@@ -1,8 +1,7 @@
-import { invalidGo } from '../core/go-value-format.js';
 import { parseIP } from '../core/ip-address.js';
 import { validateIngressPoints } from '../core/load-balancer-status-validation.js';
 import { isValidPortName, validatePortNumber } from '../core/service-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown } from '../meta/field-error.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPathSegmentName, regexError } from '../meta/name-validation.js';
 import type { HTTPIngressPath, Ingress, IngressBackend, IngressRule } from './networking-types.js';
 
@@ -121,7 +120,7 @@ function validateSpec(ingress: Ingress, o: IngressValidationOptions): FieldError
   if (rules.length === 0 && !spec.defaultBackend) {
     // kube prints the (nil or empty) Go slice.
     const goRules = spec.rules === undefined ? '[]networking.IngressRule(nil)' : '[]networking.IngressRule{}';
-    errs.push(invalidGo('spec', goRules, 'either `defaultBackend` or `rules` must be specified'));
+    errs.push(invalidShown('spec', goRules, 'either `defaultBackend` or `rules` must be specified'));
   }
   if (spec.defaultBackend) errs.push(...validateBackend(spec.defaultBackend, 'spec.defaultBackend'));
   rules.forEach((rule, i) => {

@@ -1,8 +1,7 @@
 import { goQuote } from '../../util/go-strconv.js';
-import { invalidGo } from '../core/go-value-format.js';
 import { networkContains, parseCIDR } from '../core/ip-address.js';
 import { isValidPortName, validatePortNumber } from '../core/service-validation.js';
-import { type FieldError, fieldErrors } from '../meta/field-error.js';
+import { type FieldError, fieldErrors, invalidShown } from '../meta/field-error.js';
 import { validateLabelSelector } from '../rbac/label-selector-validation.js';
 import type { NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort } from './networking-types.js';
 
@@ -114,7 +113,7 @@ export function validateNetworkPolicy(np: NetworkPolicy, allowInvalidLabelValueI
   if (types.length > POLICY_TYPES.length) {
     // kube prints the Go slice with `%#v`.
     const goTypes = `[]networking.PolicyType{${types.map(goQuote).join(', ')}}`;
-    errs.push(invalidGo('spec.policyTypes', goTypes, 'may not specify more than two policyTypes'));
+    errs.push(invalidShown('spec.policyTypes', goTypes, 'may not specify more than two policyTypes'));
     return errs;
   }
   types.forEach((t, i) => {
