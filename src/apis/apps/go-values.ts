@@ -7,14 +7,11 @@
  */
 import { goQuote } from '../../util/go-strconv.js';
 import { compareGoStrings } from '../../util/go-strings.js';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+import { isPlainObject } from '../schema/json-value.js';
 
 /** `%#v` of a `map[string]string`: keys in Go's order, `map[string]string(nil)` when absent. */
 export function goStringMap(value: unknown): string {
-  if (!isRecord(value)) return 'map[string]string(nil)';
+  if (!isPlainObject(value)) return 'map[string]string(nil)';
   const keys = Object.keys(value).sort(compareGoStrings);
   return `map[string]string{${keys.map((k) => `${goQuote(k)}:${goQuote(String(value[k]))}`).join(', ')}}`;
 }
@@ -31,12 +28,12 @@ function str(v: unknown): string {
 
 /** `%#v` of a `metav1.LabelSelector` value (the pointer already dereferenced). */
 export function goLabelSelector(value: unknown): string {
-  const sel = isRecord(value) ? value : {};
+  const sel = isPlainObject(value) ? value : {};
   const exprs = sel.matchExpressions;
   const expressions = Array.isArray(exprs)
     ? `[]v1.LabelSelectorRequirement{${exprs
         .map((e) => {
-          const r = isRecord(e) ? e : {};
+          const r = isPlainObject(e) ? e : {};
           return `v1.LabelSelectorRequirement{Key:${goQuote(str(r.key))}, Operator:${goQuote(str(r.operator))}, Values:${goStrings(r.values)}}`;
         })
         .join(', ')}}`

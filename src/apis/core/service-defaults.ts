@@ -1,4 +1,5 @@
-import { arrayOf, isPlainObject } from './json-shape.js';
+import { isPlainObject } from '../schema/json-value.js';
+import { arrayOf } from './json-shape.js';
 import { type Endpoints, externallyAccessible, type Service, specOf } from './service-types.js';
 
 /** kube's default ClientIP session affinity timeout (3 hours). */

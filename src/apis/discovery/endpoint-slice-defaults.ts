@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { arrayOf, isPlainObject } from '../core/json-shape.js';
+import { arrayOf } from '../core/json-shape.js';
 import { isDNS1123Subdomain } from '../meta/name-validation.js';
+import { isPlainObject } from '../schema/json-value.js';
 import type { EndpointSlice } from './endpoint-slice-types.js';
 
 /**

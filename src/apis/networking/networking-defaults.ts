@@ -1,4 +1,5 @@
-import { arrayOf, isPlainObject } from '../core/json-shape.js';
+import { arrayOf } from '../core/json-shape.js';
+import { isPlainObject } from '../schema/json-value.js';
 import type { IngressClass, NetworkPolicy } from './networking-types.js';
 
 /**
