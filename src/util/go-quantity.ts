@@ -204,16 +204,39 @@ function roundUpToNano(unscaled: bigint, scale: number): { unscaled: bigint; sca
   return { unscaled: unscaled % divisor === 0n ? q : q + 1n, scale: 9 };
 }
 
+/**
+ * Recently parsed quantities by their text (a pure function's memo, cleared when full): the only
+ * state of this module, invisible to callers since quantities are immutable.
+ */
+const PARSED = new Map<string, Quantity>();
+const PARSED_LIMIT = 4096;
+
 /** A `resource.Quantity` value, immutable. */
 export class Quantity {
+  /** `toString()`, computed once. */
+  private canonical: string | undefined;
+
   private constructor(
     private readonly amount: Amount,
     /** The format the quantity was written in; its canonical string keeps it where exact. */
     readonly format: Format = 'DecimalSI',
   ) {}
 
-  /** kube's `ParseQuantity`, with its three errors. */
+  /**
+   * kube's `ParseQuantity`, with its three errors. The same few strings (`100m`, `128Mi`) arrive
+   * on every pod write: a bounded memo of recent results (quantities are immutable) saves the
+   * big-integer work.
+   */
   static parse(str: string): Quantity {
+    const known = PARSED.get(str);
+    if (known !== undefined) return known;
+    const q = Quantity.parseUncached(str);
+    if (PARSED.size >= PARSED_LIMIT) PARSED.clear();
+    PARSED.set(str, q);
+    return q;
+  }
+
+  private static parseUncached(str: string): Quantity {
     if (str.length === 0) throw new QuantityError(ERR_FORMAT_WRONG);
     if (str === '0') return new Quantity({ form: 'int', value: 0n, scale: 0 });
     const { positive, value, num, denom, suffix } = splitQuantity(str);
@@ -321,6 +344,11 @@ export class Quantity {
    * exponent-format quantities, `e<exp>`.
    */
   toString(): string {
+    this.canonical ??= this.canonicalString();
+    return this.canonical;
+  }
+
+  private canonicalString(): string {
     const d = asDec(this.amount);
     if (d.unscaled === 0n) return '0';
     if (this.format === 'BinarySI') {

@@ -10,10 +10,14 @@ import { apiErrors } from '../meta/status.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import type { Schema } from '../schema/schema.js';
+import { reachTest } from '../schema/schema-reach.js';
 
 function isQuantitySchema(schema: Schema): boolean {
   return schema['x-orch-protobuf-message'] === 'Quantity';
 }
+
+/** Whether a value of a schema may hold a quantity: the walk skips subtrees that cannot. */
+const holdsQuantities = reachTest(isQuantitySchema);
 
 /** The canonical form of a quantity value; throws `QuantityError` for a malformed one. */
 function canonical(value: unknown): unknown {
@@ -28,7 +32,7 @@ function walk(schema: Schema, value: unknown): void {
     if (!items) return;
     for (let i = 0; i < value.length; i++) {
       if (isQuantitySchema(items)) value[i] = canonical(value[i]);
-      else walk(items, value[i]);
+      else if (holdsQuantities(items)) walk(items, value[i]);
     }
     return;
   }
@@ -39,7 +43,7 @@ function walk(schema: Schema, value: unknown): void {
       (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
     if (!sub) continue;
     if (isQuantitySchema(sub)) value[key] = canonical(child);
-    else walk(sub, child);
+    else if (child !== null && typeof child === 'object' && holdsQuantities(sub)) walk(sub, child);
   }
 }
 

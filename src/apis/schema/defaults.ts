@@ -1,5 +1,6 @@
 import { cloneJson, isPlainObject } from './json-value.js';
 import type { Schema } from './schema.js';
+import { reachTest } from './schema-reach.js';
 import { canonicalTimestamp } from './time-format.js';
 
 /**
@@ -15,19 +16,22 @@ import { canonicalTimestamp } from './time-format.js';
  */
 export function applyDefaults(schema: Schema, obj: unknown): void {
   if (Array.isArray(obj)) {
-    if (schema.items) for (const item of obj) applyDefaults(schema.items, item);
+    const items = schema.items;
+    if (items) for (const item of obj) if (item !== null && typeof item === 'object') applyDefaults(items, item);
     return;
   }
   if (!isPlainObject(obj)) return;
-  const props = schema.properties ?? {};
-  for (const [name, propSchema] of propertyEntries(schema)) {
-    defaultEntry(obj, name, propSchema);
+  const facts = factsOf(schema);
+  for (const [name, propSchema] of facts.defaulted) {
+    const current = obj[name];
+    if (current === undefined || (current === null && !propSchema.nullable)) obj[name] = cloneJson(propSchema.default);
   }
-  const extra = schema.additionalProperties;
-  if (extra && typeof extra === 'object') {
-    for (const key of Object.keys(obj)) {
-      if (!Object.hasOwn(props, key)) defaultEntry(obj, key, extra);
-    }
+  const props = schema.properties;
+  const extra = facts.extra;
+  if (props === undefined && extra === undefined) return;
+  for (const key of Object.keys(obj)) {
+    const sub = props !== undefined && Object.hasOwn(props, key) ? props[key] : extra;
+    if (sub !== undefined) defaultEntry(obj, key, sub);
   }
 }
 
@@ -37,7 +41,8 @@ function defaultEntry(obj: Record<string, unknown>, key: string, schema: Schema)
     if (schema.default !== undefined) obj[key] = cloneJson(schema.default);
     else if (current === null) delete obj[key];
   }
-  if (obj[key] !== undefined && obj[key] !== null) applyDefaults(schema, obj[key]);
+  const value = obj[key];
+  if (value !== null && typeof value === 'object') applyDefaults(schema, value);
 }
 
 /**
@@ -55,15 +60,11 @@ export function canonicalizeTimestamps(schema: Schema, obj: unknown): void {
     return;
   }
   if (!isPlainObject(obj)) return;
-  const props = schema.properties ?? {};
-  for (const [name, propSchema] of propertyEntries(schema)) {
-    if (obj[name] !== undefined) obj[name] = canonicalValue(propSchema, obj[name]);
-  }
-  const extra = schema.additionalProperties;
-  if (extra && typeof extra === 'object') {
-    for (const key of Object.keys(obj)) {
-      if (!Object.hasOwn(props, key)) obj[key] = canonicalValue(extra, obj[key]);
-    }
+  const props = schema.properties;
+  const extra = factsOf(schema).extra;
+  for (const key of Object.keys(obj)) {
+    const sub = props !== undefined && Object.hasOwn(props, key) ? props[key] : extra;
+    if (sub !== undefined && obj[key] !== undefined) obj[key] = canonicalValue(sub, obj[key]);
   }
 }
 
@@ -75,33 +76,30 @@ function canonicalValue(schema: Schema, value: unknown): unknown {
 }
 
 /**
- * Derived facts of a schema, computed once per schema object: its properties as entries (the
- * walks above run per request) and whether any timestamp lies below it. Schemas are not changed
- * after they are built (built-in ones are frozen), so the facts stay true.
+ * Derived facts of a schema, computed once per schema object: the properties that carry a
+ * `default` (the walks above run per request and visit only the keys an object holds, plus
+ * these) and whether any timestamp lies below it. Schemas are not changed after they are built
+ * (built-in ones are frozen), so the facts stay true.
  */
-const entriesMemo = new WeakMap<Schema, readonly (readonly [string, Schema])[]>();
-const timestampsMemo = new WeakMap<Schema, boolean>();
+interface SchemaFacts {
+  readonly defaulted: readonly (readonly [string, Schema])[];
+  readonly extra: Schema | undefined;
+}
 
-function propertyEntries(schema: Schema): readonly (readonly [string, Schema])[] {
-  let entries = entriesMemo.get(schema);
-  if (entries === undefined) {
-    entries = Object.entries(schema.properties ?? {});
-    entriesMemo.set(schema, entries);
+const factsMemo = new WeakMap<Schema, SchemaFacts>();
+
+function factsOf(schema: Schema): SchemaFacts {
+  let facts = factsMemo.get(schema);
+  if (facts === undefined) {
+    const extra = schema.additionalProperties;
+    facts = {
+      defaulted: Object.entries(schema.properties ?? {}).filter(([, p]) => p.default !== undefined),
+      extra: extra && typeof extra === 'object' ? extra : undefined,
+    };
+    factsMemo.set(schema, facts);
   }
-  return entries;
+  return facts;
 }
 
-/** Whether a value of `schema` may hold a timestamp (a recursive schema counts as yes). */
-function holdsTimestamps(schema: Schema): boolean {
-  const known = timestampsMemo.get(schema);
-  if (known !== undefined) return known;
-  timestampsMemo.set(schema, true); // a schema that reaches itself: assume yes while looking
-  const extra = schema.additionalProperties;
-  const holds =
-    schema['x-orch-time-precision'] !== undefined ||
-    (schema.items !== undefined && holdsTimestamps(schema.items)) ||
-    (typeof extra === 'object' && holdsTimestamps(extra)) ||
-    Object.values(schema.properties ?? {}).some(holdsTimestamps);
-  timestampsMemo.set(schema, holds);
-  return holds;
-}
+/** Whether a value of `schema` may hold a timestamp. */
+const holdsTimestamps = reachTest((schema) => schema['x-orch-time-precision'] !== undefined);

@@ -25,8 +25,28 @@ import type { Schema } from './schema.js';
  */
 export function validateAgainstSchema(schema: Schema, obj: unknown, path = ''): FieldError[] {
   const errs: FieldError[] = [];
-  walk(schema, obj, path, errs);
+  walk(schema, obj, new PathStack(path), errs);
   return errs;
+}
+
+/**
+ * The path of the value being checked, kept as a stack of segments the walk pushes and pops, so
+ * that a valid object costs no path strings: one is rendered only for an error.
+ */
+class PathStack {
+  private readonly segments: (string | number)[] = [];
+  constructor(private readonly base: string) {}
+  push(segment: string | number): void {
+    this.segments.push(segment);
+  }
+  pop(): void {
+    this.segments.pop();
+  }
+  toString(): string {
+    let out = this.base;
+    for (const s of this.segments) out = typeof s === 'number' ? indexPath(out, s) : childPath(out, s);
+    return out;
+  }
 }
 
 function typeLabel(schema: Schema): string | undefined {
@@ -59,20 +79,20 @@ function isInteger(value: unknown): boolean {
   return Number.isInteger(value) || typeof value === 'bigint';
 }
 
-function walk(schema: Schema, value: unknown, path: string, errs: FieldError[]): void {
+function walk(schema: Schema, value: unknown, path: PathStack, errs: FieldError[]): void {
   if (value === undefined) return;
   const label = typeLabel(schema);
   if (value === null) {
-    if (!schema.nullable && label) errs.push(typeError(path, label, 'null'));
+    if (!schema.nullable && label) errs.push(typeError(String(path), label, 'null'));
     return;
   }
   if (!hasExpectedType(schema, value)) {
-    errs.push(typeError(path, label ?? '', jsonTypeName(value)));
+    errs.push(typeError(String(path), label ?? '', jsonTypeName(value)));
     return;
   }
   if (schema.enum && !schema.enum.some((allowed) => jsonEqual(allowed, value))) {
     const supported = schema.enum.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-    errs.push(fieldErrors.notSupported(path, value, supported));
+    errs.push(fieldErrors.notSupported(String(path), value, supported));
   }
   if (typeof value === 'string') validateString(schema, value, path, errs);
   else if (typeof value === 'number' || typeof value === 'bigint') validateNumber(schema, value, path, errs);
@@ -84,8 +104,16 @@ function typeError(path: string, expected: string, actual: string): FieldError {
   return fieldErrors.typeInvalid(path, actual, `${path} in body must be of type ${expected}: "${actual}"`);
 }
 
-function validateString(schema: Schema, value: string, path: string, errs: FieldError[]): void {
+/** Characters (code points) of `value`, as OpenAPI length limits count them. */
+function codePoints(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+function validateString(schema: Schema, value: string, stack: PathStack, errs: FieldError[]): void {
   if (schema.format && !stringMatchesFormat(schema.format, value)) {
+    const path = String(stack);
     errs.push(
       fieldErrors.typeInvalid(
         path,
@@ -94,25 +122,30 @@ function validateString(schema: Schema, value: string, path: string, errs: Field
       ),
     );
   }
-  const chars = [...value].length;
-  if (schema.maxLength !== undefined && chars > schema.maxLength)
-    errs.push(fieldErrors.tooLong(path, schema.maxLength));
-  if (schema.minLength !== undefined && chars < schema.minLength) {
+  // A string has at most as many code points as UTF-16 units: count only when that can matter.
+  if (schema.maxLength !== undefined && value.length > schema.maxLength && codePoints(value) > schema.maxLength)
+    errs.push(fieldErrors.tooLong(String(stack), schema.maxLength));
+  if (schema.minLength !== undefined && codePoints(value) < schema.minLength) {
+    const path = String(stack);
     errs.push(fieldErrors.invalid(path, value, `${path} in body should be at least ${schema.minLength} chars long`));
   }
   if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
+    const path = String(stack);
     errs.push(fieldErrors.invalid(path, value, `${path} in body should match '${schema.pattern}'`));
   }
 }
 
-function validateNumber(schema: Schema, value: number | bigint, path: string, errs: FieldError[]): void {
+function validateNumber(schema: Schema, value: number | bigint, stack: PathStack, errs: FieldError[]): void {
   const bounds = schema.format ? INTEGER_FORMAT_BOUNDS[schema.format] : undefined;
+  if (bounds === undefined && schema.minimum === undefined && schema.maximum === undefined) return;
   const min = maxOf(schema.minimum, bounds?.[0]);
   const max = minOf(schema.maximum, bounds?.[1]);
   if (min !== undefined && value < min) {
+    const path = String(stack);
     errs.push(fieldErrors.invalid(path, value, `${path} in body should be greater than or equal to ${min}`));
   }
   if (max !== undefined && value > max) {
+    const path = String(stack);
     errs.push(fieldErrors.invalid(path, value, `${path} in body should be less than or equal to ${max}`));
   }
 }
@@ -129,27 +162,31 @@ function minOf(a: Bound, b: Bound): Bound {
   return b === undefined || a < b ? a : b;
 }
 
-function validateArray(schema: Schema, value: unknown[], path: string, errs: FieldError[]): void {
+function validateArray(schema: Schema, value: unknown[], stack: PathStack, errs: FieldError[]): void {
   if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    errs.push(fieldErrors.tooMany(path, value.length, schema.maxItems));
+    errs.push(fieldErrors.tooMany(String(stack), value.length, schema.maxItems));
   }
   if (schema.minItems !== undefined && value.length < schema.minItems) {
+    const path = String(stack);
     errs.push(fieldErrors.invalid(path, value, `${path} in body should have at least ${schema.minItems} items`));
   }
-  if (schema.items) {
-    const items = schema.items;
-    value.forEach((item, i) => {
-      walk(items, item, indexPath(path, i), errs);
-    });
+  const items = schema.items;
+  if (items) {
+    for (let i = 0; i < value.length; i++) {
+      stack.push(i);
+      walk(items, value[i], stack, errs);
+      stack.pop();
+    }
   }
-  validateListType(schema, value, path, errs);
+  validateListType(schema, value, stack, errs);
 }
 
 /** `set` lists hold no duplicate values; `map` lists hold no two items with the same keys. */
-function validateListType(schema: Schema, value: unknown[], path: string, errs: FieldError[]): void {
+function validateListType(schema: Schema, value: unknown[], stack: PathStack, errs: FieldError[]): void {
   const listType = schema['x-orch-list-type'];
   if (listType !== 'set' && listType !== 'map') return;
   if (schema['x-orch-list-duplicates'] === 'allowed') return;
+  if (value.length < 2) return;
   const keys = schema['x-orch-list-map-keys'] ?? [];
   const seen = new Set<string>();
   value.forEach((item, i) => {
@@ -159,34 +196,79 @@ function validateListType(schema: Schema, value: unknown[], path: string, errs: 
       identity = Object.fromEntries(keys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
     }
     const key = canonicalJson(identity);
-    if (seen.has(key)) errs.push(fieldErrors.duplicate(indexPath(path, i), identity));
+    if (seen.has(key)) errs.push(fieldErrors.duplicate(indexPath(String(stack), i), identity));
     seen.add(key);
   });
 }
 
-function validateObject(schema: Schema, value: Record<string, unknown>, path: string, errs: FieldError[]): void {
-  const count = Object.keys(value).length;
-  if (schema.maxProperties !== undefined && count > schema.maxProperties) {
-    errs.push(fieldErrors.tooMany(path, count, schema.maxProperties));
+function validateObject(schema: Schema, value: Record<string, unknown>, stack: PathStack, errs: FieldError[]): void {
+  if (schema.maxProperties !== undefined || schema.minProperties !== undefined) {
+    const count = Object.keys(value).length;
+    if (schema.maxProperties !== undefined && count > schema.maxProperties) {
+      errs.push(fieldErrors.tooMany(String(stack), count, schema.maxProperties));
+    }
+    if (schema.minProperties !== undefined && count < schema.minProperties) {
+      const path = String(stack);
+      errs.push(
+        fieldErrors.invalid(path, value, `${path} in body should have at least ${schema.minProperties} properties`),
+      );
+    }
   }
-  if (schema.minProperties !== undefined && count < schema.minProperties) {
-    errs.push(
-      fieldErrors.invalid(path, value, `${path} in body should have at least ${schema.minProperties} properties`),
-    );
-  }
-  const props = schema.properties ?? {};
-  for (const name in props) {
-    const v = value[name];
-    // Absent properties have nothing to check; their path is not even built.
-    if (v !== undefined && Object.hasOwn(props, name)) walk(props[name], v, childPath(path, name), errs);
-  }
-  const extra = schema.additionalProperties;
-  if (extra && typeof extra === 'object') {
-    for (const [key, v] of Object.entries(value)) {
-      if (!Object.hasOwn(props, key)) walk(extra, v, childPath(path, key), errs);
+  const props = schema.properties;
+  const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  if (props !== undefined || extra !== undefined) {
+    // Errors come out in the schema's property order, then map entries in the object's order.
+    const present = props === undefined ? [] : presentProperties(props, value);
+    for (const name of present) {
+      stack.push(name);
+      walk(props![name]!, value[name], stack, errs);
+      stack.pop();
+    }
+    if (extra !== undefined) {
+      for (const key in value) {
+        if (props !== undefined && Object.hasOwn(props, key)) continue;
+        stack.push(key);
+        walk(extra, value[key], stack, errs);
+        stack.pop();
+      }
     }
   }
   for (const name of schema.required ?? []) {
-    if (value[name] === undefined) errs.push(fieldErrors.required(childPath(path, name)));
+    if (value[name] === undefined) errs.push(fieldErrors.required(childPath(String(stack), name)));
   }
+}
+
+/**
+ * The schema properties `value` holds, in the schema's order. A value usually holds a few of its
+ * schema's many properties: the smaller side is iterated.
+ */
+function presentProperties(props: Readonly<Record<string, Schema>>, value: Record<string, unknown>): string[] {
+  const order = propertyOrder(props);
+  const out: string[] = [];
+  const keys = Object.keys(value);
+  if (keys.length * 4 < order.names.length) {
+    for (const key of keys) if (value[key] !== undefined && order.index.has(key)) out.push(key);
+    if (out.length > 1) out.sort((a, b) => order.index.get(a)! - order.index.get(b)!);
+    return out;
+  }
+  for (const name of order.names) if (value[name] !== undefined && Object.hasOwn(value, name)) out.push(name);
+  return out;
+}
+
+interface PropertyOrder {
+  readonly names: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+}
+
+/** Property names of a schema with their positions, computed once per (immutable) schema. */
+const orderMemo = new WeakMap<object, PropertyOrder>();
+
+function propertyOrder(props: Readonly<Record<string, Schema>>): PropertyOrder {
+  let order = orderMemo.get(props);
+  if (order === undefined) {
+    const names = Object.keys(props);
+    order = { names, index: new Map(names.map((n, i) => [n, i])) };
+    orderMemo.set(props, order);
+  }
+  return order;
 }
