@@ -34,6 +34,30 @@ describe('server-side apply requests', () => {
     assert.deepEqual(r.json().metadata.managedFields, before.metadata.managedFields);
   });
 
+  it('an apply that repeats the one that created the object writes nothing (same resourceVersion)', async () => {
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'repeat' },
+      spec: {
+        selector: { matchLabels: { app: 'repeat' } },
+        template: { metadata: { labels: { app: 'repeat' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    };
+    for (const [path, body] of [
+      [cm('repeat'), configMap('repeat', { a: '1' })],
+      [`${deployments}/repeat`, deployment],
+    ] as const) {
+      const created = await c.apply(path, 'm', body);
+      assert.equal(created.status, 201, created.text);
+      const again = await c.apply(path, 'm', body);
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.json().metadata.resourceVersion, created.json().metadata.resourceVersion, path);
+      assert.deepEqual(again.json().metadata.managedFields, created.json().metadata.managedFields);
+    }
+  });
+
   it('validates the options as kube does (422): fieldManager required and force only on apply, manager names', async () => {
     let r = await c.apply(cm('opts'), undefined, configMap('opts', { a: '1' }));
     assert.equal(r.status, 422);

@@ -1,3 +1,4 @@
+import { inObjectMetaOrder } from '../../apis/meta/object-meta-order.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
 import { CorruptValueError } from '../../storage/errors.js';
@@ -10,11 +11,12 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
  * Objects are stored as JSON without `metadata.resourceVersion`: the store's modRevision is
  * the resourceVersion, set on every read, so a stored value never disagrees with its revision.
- * Integers beyond 2^53 are stored and read back exactly (`bigint`s in the object).
+ * Integers beyond 2^53 are stored and read back exactly (`bigint`s in the object). Metadata
+ * fields are stored in one order (Go's), whatever order a write path added them in.
  */
 export function encodeStored(obj: ApiObject): Uint8Array {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return encoder.encode(stringifyJson({ ...obj, metadata: meta }));
+  return encoder.encode(stringifyJson({ ...obj, metadata: inObjectMetaOrder(meta) }));
 }
 
 /** Decodes a stored value; throws CorruptValueError when it is not a stored object. */
