@@ -40,6 +40,8 @@ import { serviceAccountIssuerHandler } from './service-account-issuer.js';
 import { versionInfo } from './version.js';
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
+const PODS = { group: '', version: 'v1', resource: 'pods' } as const;
+const NODES = { group: '', version: 'v1', resource: 'nodes' } as const;
 
 // Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
 const BOOKMARK_INTERVAL_MS = 5000;
@@ -119,6 +121,10 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       priorityClasses: priorityClassLister(() => resources, d.domain),
       storageClasses: storageClassLister(() => resources, d.domain),
       domain: d.domain,
+      nodeRestrictionObjects: {
+        pod: (namespace, name, signal) => currentObjects.get(PODS, namespace, name, signal),
+        node: (name, signal) => currentObjects.get(NODES, '', name, signal),
+      },
     },
   );
   // Escalation prevention is part of the RBAC API itself, not a plugin one could turn off.

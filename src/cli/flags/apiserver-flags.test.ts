@@ -206,7 +206,7 @@ describe('parseApiServerCommandLine', () => {
     ],
     [
       ['--enable-admission-plugins=Nope'],
-      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass)',
+      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass)',
     ],
     [
       ['--enable-admission-plugins=NamespaceLifecycle', '--disable-admission-plugins=NamespaceLifecycle'],
