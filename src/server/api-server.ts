@@ -64,6 +64,8 @@ export interface ApiServerDeps {
   readonly authenticator?: Authenticator;
   /** `--authorization-mode`; default `['RBAC']`. */
   readonly authorizationModes?: readonly string[];
+  /** The `ABAC` mode's authorizer (required when it is a mode). */
+  readonly abac?: Authorizer;
   readonly enableAdmissionPlugins?: readonly string[];
   readonly disableAdmissionPlugins?: readonly string[];
   /** Plugins of an embedding program, run after the built-in ones. */
@@ -107,7 +109,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
   // RBAC decides from an index of roles and bindings, filled from their watches once served.
   const rbacIndex = modes.includes('RBAC') ? new RbacIndex() : undefined;
   const rbac = rbacIndex && new RbacAuthorizer(rbacIndex);
-  const authorizer = buildAuthorizer(modes, { rbac });
+  const authorizer = buildAuthorizer(modes, { rbac, abac: d.abac });
   let resources: ResourceSet | undefined;
   const currentObjects = resourceSetReader(() => resources, { consistent: true });
   const builtin = buildAdmission(
