@@ -7,6 +7,7 @@ import {
 } from './plugins/default-storage-class.js';
 import { DEFAULT_TOLERATION_SECONDS, defaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
 import { NAMESPACE_LIFECYCLE, type NamespaceLookup, namespaceLifecycle } from './plugins/namespace-lifecycle.js';
+import { NODE_RESTRICTION, type NodeRestrictionObjects, nodeRestriction } from './plugins/node-restriction.js';
 import { PRIORITY, type PriorityClassLister, priorityPlugin } from './plugins/priority.js';
 import { TAINT_NODES_BY_CONDITION, taintNodesByCondition } from './plugins/taint-nodes-by-condition.js';
 
@@ -22,9 +23,12 @@ export interface BuiltinPluginDeps {
   readonly storageClasses?: StorageClassLister;
   /** Names of the node taint keys; default `orch.io`. */
   readonly domain?: ApiDomain;
+  /** The pods and nodes `NodeRestriction` reads; without them every pod and node is missing. */
+  readonly nodeRestrictionObjects?: NodeRestrictionObjects;
 }
 
 const NO_PRIORITY_CLASSES: PriorityClassLister = { group: '', list: async () => [] };
+const NO_NODE_OBJECTS: NodeRestrictionObjects = { pod: async () => undefined, node: async () => undefined };
 
 const nodeTaint = (d: BuiltinPluginDeps, name: string) => (d.domain ?? ORCH_DOMAIN).key('node', name);
 
@@ -40,6 +44,12 @@ export const BUILTIN_ADMISSION_PLUGINS: PluginCatalogue<BuiltinPluginDeps> = {
           immortal: d.immortalNamespaces,
           exempt: d.namespaceExemptResources,
         }),
+    },
+    {
+      name: NODE_RESTRICTION,
+      defaultOn: false,
+      factory: (d) =>
+        nodeRestriction({ domain: d.domain ?? ORCH_DOMAIN, objects: d.nodeRestrictionObjects ?? NO_NODE_OBJECTS }),
     },
     {
       name: TAINT_NODES_BY_CONDITION,

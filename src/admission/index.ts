@@ -21,5 +21,11 @@ export {
 } from './plugins/default-storage-class.js';
 export { DEFAULT_TOLERATION_SECONDS, defaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
 export { NAMESPACE_LIFECYCLE, type NamespaceLookup, namespaceLifecycle } from './plugins/namespace-lifecycle.js';
+export {
+  NODE_RESTRICTION,
+  type NodeRestrictionObjects,
+  type NodeRestrictionOptions,
+  nodeRestriction,
+} from './plugins/node-restriction.js';
 export { PRIORITY, type PriorityClassLister, priorityPlugin } from './plugins/priority.js';
 export { TAINT_NODES_BY_CONDITION, taintNodesByCondition } from './plugins/taint-nodes-by-condition.js';

@@ -4,10 +4,10 @@ import { privilegedGroups } from './privileged-groups.js';
 import { unionAuthorizer } from './union-authorizer.js';
 
 /** The `--authorization-mode` values this server implements. */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'] as const;
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 /** Modes of the access-control spec that are not built yet: named, but refused at start-up. */
-const PLANNED_MODES = new Set(['ABAC', 'Node', 'Webhook']);
+const PLANNED_MODES = new Set(['Node', 'Webhook']);
 
 export class AuthorizationModeError extends Error {
   constructor(message: string) {
@@ -44,6 +44,8 @@ export function validateAuthorizationModes(modes: readonly string[]): string[] {
 export function buildAuthorizer(modes: readonly string[], modules: AuthorizerModules = {}): Authorizer {
   const errs = validateAuthorizationModes(modes);
   if (modes.includes('RBAC') && !modules.rbac) errs.push('authorization-mode "RBAC" needs the RBAC authorizer');
+  if (modes.includes('ABAC') && !modules.abac)
+    errs.push("authorization-mode ABAC's authorization policy file not passed");
   if (errs.length > 0) throw new AuthorizationModeError(errs.join('; '));
   // A first AlwaysAllow decides every request: the modules after it are never asked.
   if (modes[0] === 'AlwaysAllow') return alwaysAllow;
@@ -51,6 +53,7 @@ export function buildAuthorizer(modes: readonly string[], modules: AuthorizerMod
   for (const m of modes as readonly AuthorizationMode[]) {
     if (m === 'AlwaysAllow') chain.push(alwaysAllow);
     else if (m === 'AlwaysDeny') chain.push(alwaysDeny);
+    else if (m === 'ABAC') chain.push(modules.abac as Authorizer);
     else chain.push(modules.rbac as Authorizer);
   }
   return unionAuthorizer(chain);
@@ -59,4 +62,6 @@ export function buildAuthorizer(modes: readonly string[], modules: AuthorizerMod
 /** The modules behind modes that need state of the server (RBAC reads roles and bindings). */
 export interface AuthorizerModules {
   readonly rbac?: Authorizer;
+  /** `ABAC`: the policies of `--authorization-policy-file`. */
+  readonly abac?: Authorizer;
 }

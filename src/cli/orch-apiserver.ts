@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
     minRequestTimeoutSeconds: f.minRequestTimeout,
     runControllers: f.runControllers,
     authorizationModes: f.authorizationModes,
+    authorizationPolicyFile: f.authorizationPolicyFile || undefined,
     enableAdmissionPlugins: f.enableAdmissionPlugins,
     disableAdmissionPlugins: f.disableAdmissionPlugins,
     serviceClusterIPRange: f.serviceClusterIPRange,

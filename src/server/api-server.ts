@@ -40,6 +40,8 @@ import { serviceAccountIssuerHandler } from './service-account-issuer.js';
 import { versionInfo } from './version.js';
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
+const PODS = { group: '', version: 'v1', resource: 'pods' } as const;
+const NODES = { group: '', version: 'v1', resource: 'nodes' } as const;
 
 // Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
 const BOOKMARK_INTERVAL_MS = 5000;
@@ -62,6 +64,8 @@ export interface ApiServerDeps {
   readonly authenticator?: Authenticator;
   /** `--authorization-mode`; default `['RBAC']`. */
   readonly authorizationModes?: readonly string[];
+  /** The `ABAC` mode's authorizer (required when it is a mode). */
+  readonly abac?: Authorizer;
   readonly enableAdmissionPlugins?: readonly string[];
   readonly disableAdmissionPlugins?: readonly string[];
   /** Plugins of an embedding program, run after the built-in ones. */
@@ -105,7 +109,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
   // RBAC decides from an index of roles and bindings, filled from their watches once served.
   const rbacIndex = modes.includes('RBAC') ? new RbacIndex() : undefined;
   const rbac = rbacIndex && new RbacAuthorizer(rbacIndex);
-  const authorizer = buildAuthorizer(modes, { rbac });
+  const authorizer = buildAuthorizer(modes, { rbac, abac: d.abac });
   let resources: ResourceSet | undefined;
   const currentObjects = resourceSetReader(() => resources, { consistent: true });
   const builtin = buildAdmission(
@@ -119,6 +123,10 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       priorityClasses: priorityClassLister(() => resources, d.domain),
       storageClasses: storageClassLister(() => resources, d.domain),
       domain: d.domain,
+      nodeRestrictionObjects: {
+        pod: (namespace, name, signal) => currentObjects.get(PODS, namespace, name, signal),
+        node: (name, signal) => currentObjects.get(NODES, '', name, signal),
+      },
     },
   );
   // Escalation prevention is part of the RBAC API itself, not a plugin one could turn off.

@@ -17,6 +17,7 @@ import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
+import { abacFromFile } from './abac-from-file.js';
 import { resolveAdvertiseAddress } from './advertise-address.js';
 import { type ApiServer, buildApiServer } from './api-server.js';
 import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
@@ -75,6 +76,8 @@ export interface ServerOptions {
   readonly minRequestTimeoutSeconds?: number;
   /** `--authorization-mode`: modules consulted in order (default `['RBAC']`). */
   readonly authorizationModes?: readonly string[];
+  /** `--authorization-policy-file`: ABAC policies, one JSON object per line (mode `ABAC` only). */
+  readonly authorizationPolicyFile?: string;
   /** `--enable-admission-plugins`: turned on beyond the defaults. */
   readonly enableAdmissionPlugins?: readonly string[];
   /** `--disable-admission-plugins`: turned off even when on by default. */
@@ -166,6 +169,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
+  // A policy file that does not decode fails start-up before anything is opened.
+  const abac = await abacFromFile(options.authorizationModes ?? ['RBAC'], options.authorizationPolicyFile, {
+    domain,
+    logger,
+  });
 
   const lifetime = new AbortController();
   // One listener per served resource, informer and controller: many by design, not a leak.
@@ -256,6 +264,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       serverAddress: () => serverAddress,
       authenticator: authentication.authenticator,
       authorizationModes: options.authorizationModes,
+      abac,
       enableAdmissionPlugins: options.enableAdmissionPlugins,
       disableAdmissionPlugins: options.disableAdmissionPlugins,
       admissionPlugins: options.admissionPlugins,

@@ -88,6 +88,7 @@ describe('parseApiServerCommandLine', () => {
         runtimeConfig: undefined,
         apiDomain: 'orch.io',
         authorizationModes: ['AlwaysAllow'],
+        authorizationPolicyFile: '',
         enableAdmissionPlugins: [],
         disableAdmissionPlugins: [],
         shutdownDelayDurationMs: 10_000,
@@ -107,6 +108,12 @@ describe('parseApiServerCommandLine', () => {
   it('derives --cert-dir from --data-dir unless given', () => {
     assert.equal(flags(['--data-dir=/srv/orch']).certDir, '/srv/orch/pki');
     assert.equal(flags(['--data-dir=/srv/orch', '--cert-dir=/elsewhere']).certDir, '/elsewhere');
+  });
+
+  it('reads --authorization-policy-file with mode ABAC', () => {
+    const f = flags(['--authorization-mode=ABAC,RBAC', '--authorization-policy-file=/etc/abac.jsonl']);
+    assert.deepEqual(f.authorizationModes, ['ABAC', 'RBAC']);
+    assert.equal(f.authorizationPolicyFile, '/etc/abac.jsonl');
   });
 
   it('applies feature gates to the injected gates, with warnings', () => {
@@ -202,17 +209,19 @@ describe('parseApiServerCommandLine', () => {
     [['--tls-private-key-file=a.key'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [
       ['--authorization-mode=Node,RBAC'],
-      'authorization-mode "Node" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny,RBAC',
+      'authorization-mode "Node" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny,ABAC,RBAC',
     ],
     [
       ['--enable-admission-plugins=Nope'],
-      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass)',
+      'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass)',
     ],
     [
       ['--enable-admission-plugins=NamespaceLifecycle', '--disable-admission-plugins=NamespaceLifecycle'],
       'NamespaceLifecycle in enable-admission-plugins and disable-admission-plugins overlapped',
     ],
     [['--authorization-mode=Magic'], 'authorization-mode "Magic" is not a valid mode'],
+    [['--authorization-mode=ABAC,RBAC'], "authorization-mode ABAC's authorization policy file not passed"],
+    [['--authorization-policy-file=/etc/abac.jsonl'], 'cannot specify --authorization-policy-file without mode ABAC'],
     [['--authorization-mode='], 'at least one authorization-mode must be passed'],
     [
       ['--authorization-mode=AlwaysAllow,AlwaysAllow'],

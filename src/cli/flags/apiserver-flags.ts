@@ -68,6 +68,8 @@ export interface ApiServerFlags {
   readonly featureGates: Readonly<Record<string, boolean>>;
   readonly runtimeConfig: RuntimeConfig;
   readonly authorizationModes: readonly string[];
+  /** `--authorization-policy-file`: the ABAC policies (mode `ABAC`); empty when not given. */
+  readonly authorizationPolicyFile: string;
   readonly enableAdmissionPlugins: readonly string[];
   readonly disableAdmissionPlugins: readonly string[];
   readonly shutdownDelayDurationMs: number;
@@ -164,6 +166,12 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       default: ['RBAC'],
       section: 'Authorization',
       usage: `Ordered list of plug-ins to do authorization on secure port. Supported so far: ${SUPPORTED_AUTHORIZATION_MODES.join(',')}.`,
+    }),
+    authorizationPolicyFile: stringFlag({
+      name: 'authorization-policy-file',
+      section: 'Authorization',
+      usage:
+        'File with authorization policy in json line by line format, used with --authorization-mode=ABAC, on the secure port.',
     }),
     enableAdmissionPlugins: stringListFlag({
       name: 'enable-admission-plugins',
@@ -289,6 +297,12 @@ function validate(
     if (seen.has(mode)) problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }
+  if (seen.has('ABAC') && v.authorizationPolicyFile === '') {
+    problems.push("authorization-mode ABAC's authorization policy file not passed");
+  }
+  if (v.authorizationPolicyFile !== '' && !seen.has('ABAC')) {
+    problems.push('cannot specify --authorization-policy-file without mode ABAC');
+  }
   problems.push(
     ...validateAdmissionSelection(BUILTIN_ADMISSION_PLUGINS, {
       enable: v.enableAdmissionPlugins,
@@ -364,6 +378,7 @@ export function parseApiServerCommandLine(
       featureGates: v.featureGates,
       runtimeConfig,
       authorizationModes: v.authorizationModes,
+      authorizationPolicyFile: v.authorizationPolicyFile,
       enableAdmissionPlugins: v.enableAdmissionPlugins,
       disableAdmissionPlugins: v.disableAdmissionPlugins,
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
