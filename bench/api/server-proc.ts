@@ -24,7 +24,9 @@ export async function startBenchServer(dataDir: string, args: string[] = []): Pr
     [join(ROOT, 'dist/cli/orch-apiserver.js'), `--data-dir=${dataDir}`, '--secure-port=0', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  process.once('exit', () => child.kill('SIGKILL'));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   let out = '';
   const url = await new Promise<string>((res, rej) => {
     const onData = (d: Buffer) => {

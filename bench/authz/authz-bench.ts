@@ -1,57 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { haveWrk, wrkRps } from '../api/load.js';
-import { startBenchServer } from '../api/server-proc.js';
+import { type BenchServer, startBenchServer } from '../api/server-proc.js';
 import { median, printTable, type Row } from '../storage/measure.js';
+import { BENCH_NODE, BENCH_SECRET, NODE_NAMESPACE, NODES, PODS, seedNodeGraph } from './node-seed.js';
+import { type Creds, inParallel, post } from './seed-http.js';
 
 const NAMESPACES = 200;
 const ROLES_PER_NAMESPACE = 10;
 const CLUSTER_ROLE_BINDINGS = 200;
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const TOKEN = 'authz-bench-token-3f9e1b7c2d5a';
+const NODE_TOKEN = 'authz-bench-node-token-8c41e0d97b26';
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
 const GROUP = 'rbac.authorization.orch.io';
-
-type Creds = { ca: string; cert: string; key: string };
-
-function post(base: string, creds: Creds, path: string, body: unknown): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      new URL(path, base),
-      {
-        method: 'POST',
-        ca: creds.ca,
-        cert: creds.cert,
-        key: creds.key,
-        headers: { 'content-type': 'application/json' },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          (res.statusCode ?? 0) < 300
-            ? resolve()
-            : reject(new Error(`POST ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`)),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
-
-/** Runs `jobs` with at most `width` in flight. */
-async function inParallel(jobs: (() => Promise<void>)[], width: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < jobs.length) await jobs[next++]!();
-    }),
-  );
-}
 
 /**
  * 200 namespaces, each with 10 Roles and 10 RoleBindings (to other users and groups), plus 200
@@ -109,10 +73,39 @@ async function seedPolicy(base: string, admin: Creds): Promise<void> {
   await inParallel(jobs, 16);
 }
 
+/** One measured request: who GETs what, under which mode, against AlwaysAllow. */
+interface Case {
+  readonly key: string;
+  readonly mode: string;
+  readonly path: string;
+  readonly token: string;
+  readonly metric: string;
+}
+
+const CASES: readonly Case[] = [
+  {
+    key: 'rbac',
+    mode: 'RBAC',
+    path: '/api/v1/namespaces/ns-0/configmaps/bench?resourceVersion=0',
+    token: TOKEN,
+    metric: `cached GET under RBAC (${NAMESPACES * ROLES_PER_NAMESPACE} Roles, ${NAMESPACES * ROLES_PER_NAMESPACE} RoleBindings, ${CLUSTER_ROLE_BINDINGS} ClusterRoleBindings), wrk 64 conns`,
+  },
+  {
+    key: 'node',
+    mode: 'Node,RBAC',
+    path: `/api/v1/namespaces/${NODE_NAMESPACE}/secrets/${BENCH_SECRET}?resourceVersion=0`,
+    token: NODE_TOKEN,
+    metric: `cached secret GET by a node under Node,RBAC (${PODS} pods on ${NODES} nodes), wrk 64 conns`,
+  },
+];
+
 /**
- * Cached GETs of one ConfigMap by a token-authenticated user under `RBAC` (4,400 policy objects)
- * against the same GETs under `AlwaysAllow`, one server after the other on the same data, rounds
- * alternating; wrk with 64 connections.
+ * Cached GETs under each authorization mode against the same GETs under `AlwaysAllow`, one
+ * server per mode on copies of the same data, measurements alternating with their baseline over
+ * rounds; wrk with 64 connections: a
+ * token-authenticated user reading one ConfigMap under `RBAC` (4,400 policy objects), and node
+ * `node-7` (`system:node:node-7` in `system:nodes`) reading the secret of one of its pods under
+ * `Node,RBAC` with 1,000 pods bound across 100 nodes in the node graph.
  */
 export async function runAuthzBench(): Promise<void> {
   if (!(await haveWrk())) throw new Error('wrk is required: apt-get install -y wrk');
@@ -120,46 +113,70 @@ export async function runAuthzBench(): Promise<void> {
   try {
     const dataDir = join(dir, 'data');
     const tokenFile = join(dir, 'tokens.csv');
-    writeFileSync(tokenFile, `${TOKEN},bench-user,bench-uid,"bench-group"\n`);
+    writeFileSync(
+      tokenFile,
+      `${TOKEN},bench-user,bench-uid,"bench-group"\n${NODE_TOKEN},system:node:${BENCH_NODE},node-uid,"system:nodes"\n`,
+    );
     const args = (mode: string) => [`--token-auth-file=${tokenFile}`, `--authorization-mode=${mode}`];
     const seeding = await startBenchServer(dataDir, args('RBAC'));
     try {
       await seedPolicy(seeding.url, seeding.admin);
+      await seedNodeGraph(seeding.url, seeding.admin);
     } finally {
       await seeding.stop();
     }
-    const path = '/api/v1/namespaces/ns-0/configmaps/bench?resourceVersion=0';
-    const rps: Record<string, number[]> = { RBAC: [], AlwaysAllow: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of ['AlwaysAllow', 'RBAC']) {
-        const server = await startBenchServer(dataDir, args(mode));
-        try {
-          await wrkRps(`${server.url}${path}`, 1, TOKEN); // warm up
-          rps[mode]!.push(await wrkRps(`${server.url}${path}`, WRK_SECONDS, TOKEN));
-        } finally {
-          await server.stop();
+    const rps: Record<string, number[]> = {};
+    // One copy of the seeded data per mode, each server running throughout: every measurement
+    // and its baseline are taken back to back, so load from elsewhere on the machine hits both.
+    const modes = ['AlwaysAllow', ...CASES.map((c) => c.mode)];
+    const servers = new Map<string, BenchServer>();
+    try {
+      for (const [i, mode] of modes.entries()) {
+        const copy = join(dir, `data-${i}`);
+        cpSync(dataDir, copy, { recursive: true });
+        servers.set(mode, await startBenchServer(copy, args(mode)));
+      }
+      const urlOf = (mode: string) => servers.get(mode)!.url;
+      for (const c of CASES) {
+        for (const mode of ['AlwaysAllow', c.mode]) await wrkRps(`${urlOf(mode)}${c.path}`, 1, c.token); // warm up
+      }
+      for (const c of CASES) {
+        rps[c.key] = [];
+        rps[`${c.key}.alwaysallow`] = [];
+      }
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const c of CASES) {
+          // Alternate which goes first.
+          const order = round % 2 === 0 ? ['AlwaysAllow', c.mode] : [c.mode, 'AlwaysAllow'];
+          for (const mode of order) {
+            const r = await wrkRps(`${urlOf(mode)}${c.path}`, WRK_SECONDS, c.token);
+            rps[mode === 'AlwaysAllow' ? `${c.key}.alwaysallow` : c.key]!.push(r);
+          }
         }
       }
+    } finally {
+      await Promise.all([...servers.values()].map((s) => s.stop()));
     }
-    const ratios = rps.RBAC!.map((r, i) => r / rps.AlwaysAllow![i]!);
-    const rows: Row[] = [
-      {
-        metric: `cached GET under RBAC (${NAMESPACES * ROLES_PER_NAMESPACE} Roles, ${NAMESPACES * ROLES_PER_NAMESPACE} RoleBindings, ${CLUSTER_ROLE_BINDINGS} ClusterRoleBindings), wrk 64 conns`,
-        ours: median(rps.RBAC!),
-        baseline: median(rps.AlwaysAllow!),
+    const rows: Row[] = [];
+    const figures: Record<string, number> = {};
+    for (const c of CASES) {
+      const ours = rps[c.key]!;
+      const base = rps[`${c.key}.alwaysallow`]!;
+      const ratios = ours.map((r, i) => r / base[i]!);
+      rows.push({
+        metric: c.metric,
+        ours: median(ours),
+        baseline: median(base),
         unit: 'req/s',
         ratio: median(ratios),
         spread: [Math.min(...ratios), Math.max(...ratios)],
-      },
-    ];
-    printTable('authorization: RBAC against AlwaysAllow', rows);
-    console.log(
-      JSON.stringify({
-        'rbac.rps': Math.round(median(rps.RBAC!)),
-        'alwaysallow.rps': Math.round(median(rps.AlwaysAllow!)),
-        'rbac.ratio': Math.round(median(ratios) * 1000) / 1000,
-      }),
-    );
+      });
+      figures[`${c.key}.rps`] = Math.round(median(ours));
+      figures[`${c.key}.alwaysallow.rps`] = Math.round(median(base));
+      figures[`${c.key}.ratio`] = Math.round(median(ratios) * 1000) / 1000;
+    }
+    printTable('authorization: RBAC and Node against AlwaysAllow', rows);
+    console.log(JSON.stringify(figures));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,10 +4,10 @@ import { privilegedGroups } from './privileged-groups.js';
 import { unionAuthorizer } from './union-authorizer.js';
 
 /** The `--authorization-mode` values this server implements. */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC'] as const;
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 /** Modes of the access-control spec that are not built yet: named, but refused at start-up. */
-const PLANNED_MODES = new Set(['Node', 'Webhook']);
+const PLANNED_MODES = new Set(['Webhook']);
 
 export class AuthorizationModeError extends Error {
   constructor(message: string) {
@@ -39,13 +39,14 @@ export function validateAuthorizationModes(modes: readonly string[]): string[] {
 
 /**
  * The authorizer of a mode list: `system:masters` first (it bypasses every module), then each
- * mode in the order given (`RBAC` is `modules.rbac`) (a list starting with `AlwaysAllow` is `AlwaysAllow` alone). @throws AuthorizationModeError listing every problem of the list.
+ * mode in the order given (`RBAC` is `modules.rbac`, `Node` is `modules.node`) (a list starting with `AlwaysAllow` is `AlwaysAllow` alone). @throws AuthorizationModeError listing every problem of the list.
  */
 export function buildAuthorizer(modes: readonly string[], modules: AuthorizerModules = {}): Authorizer {
   const errs = validateAuthorizationModes(modes);
   if (modes.includes('RBAC') && !modules.rbac) errs.push('authorization-mode "RBAC" needs the RBAC authorizer');
   if (modes.includes('ABAC') && !modules.abac)
     errs.push("authorization-mode ABAC's authorization policy file not passed");
+  if (modes.includes('Node') && !modules.node) errs.push('authorization-mode "Node" needs the Node authorizer');
   if (errs.length > 0) throw new AuthorizationModeError(errs.join('; '));
   // A first AlwaysAllow decides every request: the modules after it are never asked.
   if (modes[0] === 'AlwaysAllow') return alwaysAllow;
@@ -54,14 +55,19 @@ export function buildAuthorizer(modes: readonly string[], modules: AuthorizerMod
     if (m === 'AlwaysAllow') chain.push(alwaysAllow);
     else if (m === 'AlwaysDeny') chain.push(alwaysDeny);
     else if (m === 'ABAC') chain.push(modules.abac as Authorizer);
+    else if (m === 'Node') chain.push(modules.node as Authorizer);
     else chain.push(modules.rbac as Authorizer);
   }
   return unionAuthorizer(chain);
 }
 
-/** The modules behind modes that need state of the server (RBAC reads roles and bindings). */
+/**
+ * The modules behind modes that need state of the server (RBAC reads roles and bindings, Node
+ * its graph of pods and volumes).
+ */
 export interface AuthorizerModules {
   readonly rbac?: Authorizer;
   /** `ABAC`: the policies of `--authorization-policy-file`. */
   readonly abac?: Authorizer;
+  readonly node?: Authorizer;
 }

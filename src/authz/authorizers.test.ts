@@ -97,14 +97,15 @@ describe('authorization chain', () => {
 
   it('refuses unknown, planned and repeated modes, listing every problem', () => {
     assert.deepEqual(validateAuthorizationModes(['AlwaysAllow']), []);
-    assert.deepEqual(validateAuthorizationModes(['Magic', 'Node', 'AlwaysDeny', 'AlwaysDeny']), [
-      'authorization-mode "Magic" is not a valid mode (valid modes: AlwaysAllow, AlwaysDeny, ABAC, RBAC)',
-      'authorization-mode "Node" is not supported by this server yet',
+    assert.deepEqual(validateAuthorizationModes(['Magic', 'Webhook', 'AlwaysDeny', 'AlwaysDeny']), [
+      'authorization-mode "Magic" is not a valid mode (valid modes: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node)',
+      'authorization-mode "Webhook" is not supported by this server yet',
       'authorization-mode "AlwaysDeny" has mode specified more than once',
     ]);
     assert.throws(() => buildAuthorizer([]), /at least one authorization-mode must be passed/);
     assert.throws(() => buildAuthorizer(['RBAC']), /needs the RBAC authorizer/);
     assert.throws(() => buildAuthorizer(['ABAC']), /authorization-mode ABAC's authorization policy file not passed/);
+    assert.throws(() => buildAuthorizer(['Node', 'RBAC']), /needs the Node authorizer/);
   });
 });
 

@@ -30,6 +30,7 @@ describe('FeatureGates', () => {
       APIResponseCompression: true,
       AllowUnsafeMalformedObjectDeletion: false,
       AnonymousAuthConfigurableEndpoints: true,
+      AuthorizeNodeWithSelectors: true,
       AuthorizeWithSelectors: true,
       CBORServingAndStorage: false,
       StructuredAuthenticationConfiguration: true,

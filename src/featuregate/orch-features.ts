@@ -20,6 +20,12 @@ export const OrchFeatures = {
    * true in v1.32).
    */
   AuthorizeWithSelectors: 'AuthorizeWithSelectors',
+  /**
+   * The Node authorizer limits a node's reads of nodes to its own Node and its lists and watches
+   * of pods to a `spec.nodeName=<node>` field selector (and of ResourceSlices to `spec.nodeName`);
+   * beta and default true in v1.32. Selectors reach it only with `AuthorizeWithSelectors` on.
+   */
+  AuthorizeNodeWithSelectors: 'AuthorizeNodeWithSelectors',
 } as const;
 
 export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
@@ -33,6 +39,7 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   StructuredAuthenticationConfiguration: { default: true, stage: 'BETA' },
   AnonymousAuthConfigurableEndpoints: { default: true, stage: 'BETA' },
   AuthorizeWithSelectors: { default: true, stage: 'BETA' },
+  AuthorizeNodeWithSelectors: { default: true, stage: 'BETA' },
 };
 
 /** A fresh gate set holding Orch's features at their defaults; register more with `add`. */

@@ -7,6 +7,7 @@ import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import type { IssuerDiscoveryDocuments } from '../authn/service-account/issuer-discovery.js';
 import { X509Authenticator } from '../authn/x509-authenticator.js';
 import { type Authorizer, buildAuthorizer } from '../authz/index.js';
+import { NodeAuthorizer, NodeGraph } from '../authz/node/index.js';
 import { RbacAuthorizer } from '../authz/rbac/rbac-authorizer.js';
 import { RbacIndex } from '../authz/rbac/rbac-index.js';
 import { EncodingCache } from '../encoding/index.js';
@@ -30,6 +31,7 @@ import { ensureSystemNamespaces, immortalNamespaces } from './bootstrap-namespac
 import { priorityClassLister, storageClassLister } from './cluster-objects.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
+import { feedNodeGraph } from './node-graph-feed.js';
 import { openApiHandler } from './openapi-handler.js';
 import { rbacEscalationPlugin } from './rbac-escalation.js';
 import { feedRbacIndex, type RbacIndexFeed, type RbacWrite } from './rbac-index-feed.js';
@@ -42,6 +44,9 @@ import { versionInfo } from './version.js';
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 const PODS = { group: '', version: 'v1', resource: 'pods' } as const;
 const NODES = { group: '', version: 'v1', resource: 'nodes' } as const;
+
+/** `--authorization-mode` when not given: kube's recommended `Node,RBAC`. */
+export const DEFAULT_AUTHORIZATION_MODES: readonly string[] = Object.freeze(['Node', 'RBAC']);
 
 // Bookmarks are never promised at any interval; idle watchers with bookmarks get one this often.
 const BOOKMARK_INTERVAL_MS = 5000;
@@ -62,7 +67,7 @@ export interface ApiServerDeps {
   readonly clock?: Clock;
   /** Default: client certificates, then anonymous. */
   readonly authenticator?: Authenticator;
-  /** `--authorization-mode`; default `['RBAC']`. */
+  /** `--authorization-mode`; default `['Node', 'RBAC']`. */
   readonly authorizationModes?: readonly string[];
   /** The `ABAC` mode's authorizer (required when it is a mode). */
   readonly abac?: Authorizer;
@@ -86,7 +91,8 @@ export interface ApiServer {
   readonly authorizer: Authorizer;
   /**
    * Serves `defs` (each behind its started watch cache), creates the system namespaces and,
-   * under RBAC, fills the RBAC index from the stored roles and bindings.
+   * under Node, fills the node graph from the stored pods and volumes and, under RBAC, the RBAC
+   * index from the stored roles and bindings.
    */
   serve(defs: readonly ResourceDefinition[], signal: AbortSignal): Promise<void>;
   /**
@@ -105,11 +111,20 @@ export interface ApiServer {
  */
 export function buildApiServer(d: ApiServerDeps): ApiServer {
   const clock = d.clock ?? systemClock;
-  const modes = d.authorizationModes ?? ['RBAC'];
+  const modes = d.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
   // RBAC decides from an index of roles and bindings, filled from their watches once served.
   const rbacIndex = modes.includes('RBAC') ? new RbacIndex() : undefined;
   const rbac = rbacIndex && new RbacAuthorizer(rbacIndex);
-  const authorizer = buildAuthorizer(modes, { rbac, abac: d.abac });
+  // Node decides from a graph of pods and volumes, likewise filled from watches.
+  const nodeGraph = modes.includes('Node') ? new NodeGraph() : undefined;
+  const node =
+    nodeGraph &&
+    new NodeAuthorizer({
+      graph: nodeGraph,
+      domain: d.domain,
+      withSelectors: d.gates.enabled(OrchFeatures.AuthorizeNodeWithSelectors),
+    });
+  const authorizer = buildAuthorizer(modes, { rbac, node, abac: d.abac });
   let resources: ResourceSet | undefined;
   const currentObjects = resourceSetReader(() => resources, { consistent: true });
   const builtin = buildAdmission(
@@ -193,16 +208,13 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     async serve(defs, signal) {
       await Promise.all(defs.map((def) => set.add(def)));
       await ensureSystemNamespaces(set, d.domain, signal);
-      if (rbacIndex) {
-        feed = await feedRbacIndex({
-          resources: set,
-          index: rbacIndex,
-          domain: d.domain,
-          logger: d.logger,
-          authorizer,
-          signal: d.lifetime,
-        });
-      }
+      const feeds = { resources: set, domain: d.domain, logger: d.logger, authorizer, signal: d.lifetime };
+      // The two feeds are independent: their first lists run together.
+      const [, rbacFeed] = await Promise.all([
+        nodeGraph && feedNodeGraph({ ...feeds, graph: nodeGraph }),
+        rbacIndex && feedRbacIndex({ ...feeds, index: rbacIndex }),
+      ]);
+      feed = rbacFeed;
     },
     async authorizationCaughtUp(writes, signal) {
       await feed?.caughtUp(writes, signal);

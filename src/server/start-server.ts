@@ -19,7 +19,7 @@ import type { Store } from '../storage/store.js';
 import { type Logger, silentLogger } from '../util/logger.js';
 import { abacFromFile } from './abac-from-file.js';
 import { resolveAdvertiseAddress } from './advertise-address.js';
-import { type ApiServer, buildApiServer } from './api-server.js';
+import { type ApiServer, buildApiServer, DEFAULT_AUTHORIZATION_MODES } from './api-server.js';
 import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
@@ -74,7 +74,7 @@ export interface ServerOptions {
   readonly runControllers?: boolean;
   /** Watches without timeoutSeconds end after a random time in [this, 2×this) seconds (default 1800). */
   readonly minRequestTimeoutSeconds?: number;
-  /** `--authorization-mode`: modules consulted in order (default `['RBAC']`). */
+  /** `--authorization-mode`: modules consulted in order (default `['Node', 'RBAC']`). */
   readonly authorizationModes?: readonly string[];
   /** `--authorization-policy-file`: ABAC policies, one JSON object per line (mode `ABAC` only). */
   readonly authorizationPolicyFile?: string;
@@ -126,7 +126,7 @@ const NOT_READY = apiErrors.serviceUnavailable('the server is starting');
  */
 function anonymousWithAuthorizer(options: ServerOptions, logger: Logger): AuthenticationOptions {
   const authn = options.authentication ?? {};
-  const modes = options.authorizationModes ?? ['RBAC'];
+  const modes = options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
   if (authn.anonymous !== false && modes.includes('AlwaysAllow')) {
     logger.warn(
       'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',

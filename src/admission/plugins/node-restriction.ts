@@ -283,10 +283,10 @@ export function nodeRestriction(o: NodeRestrictionOptions): AdmissionPlugin {
     name: NODE_RESTRICTION,
     handles: (op: Operation) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
     async admit(a: AdmissionAttributes, signal: AbortSignal): Promise<void> {
-      const id = nodeIdentity(a.user);
-      if (!id.isNode) return;
-      if (id.name === '') refuse(`could not determine node from user ${goQuote(a.user.name)}`);
-      const c: Check = { node: id.name, a, o, labels, signal };
+      const node = nodeIdentity(a.user);
+      if (node === undefined) return;
+      if (node === '') refuse(`could not determine node from user ${goQuote(a.user.name)}`);
+      const c: Check = { node, a, o, labels, signal };
       const { group, resource } = a.resource;
       if (group === '') {
         switch (resource) {

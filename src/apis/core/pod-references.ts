@@ -2,8 +2,9 @@
  * The Secrets and ConfigMaps a pod names directly (kube's `VisitPodSecretNames` and
  * `VisitPodConfigmapNames` over every container kind): what a node may read for the pod, and what
  * a mirror pod may not name. Transitive references (pod → PVC → PV → Secret) are not followed.
+ * Read defensively: a missing or oddly typed field never throws.
  */
-import type { Container, PodSpec, Volume } from './pod-types.js';
+import type { Container, PodSpec } from './pod-types.js';
 
 type Json = Record<string, unknown>;
 
@@ -46,7 +47,9 @@ const SECRET_VOLUME_SOURCES: readonly (readonly [string, string, string | undefi
   ['csi', 'name', 'nodePublishSecretRef'],
 ];
 
-function volumeSecretNames(v: Volume): string[] {
+function volumeSecretNames(volume: unknown): string[] {
+  const v = asObject(volume);
+  if (!v) return [];
   for (const [source, field, holder] of SECRET_VOLUME_SOURCES) {
     const s = asObject(v[source]);
     if (!s) continue;
@@ -56,7 +59,9 @@ function volumeSecretNames(v: Volume): string[] {
   return [];
 }
 
-function volumeConfigMapNames(v: Volume): string[] {
+function volumeConfigMapNames(volume: unknown): string[] {
+  const v = asObject(volume);
+  if (!v) return [];
   const projected = asObject(v.projected);
   if (projected) return asArray(projected.sources).map((p) => nameAt(asObject(p)?.configMap, 'name'));
   const cm = asObject(v.configMap);
@@ -68,10 +73,11 @@ export function podSecretNames(spec: PodSpec | undefined): string[] {
   if (!spec) return [];
   const names: string[] = asArray(spec.imagePullSecrets).map((r) => nameAt(r, 'name'));
   for (const c of containersOf(spec)) {
+    if (!asObject(c)) continue;
     for (const e of asArray(c.envFrom)) names.push(nameAt(asObject(e)?.secretRef, 'name'));
     for (const e of asArray(c.env)) names.push(nameAt(asObject(asObject(e)?.valueFrom)?.secretKeyRef, 'name'));
   }
-  for (const v of asArray(spec.volumes) as Volume[]) names.push(...volumeSecretNames(v));
+  for (const v of asArray(spec.volumes)) names.push(...volumeSecretNames(v));
   return names.filter((n) => n !== '');
 }
 
@@ -80,9 +86,10 @@ export function podConfigMapNames(spec: PodSpec | undefined): string[] {
   if (!spec) return [];
   const names: string[] = [];
   for (const c of containersOf(spec)) {
+    if (!asObject(c)) continue;
     for (const e of asArray(c.envFrom)) names.push(nameAt(asObject(e)?.configMapRef, 'name'));
     for (const e of asArray(c.env)) names.push(nameAt(asObject(asObject(e)?.valueFrom)?.configMapKeyRef, 'name'));
   }
-  for (const v of asArray(spec.volumes) as Volume[]) names.push(...volumeConfigMapNames(v));
+  for (const v of asArray(spec.volumes)) names.push(...volumeConfigMapNames(v));
   return names.filter((n) => n !== '');
 }

@@ -1,24 +1,20 @@
 import type { UserInfo } from './user-info.js';
 
-/** The group every node (kubelet) credential carries. */
+/** The group of node agents (kubelets). */
 export const NODES_GROUP = 'system:nodes';
-/** Node user names are `system:node:<node name>`. */
+/** Node agents' user names are this prefix and the node's name. */
 export const NODE_USER_PREFIX = 'system:node:';
 
-/** Who a node is: `isNode` for a node identity; `name` empty when it names no node. */
-export interface NodeIdentity {
-  readonly isNode: boolean;
-  readonly name: string;
-}
-
-const NOT_A_NODE: NodeIdentity = Object.freeze({ isNode: false, name: '' });
-
 /**
- * kube's default node identifier: a user is a node when its name starts with `system:node:` and it
- * is in the `system:nodes` group; the rest of the name is the node's (possibly empty, which the
- * node rules refuse).
+ * kube's default node identifier: a user named `system:node:<name>` in group `system:nodes` is
+ * the node `<name>` ('' when the name after the prefix is empty: a node that cannot be told);
+ * anyone else is no node (undefined).
  */
-export function nodeIdentity(user: UserInfo): NodeIdentity {
-  if (!user.name.startsWith(NODE_USER_PREFIX) || !user.groups.includes(NODES_GROUP)) return NOT_A_NODE;
-  return { isNode: true, name: user.name.slice(NODE_USER_PREFIX.length) };
+export function nodeIdentity(user: UserInfo): string | undefined {
+  if (!user.name.startsWith(NODE_USER_PREFIX)) return undefined;
+  const groups = user.groups;
+  for (let i = 0; i < groups.length; i++) {
+    if (groups[i] === NODES_GROUP) return user.name.slice(NODE_USER_PREFIX.length);
+  }
+  return undefined;
 }

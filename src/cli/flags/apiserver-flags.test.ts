@@ -34,7 +34,7 @@ describe('parseApiServerCommandLine', () => {
     assert.equal(f.tlsPrivateKeyFile, '');
     assert.equal(f.clientCaFile, '');
     assert.deepEqual(f.featureGates, {});
-    assert.deepEqual(f.authorizationModes, ['RBAC']);
+    assert.deepEqual(f.authorizationModes, ['Node', 'RBAC']);
     assert.equal(f.shutdownDelayDurationMs, 0);
     assert.equal(f.livezGracePeriodMs, 0);
     assert.equal(f.runControllers, true);
@@ -208,8 +208,8 @@ describe('parseApiServerCommandLine', () => {
     [['--tls-cert-file=a.crt'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [['--tls-private-key-file=a.key'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [
-      ['--authorization-mode=Node,RBAC'],
-      'authorization-mode "Node" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny,ABAC,RBAC',
+      ['--authorization-mode=Webhook,RBAC'],
+      'authorization-mode "Webhook" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny,ABAC,RBAC,Node',
     ],
     [
       ['--enable-admission-plugins=Nope'],

@@ -163,7 +163,7 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
     }),
     authorizationModes: stringListFlag({
       name: 'authorization-mode',
-      default: ['RBAC'],
+      default: ['Node', 'RBAC'],
       section: 'Authorization',
       usage: `Ordered list of plug-ins to do authorization on secure port. Supported so far: ${SUPPORTED_AUTHORIZATION_MODES.join(',')}.`,
     }),

@@ -1,0 +1,40 @@
+import { request } from 'node:https';
+
+export type Creds = { ca: string; cert: string; key: string };
+
+/** POSTs a JSON body; rejects on any status from 300 up. */
+export function post(base: string, creds: Creds, path: string, body: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(path, base),
+      {
+        method: 'POST',
+        ca: creds.ca,
+        cert: creds.cert,
+        key: creds.key,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          (res.statusCode ?? 0) < 300
+            ? resolve()
+            : reject(new Error(`POST ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`)),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** Runs `jobs` with at most `width` in flight. */
+export async function inParallel(jobs: (() => Promise<void>)[], width: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) await jobs[next++]!();
+    }),
+  );
+}
