@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { apiDomain } from './api-domain.js';
+import * as apiextensions from './apiextensions/apiextensions-v1-schemas.js';
 import * as apps from './apps/apps-v1-schemas.js';
 import * as autoscalingV1 from './autoscaling/autoscaling-v1-schemas.js';
 import * as autoscalingV2 from './autoscaling/autoscaling-v2-schemas.js';
@@ -47,6 +48,7 @@ const MODULES: Record<string, Record<string, Schema>> = {
   'storage-v1': storage,
   'certificates-v1': certificates,
   'flowcontrol-v1': flowcontrol,
+  'apiextensions-v1': apiextensions,
 };
 
 interface Facts {

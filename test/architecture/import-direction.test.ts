@@ -33,14 +33,16 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   authn: ['apis', 'util', 'cel'],
   authz: ['apis', 'util', 'cel'],
   admission: ['apis', 'util', 'cel'],
+  // Custom resources: a CustomResourceDefinition turned into a served definition (CEL rules included).
+  apiextensions: ['apis', 'util', 'cel'],
   // Backends implement the storage interface (store.ts, errors, keys).
   'storage/backend': ['storage', 'apis', 'util'],
   storage: [...LIBRARIES],
-  registry: ['storage', ...LIBRARIES],
+  registry: ['storage', 'apiextensions', ...LIBRARIES],
   endpoints: ['registry', ...LIBRARIES],
-  controllers: ['registry', ...LIBRARIES],
+  controllers: ['registry', 'apiextensions', ...LIBRARIES],
   // The composition root: it wires every layer, backends and controllers included.
-  server: ['endpoints', 'registry', 'storage', 'storage/backend', 'controllers', ...LIBRARIES],
+  server: ['endpoints', 'registry', 'storage', 'storage/backend', 'controllers', 'apiextensions', ...LIBRARIES],
   cli: ['server', ...LIBRARIES],
   // src/index.ts, the package's entry point.
   index: ['server', 'storage', ...LIBRARIES],

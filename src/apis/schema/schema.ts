@@ -22,6 +22,31 @@ export interface Schema {
   minProperties?: number;
   maxProperties?: number;
   pattern?: string;
+  /** `maximum` excludes the bound itself. */
+  exclusiveMaximum?: boolean;
+  /** `minimum` excludes the bound itself. */
+  exclusiveMinimum?: boolean;
+  /** Numbers must be a whole multiple of this (positive) factor. */
+  multipleOf?: number;
+  /** No two items of the array are equal. */
+  uniqueItems?: boolean;
+  title?: string;
+  /** Value validation only: the value must satisfy every one of these (they add no structure). */
+  allOf?: Schema[];
+  /** Value validation only: the value must satisfy at least one of these. */
+  anyOf?: Schema[];
+  /** Value validation only: the value must satisfy exactly one of these. */
+  oneOf?: Schema[];
+  /** Value validation only: the value must not satisfy this. */
+  not?: Schema;
+  /** An example value, published as it is. */
+  example?: unknown;
+  externalDocs?: { description?: string; url?: string };
+  /**
+   * CEL validation rules evaluated against values of this node (custom resources'
+   * `x-kubernetes-validations`).
+   */
+  'x-orch-validations'?: ValidationRule[];
   'x-orch-list-type'?: 'atomic' | 'set' | 'map';
   'x-orch-list-map-keys'?: string[];
   /**
@@ -81,4 +106,18 @@ export interface Schema {
    * `Time` (RFC 3339, UTC), `microsecond` for `MicroTime` (`2006-01-02T15:04:05.000000Z07:00`).
    */
   'x-orch-time-precision'?: 'second' | 'microsecond';
+}
+
+/** One CEL validation rule of a schema node (kube's `ValidationRule`). */
+export interface ValidationRule {
+  /** The CEL expression; `self` is the value of the node (and `oldSelf` its previous value). */
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  /** `FieldValueInvalid` (default), `FieldValueForbidden`, `FieldValueRequired` or `FieldValueDuplicate`. */
+  reason?: string;
+  /** The path, relative to the node, errors are reported at. */
+  fieldPath?: string;
+  /** The rule also runs when there is no old value (`oldSelf` is then an empty optional). */
+  optionalOldSelf?: boolean;
 }
