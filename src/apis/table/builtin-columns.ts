@@ -12,6 +12,7 @@ import {
   stringAt,
   valueAt,
 } from './column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from './declarative-columns.js';
 import { timestampMillis, translateTimestampSince } from './human-duration.js';
 import type { TableColumns } from './table-types.js';
 
@@ -27,14 +28,10 @@ function age(obj: ApiObject, now: Date): string {
 
 /** Namespace: `Name`, `Status` (the phase), `Age`. */
 export function namespaceTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Status', 'string', 'The status of the namespace'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'status', 'phase'), age(obj, now)],
-  });
+  return declarativeTableColumns([
+    { name: 'Status', type: 'string', description: 'The status of the namespace', jsonPath: '.status.phase', zero: '' },
+    AGE_SPEC,
+  ]);
 }
 
 /** ConfigMap: `Name`, `Data` (number of `data` plus `binaryData` keys), `Age`. */
@@ -55,15 +52,11 @@ export function configMapTableColumns(schema: Schema): TableColumns {
 
 /** Secret: `Name`, `Type`, `Data` (number of keys), `Age`. */
 export function secretTableColumns(schema: Schema): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Type', 'string', describeField(schema, 'type')),
-      column('Data', 'string', describeField(schema, 'data')),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'type'), entryCount(obj.data), age(obj, now)],
-  });
+  return declarativeTableColumns([
+    { name: 'Type', type: 'string', description: describeField(schema, 'type'), jsonPath: '.type', zero: '' },
+    { name: 'Data', type: 'string', description: describeField(schema, 'data'), cell: (obj) => entryCount(obj.data) },
+    AGE_SPEC,
+  ]);
 }
 
 /** ServiceAccount: `Name`, `Secrets` (number of references), `Age`. */

@@ -1,8 +1,8 @@
 import { JsonPath, JsonPathSyntaxError, textOf } from '../jsonpath/jsonpath.js';
 import type { ApiObject } from '../object.js';
 import { parseTimestamp } from '../schema/time-format.js';
-import { column, NAME_COLUMN, objectName } from './column-helpers.js';
-import { humanDuration, timestampMillis } from './human-duration.js';
+import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from './column-helpers.js';
+import { humanDuration, timestampMillis, translateTimestampSince } from './human-duration.js';
 import type { TableCell, TableColumnDefinition, TableColumns } from './table-types.js';
 
 /**
@@ -19,6 +19,11 @@ export interface ColumnSpec {
   readonly priority?: number;
   /** A JSONPath (`.spec.replicas`), evaluated as kube's custom resource table convertor does. */
   readonly jsonPath?: string;
+  /**
+   * The cell when the path yields nothing: a built-in printer reads a typed field, whose Go zero
+   * value (`''`, `0`, `false`) it shows. Default null, as custom resource columns show.
+   */
+  readonly zero?: TableCell;
   /** A computed cell (when there is no `jsonPath`). */
   readonly cell?: (obj: ApiObject, now: Date) => TableCell;
 }
@@ -53,6 +58,14 @@ export function jsonPathCell(path: JsonPath, type: string, obj: unknown, now: Da
   }
 }
 
+/** kube printers' `Age` column: the object's age as a human duration. */
+export const AGE_SPEC: ColumnSpec = Object.freeze({
+  name: AGE_COLUMN.name,
+  type: AGE_COLUMN.type,
+  description: AGE_COLUMN.description,
+  cell: (obj: ApiObject, now: Date) => translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now),
+});
+
 /** The column kube uses for a JSONPath column without a description. */
 function describe(spec: ColumnSpec): string {
   if (spec.description) return spec.description;
@@ -76,7 +89,8 @@ export function declarativeTableColumns(specs: readonly ColumnSpec[]): TableColu
         if (e instanceof JsonPathSyntaxError) break;
         throw e;
       }
-      cell = (obj, now) => jsonPathCell(path, spec.type, obj, now);
+      const zero = spec.zero ?? null;
+      cell = (obj, now) => jsonPathCell(path, spec.type, obj, now) ?? zero;
     }
     defs.push(column(spec.name, spec.type, describe(spec), { format: spec.format, priority: spec.priority }));
     cells.push(cell);
