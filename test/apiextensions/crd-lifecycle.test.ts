@@ -127,6 +127,10 @@ describe('CustomResourceDefinition lifecycle', () => {
     assert.equal(condition(shadow, 'NamesAccepted').reason, 'ListKindConflict');
     assert.equal(condition(shadow, 'NamesAccepted').message, '"RoleList" is already in use');
     assert.equal(shadow.status.acceptedNames.plural, '', 'the built-in plural is not accepted');
+    const approval = condition(shadow, 'KubernetesAPIApprovalPolicyConformant');
+    assert.equal(approval.status, 'False');
+    assert.equal(approval.reason, 'UnapprovedAnnotation');
+    assert.equal(approval.message, 'not approved: "unapproved, testing"');
     // The built-in resource is untouched.
     assert.equal((await s.api.admin('GET', '/apis/rbac.authorization.orch.io/v1/roles')).json().kind, 'RoleList');
     await s.api.admin('DELETE', crdPath(undefined, 'roles.rbac.authorization.orch.io'));

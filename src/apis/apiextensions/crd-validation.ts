@@ -379,6 +379,40 @@ function keyDomain(domain: ApiDomain): string {
 
 type ApprovalState = 'invalid' | 'approved' | 'bypassed' | 'missing';
 
+/** The profile's own API groups (`*.orch.io`; `*.k8s.io` and `*.kubernetes.io`) need API approval. */
+function isProtectedGroup(group: string, domain: ApiDomain): boolean {
+  return [...new Set([domain.name, keyDomain(domain)])].some((d) => group === d || group.endsWith(`.${d}`));
+}
+
+/** `api-approved.<key domain>`. */
+function approvalAnnotation(domain: ApiDomain): string {
+  return `api-approved.${keyDomain(domain)}`;
+}
+
+/**
+ * kube's `KubernetesAPIApprovalPolicyConformant` condition of a CRD in a protected group, or
+ * undefined for other groups.
+ */
+export function apiApprovalCondition(
+  crd: CustomResourceDefinition,
+  domain: ApiDomain,
+): { type: string; status: string; reason: string; message: string } | undefined {
+  if (!isProtectedGroup(crd.spec?.group ?? '', domain)) return undefined;
+  const name = approvalAnnotation(domain);
+  const { state, reason } = approvalState(crd.metadata?.annotations?.[name], name);
+  const type = CRD_CONDITIONS.apiApprovalPolicyConformant;
+  switch (state) {
+    case 'approved':
+      return { type, status: 'True', reason: 'ApprovedAnnotation', message: reason };
+    case 'bypassed':
+      return { type, status: 'False', reason: 'UnapprovedAnnotation', message: reason };
+    case 'missing':
+      return { type, status: 'False', reason: 'MissingAnnotation', message: reason };
+    default:
+      return { type, status: 'False', reason: 'InvalidAnnotation', message: reason };
+  }
+}
+
 function approvalState(annotation: string | undefined, name: string): { state: ApprovalState; reason: string } {
   const value = annotation ?? '';
   const see = 'see https://github.com/kubernetes/enhancements/pull/1111';
@@ -401,10 +435,8 @@ function validateApiApproval(
   old: CustomResourceDefinition | undefined,
   domain: ApiDomain,
 ): FieldError[] {
-  const group = crd.spec?.group ?? '';
-  const protectedDomains = [...new Set([domain.name, keyDomain(domain)])];
-  if (!protectedDomains.some((d) => group === d || group.endsWith(`.${d}`))) return [];
-  const name = `api-approved.${keyDomain(domain)}`;
+  if (!isProtectedGroup(crd.spec?.group ?? '', domain)) return [];
+  const name = approvalAnnotation(domain);
   const now = approvalState(crd.metadata?.annotations?.[name], name);
   if (old && approvalState(old.metadata?.annotations?.[name], name).state === now.state) return [];
   const path = keyPath('metadata.annotations', name);

@@ -9,6 +9,7 @@ import {
   setCrdCondition,
   storageVersionOf,
 } from '../../apis/apiextensions/crd-types.js';
+import { apiApprovalCondition } from '../../apis/apiextensions/crd-validation.js';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { jsonEqual } from '../../apis/schema/json-value.js';
@@ -43,6 +44,8 @@ export interface CrdControllerOptions {
 /**
  * kube-apiserver's CustomResourceDefinition controllers in one work loop per CRD name:
  *
+ * - API approval: a CRD in one of the profile's own groups gets kube's
+ *   `KubernetesAPIApprovalPolicyConformant` condition from its `api-approved` annotation.
  * - naming: `status.acceptedNames` takes each requested name no other CRD of the group (and no
  *   resource the server serves itself) holds; `NamesAccepted` says whether all were, and
  *   `Established` becomes False/Installing until established. A change re-examines the other
@@ -94,6 +97,11 @@ export class CrdController {
     if (!crd) return;
     if (crd.metadata.deletionTimestamp) {
       if ((crd.metadata.finalizers ?? []).includes(crdCleanupFinalizer(this.o.domain))) await this.finalize(crd);
+      return;
+    }
+    const approval = apiApprovalCondition(crd, this.o.domain);
+    if (approval && !sameCondition(approval, crdCondition(crd, approval.type))) {
+      await this.writeStatus(crd, (c) => setCrdCondition(c, approval, this.now()));
       return;
     }
     if (!jsonEqual(crd.spec?.names ?? {}, crd.status?.acceptedNames ?? {})) {
