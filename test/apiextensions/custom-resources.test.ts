@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeCbor, encodeCbor } from '../../src/encoding/index.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
 import { openWatch } from '../support/watch-client.js';
-import { crdManifest, createEstablished, WIDGET_SCHEMA } from './crd-fixtures.js';
+import { crdManifest, createEstablished, eventually, WIDGET_SCHEMA } from './crd-fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -300,6 +300,47 @@ describe('custom resources over HTTP', () => {
           '.spec.replicas: Invalid value: -3: should be a non-negative integer',
         ],
       );
+    });
+  });
+
+  describe('the in-process controllers see custom resources', () => {
+    it('collects objects whose owner is gone and empties deleted namespaces', async () => {
+      assert.equal(
+        (await s.api.admin('POST', '/api/v1/namespaces', { body: { metadata: { name: 'gc' } } })).status,
+        201,
+      );
+      const owner = await s.api.admin('POST', '/api/v1/namespaces/gc/configmaps', {
+        body: { metadata: { name: 'owner' } },
+      });
+      assert.equal(owner.status, 201, owner.text);
+      const ownerRef = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.json().metadata.uid };
+      const base = '/apis/example.com/v1/namespaces/gc/widgets';
+      const owned = await s.api.admin('POST', base, {
+        body: {
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name: 'owned', ownerReferences: [ownerRef] },
+        },
+      });
+      assert.equal(owned.status, 201, owned.text);
+      const kept = await s.api.admin('POST', base, {
+        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'kept' } },
+      });
+      assert.equal(kept.status, 201, kept.text);
+      assert.equal((await s.api.admin('DELETE', '/api/v1/namespaces/gc/configmaps/owner')).status, 200);
+      await eventually(
+        'the owned object collected',
+        async () => ((await s.api.admin('GET', `${base}/owned`)).status === 404 ? true : undefined),
+        10000,
+      );
+      assert.equal((await s.api.admin('GET', `${base}/kept`)).status, 200);
+      assert.equal((await s.api.admin('DELETE', '/api/v1/namespaces/gc')).status, 200);
+      await eventually(
+        'the namespace emptied and removed',
+        async () => ((await s.api.admin('GET', '/api/v1/namespaces/gc')).status === 404 ? true : undefined),
+        15000,
+      );
+      assert.deepEqual((await s.api.admin('GET', base)).json().items, []);
     });
   });
 });
