@@ -6,6 +6,7 @@ import type { ApiObject } from '../apis/object.js';
 import type { ResourceStrategy } from '../apis/resource-definition.js';
 import { applyDefaults, canonicalizeTimestamps } from '../apis/schema/defaults.js';
 import { jsonEqual } from '../apis/schema/json-value.js';
+import { reachTest } from '../apis/schema/schema-reach.js';
 import { validateAgainstSchema, validateValueAgainstSchema } from '../apis/schema/validate.js';
 import type { CustomResourceSchemas } from './custom-resource-schema.js';
 import { ratchetSchemaErrors } from './ratcheting.js';
@@ -25,6 +26,8 @@ export interface CustomResourceStrategyOptions {
   /** Refuses creates (while the definition is being deleted); see `ResourceStrategy.refuseCreate`. */
   readonly refuseCreate?: () => string | undefined;
 }
+
+const holdsEmbeddedResources = reachTest((s) => s['x-orch-embedded-resource'] === true);
 
 const BLOCKING = new Set([
   'FieldValueNotSupported',
@@ -72,6 +75,10 @@ function withoutMetadata(obj: ApiObject): Record<string, unknown> {
  */
 export function customResourceStrategy(o: CustomResourceStrategyOptions): ResourceStrategy {
   const { published, validation } = o.schemas;
+  // Most kinds embed no resource: then there is nothing to walk for.
+  const embedded = holdsEmbeddedResources(published)
+    ? (obj: ApiObject) => validateEmbeddedResources('', obj, published)
+    : () => [];
   const schemaErrors = (obj: ApiObject, old: ApiObject | undefined): FieldError[] => {
     const errs = validateAgainstSchema(validation, obj);
     return old ? ratchetSchemaErrors(errs, obj, old, validation) : errs;
@@ -97,7 +104,7 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Resour
         ...validateObjectMeta(obj.metadata ?? {}, { namespaced: o.namespaced, nameValidator: nameIsDNSSubdomain }),
         ...schemaErrors(obj, undefined),
         ...(o.scale ? [...scaleSpecErrors(obj, o.scale), ...scaleStatusErrors(obj, o.scale)] : []),
-        ...validateEmbeddedResources('', obj, published),
+        ...embedded(obj),
       ];
       return [...errs, ...ruleErrors(o.rules, errs, obj, undefined)];
     },
@@ -106,7 +113,7 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Resour
         ...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, {}),
         ...schemaErrors(obj, old),
         ...(o.scale ? [...scaleSpecErrors(obj, o.scale), ...scaleStatusErrors(obj, o.scale)] : []),
-        ...validateEmbeddedResources('', obj, published),
+        ...embedded(obj),
       ];
       return [...errs, ...ruleErrors(o.rules, errs, obj, old)];
     },

@@ -54,8 +54,14 @@ describe('kubectl with custom resources under --api-domain=k8s.io', () => {
     // A second (client-side) apply patches the definition with a strategic merge patch.
     const changed = crdManifest({ domain: 'k8s.io', shortNames: ['wd', 'wdg'], versions: [widgetVersion()] });
     writeFileSync(file, toYaml(changed));
-    assert.match(await ok(['apply', '-f', file]), /customresourcedefinition.apiextensions.k8s.io\/widgets.example.com configured/);
-    assert.equal(await ok(['get', 'crd', 'widgets.example.com', '-o', 'jsonpath={.spec.names.shortNames}']), '["wd","wdg"]');
+    assert.match(
+      await ok(['apply', '-f', file]),
+      /customresourcedefinition.apiextensions.k8s.io\/widgets.example.com configured/,
+    );
+    assert.equal(
+      await ok(['get', 'crd', 'widgets.example.com', '-o', 'jsonpath={.spec.names.shortNames}']),
+      '["wd","wdg"]',
+    );
   });
 
   it('refuses an invalid object with kube’s error', async () => {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { startServer } from '../../src/server/start-server.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { apiOf } from '../support/api.js';
 import { crdManifest, crdPath, createEstablished, eventually, widgetVersion } from './crd-fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
@@ -224,8 +229,32 @@ describe('CustomResourceDefinition lifecycle', () => {
     back.spec.versions[0] = widgetVersion();
     assert.equal((await s.api.admin('PUT', crdPath(undefined, 'widgets.example.com'), { body: back })).status, 200);
   });
+});
 
-  it('serves the definitions stored before a restart', async () => {
-    assert.equal((await s.api.admin('GET', `${WIDGETS}`)).status, 200);
+describe('definitions across a restart', () => {
+  let dataDir: string;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'orch-crd-restart-'));
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('serves the stored definitions as soon as the server is ready again', async () => {
+    const first = await startInProcess({ dataDir, runControllers: false });
+    await createEstablished(first.api.admin, crdManifest());
+    const c = await first.api.admin('POST', WIDGETS, {
+      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'kept' }, spec: { color: 'red' } },
+    });
+    assert.equal(c.status, 201, c.text);
+    await first.server.close();
+    const second = await startServer({ dataDir, securePort: 0, bindAddress: '127.0.0.1', runControllers: false });
+    try {
+      const api = apiOf({ url: second.url, admin: second.admin! });
+      const g = await api.admin('GET', `${WIDGETS}/kept`);
+      assert.equal(g.status, 200, g.text);
+      assert.equal(g.json().spec.replicas, 1);
+      assert.equal((await api.admin('GET', '/apis/example.com/v1')).status, 200);
+    } finally {
+      await second.close();
+    }
   });
 });
