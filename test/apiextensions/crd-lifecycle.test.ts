@@ -157,6 +157,29 @@ describe('CustomResourceDefinition lifecycle', () => {
     });
   });
 
+  it('does not establish a definition whose conversion webhook has an invalid CA bundle', async () => {
+    const manifest = crdManifest({ group: 'hooked.example.com', plural: 'hooks', kind: 'Hook' }) as Json;
+    manifest.spec.conversion = {
+      strategy: 'Webhook',
+      webhook: {
+        conversionReviewVersions: ['v1'],
+        clientConfig: {
+          url: 'https://converter.example.com/convert',
+          caBundle: Buffer.from('not a certificate').toString('base64'),
+        },
+      },
+    };
+    const r = await s.api.admin('POST', crdPath(), { body: manifest });
+    assert.equal(r.status, 201, r.text);
+    const crd = await eventually('establishing refused', async () => {
+      const g = (await s.api.admin('GET', crdPath(undefined, 'hooks.hooked.example.com'))).json();
+      return condition(g, 'Established')?.reason === 'InvalidCABundle' ? g : undefined;
+    });
+    assert.equal(condition(crd, 'Established').status, 'False');
+    assert.equal(condition(crd, 'Established').message, 'The conversion webhook CABundle is invalid');
+    assert.equal((await s.api.admin('GET', '/apis/hooked.example.com/v1')).status, 404);
+  });
+
   it('deletes the objects first, refusing creates meanwhile, then the definition', async () => {
     const manifest = crdManifest({ group: 'doomed.example.com', plural: 'doomeds', kind: 'Doomed' });
     await createEstablished(s.api.admin, manifest);

@@ -161,10 +161,15 @@ function validateWebhookService(path: string, svc: ServiceReference): FieldError
   return errs;
 }
 
-/** A CA bundle (base64 of PEM) must hold at least one certificate. */
-function validateCaBundle(path: string, bundle: string): FieldError[] {
+/** Whether a CA bundle (base64 of PEM) holds certificates (an empty one means the system roots). */
+export function caBundleValid(bundle: string | undefined): boolean {
+  if (!bundle) return true;
   const pem = Buffer.from(bundle, 'base64').toString('utf8');
   const blocks = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)];
-  if (blocks.length > 0 && blocks.every((b) => /^[A-Za-z0-9+/=\s]+$/.test(b[1]))) return [];
+  return blocks.length > 0 && blocks.every((b) => /^[A-Za-z0-9+/=\s]+$/.test(b[1]));
+}
+
+function validateCaBundle(path: string, bundle: string): FieldError[] {
+  if (caBundleValid(bundle)) return [];
   return [fieldErrors.invalid(path, bundle, 'unable to load root certificates: unable to parse bytes as PEM block')];
 }

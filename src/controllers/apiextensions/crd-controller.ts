@@ -1,4 +1,5 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
+import { caBundleValid } from '../../apis/apiextensions/conversion-validation.js';
 import { crdCleanupFinalizer } from '../../apis/apiextensions/crd-resource.js';
 import {
   CRD_CONDITIONS,
@@ -109,18 +110,22 @@ export class CrdController {
       return;
     }
     if (isCrdConditionTrue(crd, CRD_CONDITIONS.namesAccepted) && !isCrdConditionTrue(crd, CRD_CONDITIONS.established)) {
-      await this.writeStatus(crd, (c) =>
-        setCrdCondition(
-          c,
-          {
-            type: CRD_CONDITIONS.established,
-            status: 'True',
-            reason: 'InitialNamesAccepted',
-            message: 'the initial names have been accepted',
-          },
-          this.now(),
-        ),
-      );
+      const clientConfig = crd.spec?.conversion?.webhook?.clientConfig;
+      const established: CustomResourceDefinitionCondition =
+        clientConfig && !caBundleValid(clientConfig.caBundle)
+          ? {
+              type: CRD_CONDITIONS.established,
+              status: 'False',
+              reason: 'InvalidCABundle',
+              message: 'The conversion webhook CABundle is invalid',
+            }
+          : {
+              type: CRD_CONDITIONS.established,
+              status: 'True',
+              reason: 'InitialNamesAccepted',
+              message: 'the initial names have been accepted',
+            };
+      await this.writeStatus(crd, (c) => setCrdCondition(c, established, this.now()));
     }
   }
 
