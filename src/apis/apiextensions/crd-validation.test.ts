@@ -297,6 +297,42 @@ describe('CustomResourceDefinition validation', () => {
       ],
     },
     {
+      name: 'embedded resources inside resource meta, defaults below metadata maps, nullable list keys and items',
+      schema: obj({
+        inner: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          'x-kubernetes-preserve-unknown-fields': true,
+          properties: {
+            metadata: {
+              type: 'object',
+              properties: { labels: { type: 'object', additionalProperties: { type: 'string', default: 'x' } } },
+            },
+            kind: { type: 'string', 'x-kubernetes-embedded-resource': true },
+          },
+        },
+        keyed: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['k'],
+          items: {
+            type: 'object',
+            nullable: true,
+            required: ['k'],
+            properties: { k: { type: 'string', nullable: true } },
+          },
+        },
+      }),
+      want: [
+        `${S}.properties[inner].properties[kind].properties: Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields`,
+        `${S}.properties[inner].properties[kind].type: Invalid value: "string": must be object if x-kubernetes-embedded-resource is true`,
+        `${S}.properties[inner].properties[kind].x-kubernetes-embedded-resource: Forbidden: must not be used inside of resource meta`,
+        `${S}.properties[inner].properties[metadata].properties[labels].additionalProperties.default: Forbidden: must not be set inside additionalProperties applying to object metadata`,
+        `${S}.properties[keyed].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is map`,
+        `${S}.properties[keyed].items.properties[k].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable`,
+      ],
+    },
+    {
       name: 'static checks of validation rules',
       schema: obj({
         spec: obj(
