@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { CustomResourceDefinition } from '../apis/apiextensions/crd-types.js';
 import { scaleSchema } from '../apis/autoscaling/autoscaling-v1-schemas.js';
 import type { ApiObject } from '../apis/object.js';
+import { buildOpenApiV2, buildOpenApiV3GroupVersion } from '../apis/openapi/documents.js';
 import { servedVersionDefinitions } from './served-versions.js';
 
 const schema = {
@@ -140,5 +141,48 @@ describe('the served versions of a CRD', () => {
     assert.equal(d.strategy.refuseCreate?.(), undefined);
     terminating = true;
     assert.equal(d.strategy.refuseCreate?.(), 'create not allowed while custom resource definition is terminating');
+  });
+
+  it('publishes the structural keywords in OpenAPI v3 (value validations not in v2)', () => {
+    const rich = {
+      openAPIV3Schema: {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            title: 'The spec',
+            properties: {
+              n: { type: 'number', minimum: 0, exclusiveMinimum: true, multipleOf: 0.5 },
+              port: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+              s: { type: 'string', nullable: true, not: { pattern: '^x' } },
+            },
+            'x-kubernetes-validations': [{ rule: 'self.n > 1', message: 'n is small' }],
+          },
+        },
+      },
+    };
+    const [d] = servedVersionDefinitions(crd([v('v1', { storage: true, schema: rich })]), options);
+    const v3 = buildOpenApiV3GroupVersion([d], 'example.com', 'v1') as {
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
+    const spec = v3.components.schemas['com.example.v1.Thing'].properties.spec as Record<string, unknown>;
+    assert.equal(spec.title, 'The spec');
+    assert.deepEqual(spec['x-kubernetes-validations'], [{ message: 'n is small', rule: 'self.n > 1' }]);
+    const props = spec.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(props.n, { exclusiveMinimum: true, minimum: 0, multipleOf: 0.5, type: 'number' });
+    assert.deepEqual(props.port, {
+      anyOf: [{ type: 'integer' }, { type: 'string' }],
+      'x-kubernetes-int-or-string': true,
+    });
+    assert.deepEqual(props.s, { not: { pattern: '^x' }, nullable: true, type: 'string' });
+    const v2 = buildOpenApiV2([d]) as {
+      definitions: Record<string, { properties: Record<string, Record<string, unknown>> }>;
+    };
+    const v2s = v2.definitions['com.example.v1.Thing'].properties.spec.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
+    assert.equal(v2s.s.not, undefined);
+    assert.equal(v2s.s.nullable, undefined);
   });
 });
