@@ -160,7 +160,7 @@ function validateString(schema: Schema, value: string, stack: PathStack, errs: F
       ),
     );
   }
-  if (schema.pattern !== undefined && !patternOf(schema.pattern).test(value)) {
+  if (schema.pattern !== undefined && !patternOf(schema as Schema & { pattern: string }).test(value)) {
     errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body should match '${schema.pattern}'`));
   }
 }
@@ -201,15 +201,14 @@ function isMultipleOf(value: number | bigint, factor: number): boolean {
   return Math.abs(q - r) / Math.max(Math.abs(q) + Math.abs(r), Number.MIN_VALUE) < 1e-9;
 }
 
-/** Patterns are compiled once each (schemas are immutable; CRD patterns repeat per object). */
-const patternMemo = new Map<string, RegExp>();
+/** Each schema's pattern is compiled once (schemas are immutable once built). */
+const patternMemo = new WeakMap<Schema, RegExp>();
 
-function patternOf(pattern: string): RegExp {
-  let re = patternMemo.get(pattern);
+function patternOf(schema: Schema & { pattern: string }): RegExp {
+  let re = patternMemo.get(schema);
   if (re === undefined) {
-    re = new RegExp(pattern, 'u');
-    if (patternMemo.size > 10_000) patternMemo.clear();
-    patternMemo.set(pattern, re);
+    re = new RegExp(schema.pattern, 'u');
+    patternMemo.set(schema, re);
   }
   return re;
 }
