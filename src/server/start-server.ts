@@ -8,6 +8,7 @@ import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-account/token-request.js';
+import type { AuthorizationOptions } from '../authz/authorization-options.js';
 import { startControllers } from '../controllers/index.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
@@ -20,6 +21,7 @@ import { type Logger, silentLogger } from '../util/logger.js';
 import { abacFromFile } from './abac-from-file.js';
 import { resolveAdvertiseAddress } from './advertise-address.js';
 import { type ApiServer, buildApiServer, DEFAULT_AUTHORIZATION_MODES } from './api-server.js';
+import { prepareAuthorization } from './authorization-setup.js';
 import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
@@ -78,6 +80,8 @@ export interface ServerOptions {
   readonly authorizationModes?: readonly string[];
   /** `--authorization-policy-file`: ABAC policies, one JSON object per line (mode `ABAC` only). */
   readonly authorizationPolicyFile?: string;
+  /** `--authorization-config` and the `--authorization-webhook-*` flags. */
+  readonly authorization?: AuthorizationOptions;
   /** `--enable-admission-plugins`: turned on beyond the defaults. */
   readonly enableAdmissionPlugins?: readonly string[];
   /** `--disable-admission-plugins`: turned off even when on by default. */
@@ -253,6 +257,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       requestHeaderClientCa: certs.requestHeaderClientCa,
       serviceAccountDefaults: { issuer: server.url, servingKeyPem: certs.key },
     });
+    const authorization = await prepareAuthorization({
+      modes: options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES,
+      options: options.authorization ?? {},
+      domain,
+      logger,
+      metrics,
+      lifetime: lifetime.signal,
+    });
     api = buildApiServer({
       store,
       keys,
@@ -265,6 +277,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       authenticator: authentication.authenticator,
       authorizationModes: options.authorizationModes,
       abac,
+      authorization,
       enableAdmissionPlugins: options.enableAdmissionPlugins,
       disableAdmissionPlugins: options.disableAdmissionPlugins,
       admissionPlugins: options.admissionPlugins,

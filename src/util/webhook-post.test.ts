@@ -48,9 +48,9 @@ describe('webhookPoster', () => {
     const attempts: WebhookAttempt[] = [];
     const poster = webhookPoster(
       { server: url, insecureSkipTlsVerify: false, token: 'secret-token' },
-      { resource: 'things.example', retryBackoff: FAST, attemptTimeoutMs: 1500, onAttempt: (a) => attempts.push(a) },
+      { resource: 'things.example', retryBackoff: FAST, attemptTimeoutMs: 1500 },
     );
-    const r = await poster.post('{"a":1}', never());
+    const r = await poster.post('{"a":1}', never(), (a) => attempts.push(a));
     poster.close();
     assert.deepEqual(r, { ok: true, body: { ok: true }, statusCode: 200 });
     assert.equal(received.length, 2);

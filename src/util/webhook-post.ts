@@ -29,7 +29,7 @@ const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
  */
 export type WebhookOutcome = 'success' | 'error' | 'timeout' | 'canceled';
 
-/** One attempt, reported to {@link WebhookPostOptions.onAttempt}. */
+/** One attempt, reported to the `onAttempt` of {@link WebhookPoster.post}. */
 export interface WebhookAttempt {
   readonly outcome: WebhookOutcome;
   /** HTTP status of the answer; 0 when none came. */
@@ -58,16 +58,14 @@ export interface WebhookPostOptions {
    * parameter, as client-go does. Absent: only the caller's signal limits an attempt.
    */
   readonly attemptTimeoutMs?: number;
-  /** Called after every attempt (metrics). */
-  readonly onAttempt?: (attempt: WebhookAttempt) => void;
   /** Monotonic milliseconds for latencies; default `performance.now`. */
   readonly now?: () => number;
 }
 
 /** POSTs JSON bodies to one webhook, with kube's retries. */
 export interface WebhookPoster {
-  /** `body` is sent as is (JSON); resolves, never rejects. */
-  post(body: string, signal: AbortSignal): Promise<WebhookPostResult>;
+  /** `body` is sent as is (JSON); `onAttempt` hears of every attempt (metrics). Resolves, never rejects. */
+  post(body: string, signal: AbortSignal, onAttempt?: (attempt: WebhookAttempt) => void): Promise<WebhookPostResult>;
   /** Closes idle keep-alive connections. */
   close(): void;
 }
@@ -248,13 +246,13 @@ export function webhookPoster(config: WebhookClientConfig, o: WebhookPostOptions
     });
 
   return {
-    async post(body, signal) {
+    async post(body, signal, onAttempt) {
       let result: Attempt | undefined;
       let delay = backoff.durationMs;
       for (let n = 1; ; n++) {
         const started = now();
         result = await attempt(body, signal);
-        o.onAttempt?.({
+        onAttempt?.({
           outcome: result.ok ? 'success' : result.outcome,
           statusCode: result.statusCode,
           latencyMs: now() - started,
