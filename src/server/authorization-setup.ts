@@ -11,7 +11,12 @@ import {
   LEGACY_WEBHOOK_TIMEOUT_MS,
 } from '../authz/authorization-options.js';
 import type { Authorizer } from '../authz/authorizer.js';
+import { buildAuthorizationChain } from '../authz/config/authorization-chain.js';
+import { loadAuthorizationConfig, readAuthorizationConfigFile } from '../authz/config/load-authorization-config.js';
+import { MatchConditionCompiler } from '../authz/webhook/match-conditions.js';
 import { webhookAuthorizer } from '../authz/webhook/webhook-authorizer.js';
+import { CelEnvironmentSet } from '../cel/environment-set.js';
+import { versionedCelLibraries } from '../cel/library/index.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { loadWebhookClientConfig, WebhookClientConfigError } from '../util/webhook-client-config.js';
@@ -27,6 +32,10 @@ export interface AuthorizationSetupDeps {
   /** Stops the webhooks' connections (and the configuration file's watch) when it aborts. */
   readonly lifetime: AbortSignal;
   readonly clock?: Clock;
+  /** Whether a feature gate is on (`StructuredAuthorizationConfiguration`); default: all on. */
+  readonly featureEnabled?: (name: string) => boolean;
+  /** Shared CEL environments; one is made when absent. */
+  readonly cel?: CelEnvironmentSet;
 }
 
 /**
@@ -42,14 +51,21 @@ export interface PreparedAuthorization {
 /** The webhook name kube-apiserver gives the `--authorization-webhook-*` flags (metrics label). */
 const LEGACY_WEBHOOK_NAME = 'default';
 
+/** The feature gate of `--authorization-config`. */
+export const STRUCTURED_AUTHORIZATION_CONFIGURATION = 'StructuredAuthorizationConfiguration';
+
 /**
- * Reads what the authorizer chain needs from files before the server is built: the client
- * configuration of `--authorization-webhook-config-file` for mode `Webhook` (a webhook named
- * `default`, timeout 30 s, failure policy NoOpinion, as kube-apiserver converts the flags).
- * @throws AuthorizationConfigError naming the flag and every problem of the file.
+ * Reads what the authorizer chain needs from files before the server is built: the
+ * AuthorizationConfiguration of `--authorization-config` (decoded, validated, with its webhooks'
+ * client configurations), or else the client configuration of `--authorization-webhook-config-file`
+ * for mode `Webhook` (a webhook named `default`, timeout 30 s, failure policy NoOpinion, as
+ * kube-apiserver converts the flags).
+ * @throws AuthorizationConfigError naming the flag or field and every problem of the files.
  */
 export async function prepareAuthorization(d: AuthorizationSetupDeps): Promise<PreparedAuthorization> {
   const metrics = new AuthorizationMetrics(d.metrics);
+  const file = d.options.configFile ?? '';
+  if (file !== '') return prepareFromFile(file, d, metrics);
   let webhook: Authorizer | undefined;
   const flags = d.options.webhook;
   if (d.modes.includes('Webhook') && flags !== undefined && flags.configFile !== '') {
@@ -78,5 +94,39 @@ export async function prepareAuthorization(d: AuthorizationSetupDeps): Promise<P
   return {
     modes: d.modes,
     build: (modules) => buildAuthorizer(d.modes, { ...modules, webhook }),
+  };
+}
+
+/** The chain of `--authorization-config`. */
+async function prepareFromFile(
+  file: string,
+  d: AuthorizationSetupDeps,
+  metrics: AuthorizationMetrics,
+): Promise<PreparedAuthorization> {
+  if (!(d.featureEnabled ?? (() => true))(STRUCTURED_AUTHORIZATION_CONFIGURATION)) {
+    throw new AuthorizationConfigError([
+      `--authorization-config cannot be used without enabling ${STRUCTURED_AUTHORIZATION_CONFIGURATION} feature flag`,
+    ]);
+  }
+  const compiler = new MatchConditionCompiler(d.cel ?? new CelEnvironmentSet({ libraries: versionedCelLibraries() }));
+  const loaded = await loadAuthorizationConfig(await readAuthorizationConfigFile(file), {
+    domain: d.domain,
+    compiler,
+    metrics,
+  });
+  return {
+    modes: [...new Set(loaded.authorizers.map((a) => a.type))],
+    build(modules) {
+      const chain = buildAuthorizationChain(loaded, {
+        modules,
+        domain: d.domain,
+        metrics,
+        logger: d.logger,
+        clock: d.clock,
+        retryBackoff: d.options.webhookRetryBackoff,
+      });
+      d.lifetime.addEventListener('abort', () => chain.close(), { once: true });
+      return chain.authorizer;
+    },
   };
 }

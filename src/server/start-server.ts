@@ -174,10 +174,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
   // A policy file that does not decode fails start-up before anything is opened.
-  const abac = await abacFromFile(options.authorizationModes ?? ['RBAC'], options.authorizationPolicyFile, {
-    domain,
-    logger,
-  });
+  // With --authorization-config, ABAC is read once the file names it (below).
+  const configFile = options.authorization?.configFile ?? '';
+  let abac =
+    configFile === ''
+      ? await abacFromFile(options.authorizationModes ?? ['RBAC'], options.authorizationPolicyFile, { domain, logger })
+      : undefined;
 
   const lifetime = new AbortController();
   // One listener per served resource, informer and controller: many by design, not a leak.
@@ -264,7 +266,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       logger,
       metrics,
       lifetime: lifetime.signal,
+      featureEnabled: (name) => gates.enabled(name),
     });
+    // kube keeps --authorization-policy-file beside --authorization-config for an ABAC entry.
+    if (configFile !== '' && authorization.modes.includes('ABAC')) {
+      abac = await abacFromFile(authorization.modes, options.authorizationPolicyFile, { domain, logger });
+    }
     api = buildApiServer({
       store,
       keys,

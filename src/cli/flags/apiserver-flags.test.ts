@@ -130,6 +130,14 @@ describe('parseApiServerCommandLine', () => {
     });
   });
 
+  it('reads --authorization-config alone, or with the ABAC policy file', () => {
+    assert.deepEqual(flags(['--authorization-config=/etc/authz.yaml']).authorization, {
+      configFile: '/etc/authz.yaml',
+    });
+    const f = flags(['--authorization-config=/etc/authz.yaml', '--authorization-policy-file=/etc/abac.jsonl']);
+    assert.equal(f.authorizationPolicyFile, '/etc/abac.jsonl');
+  });
+
   it('derives --cert-dir from --data-dir unless given', () => {
     assert.equal(flags(['--data-dir=/srv/orch']).certDir, '/srv/orch/pki');
     assert.equal(flags(['--data-dir=/srv/orch', '--cert-dir=/elsewhere']).certDir, '/elsewhere');
@@ -244,6 +252,14 @@ describe('parseApiServerCommandLine', () => {
     [['--authorization-mode=ABAC,RBAC'], "authorization-mode ABAC's authorization policy file not passed"],
     [['--authorization-policy-file=/etc/abac.jsonl'], 'cannot specify --authorization-policy-file without mode ABAC'],
     [['--authorization-mode=Webhook'], "authorization-mode Webhook's authorization config file not passed"],
+    [
+      ['--authorization-config=/etc/authz.yaml', '--authorization-mode=RBAC'],
+      '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+    ],
+    [
+      ['--authorization-config=/etc/authz.yaml', '--authorization-webhook-cache-authorized-ttl=1m'],
+      '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+    ],
     [
       ['--authorization-webhook-config-file=/etc/authz.yaml'],
       'cannot specify --authorization-webhook-config-file without mode Webhook',

@@ -302,10 +302,11 @@ function validate(
     if (seen.has(mode)) problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }
-  if (seen.has('ABAC') && v.authorizationPolicyFile === '') {
+  // With --authorization-config the file names the authorizers (and ABAC may use the policy file).
+  if (seen.has('ABAC') && v.authorizationPolicyFile === '' && v.authorizationConfig === '') {
     problems.push("authorization-mode ABAC's authorization policy file not passed");
   }
-  if (v.authorizationPolicyFile !== '' && !seen.has('ABAC')) {
+  if (v.authorizationPolicyFile !== '' && !seen.has('ABAC') && v.authorizationConfig === '') {
     problems.push('cannot specify --authorization-policy-file without mode ABAC');
   }
   problems.push(

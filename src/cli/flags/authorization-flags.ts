@@ -14,9 +14,23 @@ import { durationFlag, stringFlag } from './flag-spec.js';
 
 const SECTION = 'Authorization';
 
+/** The value keys of the flags `--authorization-config` excludes, besides `--authorization-mode`. */
+const WEBHOOK_FLAGS = [
+  'authorizationWebhookConfigFile',
+  'authorizationWebhookVersion',
+  'authorizationWebhookCacheAuthorizedTtlMs',
+  'authorizationWebhookCacheUnauthorizedTtlMs',
+] as const;
+
 /** The authorization flags of `orch-apiserver` beyond `--authorization-mode`. */
 export function authorizationFlagTable() {
   return {
+    authorizationConfig: stringFlag({
+      name: 'authorization-config',
+      section: SECTION,
+      usage:
+        'File with Authorization Configuration to configure the authorizer chain. Requires feature gate StructuredAuthorizationConfiguration. This flag is mutually exclusive with the other --authorization-mode and --authorization-webhook-* flags.',
+    }),
     authorizationWebhookConfigFile: stringFlag({
       name: 'authorization-webhook-config-file',
       section: SECTION,
@@ -48,15 +62,25 @@ type AuthorizationFlagValues = FlagValues<ReturnType<typeof authorizationFlagTab
 
 /**
  * The authorization options the flags describe, with every problem of their combination in
- * kube-apiserver's words: mode `Webhook` needs the webhook file and the file needs the mode; the
- * SubjectAccessReview version is `v1` or `v1beta1`. A negative TTL caches nothing, as in kube.
+ * kube-apiserver's words: `--authorization-config` excludes `--authorization-mode` and the
+ * webhook flags (`changed` names the flags given); mode `Webhook` needs the webhook file and the
+ * file needs the mode; the SubjectAccessReview version is `v1` or `v1beta1`. A negative TTL
+ * caches nothing, as in kube.
  */
 export function authorizationOptionsFromFlags(
   v: AuthorizationFlagValues,
   modes: readonly string[],
-  _changed: ReadonlySet<string>,
+  changed: ReadonlySet<string>,
 ): { readonly options: AuthorizationOptions; readonly problems: readonly string[] } {
   const problems: string[] = [];
+  if (v.authorizationConfig !== '') {
+    if (changed.has('authorizationModes') || WEBHOOK_FLAGS.some((f) => changed.has(f))) {
+      problems.push(
+        '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+      );
+    }
+    return { options: { configFile: v.authorizationConfig }, problems };
+  }
   const webhookMode = modes.includes('Webhook');
   const file = v.authorizationWebhookConfigFile;
   if (webhookMode && file === '') problems.push("authorization-mode Webhook's authorization config file not passed");
