@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import type { ApiDomain } from '../apis/api-domain.js';
 import { AuthorizationConfigError } from '../authz/authorization-config-error.js';
@@ -12,7 +13,9 @@ import {
 } from '../authz/authorization-options.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { buildAuthorizationChain } from '../authz/config/authorization-chain.js';
+import { AuthorizationConfigController, type Every } from '../authz/config/authorization-config-controller.js';
 import { loadAuthorizationConfig, readAuthorizationConfigFile } from '../authz/config/load-authorization-config.js';
+import { AuthorizationConfigReloadMetrics } from '../authz/config/reload-metrics.js';
 import { MatchConditionCompiler } from '../authz/webhook/match-conditions.js';
 import { webhookAuthorizer } from '../authz/webhook/webhook-authorizer.js';
 import { CelEnvironmentSet } from '../cel/environment-set.js';
@@ -36,6 +39,10 @@ export interface AuthorizationSetupDeps {
   readonly featureEnabled?: (name: string) => boolean;
   /** Shared CEL environments; one is made when absent. */
   readonly cel?: CelEnvironmentSet;
+  /** Labels the reload metrics (hashed); default `<product>-apiserver-<uuid>`. */
+  readonly apiServerId?: string;
+  /** Schedules the periodic re-reads of the configuration file (tests); default a timer. */
+  readonly every?: Every;
 }
 
 /**
@@ -57,7 +64,8 @@ export const STRUCTURED_AUTHORIZATION_CONFIGURATION = 'StructuredAuthorizationCo
 /**
  * Reads what the authorizer chain needs from files before the server is built: the
  * AuthorizationConfiguration of `--authorization-config` (decoded, validated, with its webhooks'
- * client configurations), or else the client configuration of `--authorization-webhook-config-file`
+ * client configurations; once built, the chain follows the file, see
+ * `AuthorizationConfigController`), or else the client configuration of `--authorization-webhook-config-file`
  * for mode `Webhook` (a webhook named `default`, timeout 30 s, failure policy NoOpinion, as
  * kube-apiserver converts the flags).
  * @throws AuthorizationConfigError naming the flag or field and every problem of the files.
@@ -109,24 +117,42 @@ async function prepareFromFile(
     ]);
   }
   const compiler = new MatchConditionCompiler(d.cel ?? new CelEnvironmentSet({ libraries: versionedCelLibraries() }));
-  const loaded = await loadAuthorizationConfig(await readAuthorizationConfigFile(file), {
+  const initial = await loadAuthorizationConfig(await readAuthorizationConfigFile(file), {
     domain: d.domain,
     compiler,
     metrics,
   });
+  const initialTypes = new Set(initial.authorizers.map((a) => a.type));
   return {
-    modes: [...new Set(loaded.authorizers.map((a) => a.type))],
+    modes: [...initialTypes],
     build(modules) {
-      const chain = buildAuthorizationChain(loaded, {
-        modules,
-        domain: d.domain,
-        metrics,
+      const build = (loaded: typeof initial) =>
+        buildAuthorizationChain(loaded, {
+          modules,
+          domain: d.domain,
+          metrics,
+          logger: d.logger,
+          clock: d.clock,
+          retryBackoff: d.options.webhookRetryBackoff,
+        });
+      const controller = new AuthorizationConfigController({
+        path: file,
+        initial,
+        initialChain: build(initial),
+        load: (data) => loadAuthorizationConfig(data, { domain: d.domain, compiler, metrics, initialTypes }),
+        build,
+        metrics: new AuthorizationConfigReloadMetrics(
+          d.metrics,
+          d.apiServerId ?? `${d.domain.componentName('apiserver')}-${randomUUID()}`,
+        ),
         logger: d.logger,
+        lifetime: d.lifetime,
         clock: d.clock,
-        retryBackoff: d.options.webhookRetryBackoff,
+        pollIntervalMs: d.options.reloadIntervalMs,
+        every: d.every,
       });
-      d.lifetime.addEventListener('abort', () => chain.close(), { once: true });
-      return chain.authorizer;
+      controller.start();
+      return controller.authorizer;
     },
   };
 }

@@ -315,3 +315,80 @@ ${webhookEntry({
     });
   });
 });
+
+describe('authorization configuration reload', () => {
+  let files: Awaited<ReturnType<typeof tempDir>>;
+  let webhook: SarWebhook;
+  let s: InProcessServer;
+  let configFile: string;
+  let gate: string;
+  const registry = new Registry();
+  let alice: Awaited<ReturnType<InProcessServer['userCredentials']>>;
+  const rbacEntry = '- type: RBAC\n  name: rbac\n';
+
+  const aliceStatus = async () =>
+    (await request(s.url, '/api/v1/namespaces/team/configmaps', { ca: s.admin.ca, as: alice })).status;
+  const reloads = async () =>
+    Object.fromEntries(
+      (
+        (await registry.getSingleMetric('apiserver_authorization_config_controller_automatic_reloads_total')?.get())
+          ?.values ?? []
+      ).map((v) => [v.labels.status, v.value]),
+    );
+  /** Writes the file and waits until the watch made the server count one more reload of `status`. */
+  const rewrite = async (text: string, status: 'success' | 'failure') => {
+    const before = (await reloads())[status] ?? 0;
+    await files.write('authorization.yaml', text);
+    const deadline = Date.now() + 10_000;
+    while (((await reloads())[status] ?? 0) <= before && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal((await reloads())[status], before + 1, `one more ${status}`);
+  };
+
+  before(async () => {
+    files = await tempDir('orch-authz-reload-');
+    webhook = await startSarWebhook();
+    webhook.answer((review) => status(review, { allowed: review.spec.user === 'alice' }));
+    gate = webhookEntry({
+      name: 'gate',
+      kubeconfig: await webhook.writeKubeconfig(files.write),
+      failurePolicy: 'Deny',
+    });
+    configFile = await files.write('authorization.yaml', `${head}authorizers:\n${gate}${rbacEntry}`);
+    s = await startInProcess({ runControllers: false, authorization: { configFile }, metrics: registry });
+    alice = await s.userCredentials('alice');
+  });
+  after(async () => {
+    await s?.stop();
+    await webhook?.close();
+    await files?.remove();
+  });
+
+  it('follows the file: without the webhook, RBAC alone decides', async () => {
+    assert.equal(await aliceStatus(), 200);
+    await rewrite(`${head}authorizers:\n${rbacEntry}`, 'success');
+    assert.equal(await aliceStatus(), 403);
+    const last = await registry
+      .getSingleMetric('apiserver_authorization_config_controller_automatic_reload_last_timestamp_seconds')
+      ?.get();
+    const stamp = last?.values.find((v) => v.labels.status === 'success');
+    assert.match(String(stamp?.labels.apiserver_id_hash), /^sha256:[0-9a-f]{64}$/);
+    assert.ok(Math.abs((stamp?.value ?? 0) - Date.now() / 1000) < 60);
+  });
+
+  it('keeps the running chain when a reload is invalid, adds Node or removes RBAC', async () => {
+    const invalid = `${head}authorizers:\n${gate.replace('timeout: 1s', 'timeout: 31s')}${rbacEntry}`;
+    const addsNode = `${head}authorizers:\n- type: Node\n  name: node\n${rbacEntry}`;
+    const removesRbac = `${head}authorizers:\n${gate}`;
+    for (const text of [invalid, addsNode, removesRbac]) {
+      await rewrite(text, 'failure');
+      assert.equal(await aliceStatus(), 403, 'still RBAC alone');
+    }
+  });
+
+  it('accepts a reordered chain', async () => {
+    await rewrite(`${head}authorizers:\n${rbacEntry}${gate}`, 'success');
+    assert.equal(await aliceStatus(), 200);
+  });
+});

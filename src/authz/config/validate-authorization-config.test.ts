@@ -43,13 +43,13 @@ const wh = (over: Partial<WebhookConfiguration> = {}, name = 'first'): Authorize
 const rbac: AuthorizerConfiguration = { type: 'RBAC', name: 'rbac' };
 const node: AuthorizerConfiguration = { type: 'Node', name: 'node' };
 
-function errorsOf(authorizers: AuthorizerConfiguration[], requiredTypes?: string[], domain = ORCH_DOMAIN): string[] {
+function errorsOf(authorizers: AuthorizerConfiguration[], initialTypes?: string[], domain = ORCH_DOMAIN): string[] {
   const config: AuthorizationConfiguration = { authorizers };
   return [
     ...validateAuthorizationConfiguration(config, {
       domain,
       compiler,
-      requiredTypes: requiredTypes && new Set(requiredTypes),
+      initialTypes: initialTypes && new Set(initialTypes),
     }).errors,
   ];
 }
@@ -222,8 +222,20 @@ describe('validateAuthorizationConfiguration', () => {
       {
         name: 'a reload without a type the server started with',
         authorizers: () => [wh(), rbac],
-        required: ['Node', 'RBAC'],
+        required: ['Node', 'RBAC', 'Webhook'],
         errors: ['missing required types: [Node]'],
+      },
+      {
+        name: 'a reload adding Node',
+        authorizers: () => [rbac, node, { type: 'AlwaysDeny', name: 'alwaysdeny' }],
+        required: ['RBAC', 'Webhook'],
+        errors: ['authorizer type Node is not allowed if it was not enabled at initial server startup'],
+      },
+      {
+        name: 'a reload reordering Node and RBAC and dropping every webhook',
+        authorizers: () => [rbac, node],
+        required: ['Node', 'Webhook', 'RBAC'],
+        errors: [],
       },
     ];
   for (const c of cases) {
@@ -258,6 +270,7 @@ describe('validateAuthorizationConfiguration', () => {
       'authorizers[0].failurePolicy: Required value',
       'expected name node for authorizer Node instead of nodes',
       'missing required types: [RBAC]',
+      'authorizer type Node is not allowed if it was not enabled at initial server startup',
     ]);
   });
 });

@@ -18,6 +18,8 @@ import {
 /** The authorizer types kube-apiserver knows (`--authorization-mode` values); only `Webhook` may repeat. */
 export const AUTHORIZER_TYPES: readonly string[] = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'];
 const REPEATABLE_TYPES = new Set(['Webhook']);
+/** The authorizers the server builds once and keeps across reloads. */
+const KEPT_TYPES = new Set(['Node', 'RBAC', 'ABAC']);
 const MAX_TIMEOUT_MS = 30_000;
 
 export interface AuthorizationConfigValidationContext {
@@ -25,10 +27,10 @@ export interface AuthorizationConfigValidationContext {
   readonly compiler: MatchConditionCompiler;
   readonly metrics?: AuthorizationMetrics;
   /**
-   * Non-webhook types that must stay in the file (on reload: the types the server started with);
-   * none at start-up.
+   * On reload, the types the server started with: its non-webhook types must stay, and no
+   * authorizer the server keeps (Node, RBAC, ABAC) may be added. Absent at start-up.
    */
-  readonly requiredTypes?: ReadonlySet<string>;
+  readonly initialTypes?: ReadonlySet<string>;
   /** `fs.statSync` (tests may replace it). */
   readonly stat?: (path: string) => { isFile(): boolean };
 }
@@ -140,7 +142,8 @@ function validateWebhook(
  * the field errors of `ValidateAuthorizationConfiguration` (at least one authorizer; known types,
  * only `Webhook` repeated; names present, unique DNS-1123 subdomains; webhook settings; match
  * conditions compiled), then kube-apiserver's own rules: a non-webhook authorizer is named after
- * its type in lower case, and (on reload) the required types are all present.
+ * its type in lower case, and on reload the server's types are all present and none it keeps
+ * (Node, RBAC, ABAC) is added (reordering is allowed).
  */
 export function validateAuthorizationConfiguration(
   config: AuthorizationConfiguration,
@@ -200,7 +203,15 @@ export function validateAuthorizationConfiguration(
       other.push(`expected name ${expected} for authorizer ${a.type} instead of ${a.name}`);
     }
   });
-  const missing = [...(ctx.requiredTypes ?? [])].filter((t) => !seenTypes.has(t)).sort();
-  if (missing.length > 0) other.push(`missing required types: [${missing.join(' ')}]`);
+  const initial = ctx.initialTypes;
+  if (initial !== undefined) {
+    const missing = [...initial].filter((t) => t !== 'Webhook' && !seenTypes.has(t)).sort();
+    if (missing.length > 0) other.push(`missing required types: [${missing.join(' ')}]`);
+    for (const t of seenTypes) {
+      if (KEPT_TYPES.has(t) && !initial.has(t)) {
+        other.push(`authorizer type ${t} is not allowed if it was not enabled at initial server startup`);
+      }
+    }
+  }
   return { errors: [...fieldErrs.map(formatFieldError), ...other], matchers };
 }
