@@ -392,3 +392,43 @@ describe('authorization configuration reload', () => {
     assert.equal(await aliceStatus(), 200);
   });
 });
+
+describe('authorization configuration with the Node authorizer', () => {
+  let files: Awaited<ReturnType<typeof tempDir>>;
+  let s: InProcessServer;
+  const registry = new Registry();
+  const nodeAndRbac = `${head}authorizers:\n- type: Node\n  name: node\n- type: RBAC\n  name: rbac\n`;
+
+  before(async () => {
+    files = await tempDir('orch-authz-node-config-');
+    const configFile = await files.write('authorization.yaml', nodeAndRbac);
+    s = await startInProcess({ runControllers: false, authorization: { configFile }, metrics: registry });
+  });
+  after(async () => {
+    await s?.stop();
+    await files?.remove();
+  });
+
+  it('takes the server’s Node authorizer: a node may read its own Node, not another', async () => {
+    const n1 = await s.userCredentials('system:node:n1', ['system:nodes']);
+    const own = await request(s.url, '/api/v1/nodes/n1', { ca: s.admin.ca, as: n1 });
+    assert.equal(own.status, 404, 'authorized (the node does not exist)');
+    const other = await request(s.url, '/api/v1/nodes/n2', { ca: s.admin.ca, as: n1 });
+    assert.equal(other.status, 403);
+    const decisions = await registry.getSingleMetric('apiserver_authorization_decisions_total')?.get();
+    assert.ok(decisions?.values.some((v) => v.labels.type === 'Node' && v.labels.decision === 'allowed'));
+  });
+
+  it('refuses a reload that removes Node, keeping it', async () => {
+    await files.write('authorization.yaml', `${head}authorizers:\n- type: RBAC\n  name: rbac\n`);
+    const deadline = Date.now() + 10_000;
+    const failures = async () =>
+      (
+        await registry.getSingleMetric('apiserver_authorization_config_controller_automatic_reloads_total')?.get()
+      )?.values.find((v) => v.labels.status === 'failure')?.value ?? 0;
+    while ((await failures()) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(await failures(), 1);
+    const n1 = await s.userCredentials('system:node:n1', ['system:nodes']);
+    assert.equal((await request(s.url, '/api/v1/nodes/n1', { ca: s.admin.ca, as: n1 })).status, 404);
+  });
+});
