@@ -56,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
     runControllers: f.runControllers,
     authorizationModes: f.authorizationModes,
     authorizationPolicyFile: f.authorizationPolicyFile || undefined,
+    authorization: f.authorization,
     enableAdmissionPlugins: f.enableAdmissionPlugins,
     disableAdmissionPlugins: f.disableAdmissionPlugins,
     serviceClusterIPRange: f.serviceClusterIPRange,

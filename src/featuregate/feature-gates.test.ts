@@ -34,6 +34,7 @@ describe('FeatureGates', () => {
       AuthorizeWithSelectors: true,
       CBORServingAndStorage: false,
       StructuredAuthenticationConfiguration: true,
+      StructuredAuthorizationConfiguration: true,
       WatchList: true,
     });
     assert.equal(g.enabled(OrchFeatures.CBORServingAndStorage), false);

@@ -12,6 +12,8 @@ export const OrchFeatures = {
   WatchList: 'WatchList',
   /** `--authentication-config` (JWT authenticators from a file; beta since v1.30, default true). */
   StructuredAuthenticationConfiguration: 'StructuredAuthenticationConfiguration',
+  /** `--authorization-config` (the authorizer chain from a file; beta since v1.30, default true). */
+  StructuredAuthorizationConfiguration: 'StructuredAuthorizationConfiguration',
   /** The `anonymous` section of the authentication configuration (beta since v1.32, default true). */
   AnonymousAuthConfigurableEndpoints: 'AnonymousAuthConfigurableEndpoints',
   /**
@@ -37,6 +39,7 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   AllowUnsafeMalformedObjectDeletion: { default: false, stage: 'ALPHA' },
   WatchList: { default: true, stage: 'BETA' },
   StructuredAuthenticationConfiguration: { default: true, stage: 'BETA' },
+  StructuredAuthorizationConfiguration: { default: true, stage: 'BETA' },
   AnonymousAuthConfigurableEndpoints: { default: true, stage: 'BETA' },
   AuthorizeWithSelectors: { default: true, stage: 'BETA' },
   AuthorizeNodeWithSelectors: { default: true, stage: 'BETA' },

@@ -8,6 +8,7 @@ import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-account/token-request.js';
+import type { AuthorizationOptions } from '../authz/authorization-options.js';
 import { startControllers } from '../controllers/index.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
@@ -20,6 +21,7 @@ import { type Logger, silentLogger } from '../util/logger.js';
 import { abacFromFile } from './abac-from-file.js';
 import { resolveAdvertiseAddress } from './advertise-address.js';
 import { type ApiServer, buildApiServer, DEFAULT_AUTHORIZATION_MODES } from './api-server.js';
+import { prepareAuthorization } from './authorization-setup.js';
 import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
@@ -78,6 +80,8 @@ export interface ServerOptions {
   readonly authorizationModes?: readonly string[];
   /** `--authorization-policy-file`: ABAC policies, one JSON object per line (mode `ABAC` only). */
   readonly authorizationPolicyFile?: string;
+  /** `--authorization-config` and the `--authorization-webhook-*` flags. */
+  readonly authorization?: AuthorizationOptions;
   /** `--enable-admission-plugins`: turned on beyond the defaults. */
   readonly enableAdmissionPlugins?: readonly string[];
   /** `--disable-admission-plugins`: turned off even when on by default. */
@@ -170,10 +174,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   runtimeConfig.validate(groupVersionRegistry(servable));
   // A policy file that does not decode fails start-up before anything is opened.
-  const abac = await abacFromFile(options.authorizationModes ?? ['RBAC'], options.authorizationPolicyFile, {
-    domain,
-    logger,
-  });
+  // With --authorization-config, ABAC is read once the file names it (below).
+  const configFile = options.authorization?.configFile ?? '';
+  let abac =
+    configFile === ''
+      ? await abacFromFile(options.authorizationModes ?? ['RBAC'], options.authorizationPolicyFile, { domain, logger })
+      : undefined;
 
   const lifetime = new AbortController();
   // One listener per served resource, informer and controller: many by design, not a leak.
@@ -253,6 +259,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       requestHeaderClientCa: certs.requestHeaderClientCa,
       serviceAccountDefaults: { issuer: server.url, servingKeyPem: certs.key },
     });
+    const authorization = await prepareAuthorization({
+      modes: options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES,
+      options: options.authorization ?? {},
+      domain,
+      logger,
+      metrics,
+      lifetime: lifetime.signal,
+      featureEnabled: (name) => gates.enabled(name),
+    });
+    // kube keeps --authorization-policy-file beside --authorization-config for an ABAC entry.
+    if (configFile !== '' && authorization.modes.includes('ABAC')) {
+      abac = await abacFromFile(authorization.modes, options.authorizationPolicyFile, { domain, logger });
+    }
     api = buildApiServer({
       store,
       keys,
@@ -265,6 +284,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       authenticator: authentication.authenticator,
       authorizationModes: options.authorizationModes,
       abac,
+      authorization,
       enableAdmissionPlugins: options.enableAdmissionPlugins,
       disableAdmissionPlugins: options.disableAdmissionPlugins,
       admissionPlugins: options.admissionPlugins,

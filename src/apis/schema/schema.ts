@@ -81,4 +81,11 @@ export interface Schema {
    * `Time` (RFC 3339, UTC), `microsecond` for `MicroTime` (`2006-01-02T15:04:05.000000Z07:00`).
    */
   'x-orch-time-precision'?: 'second' | 'microsecond';
+  /**
+   * How CEL names this object's properties: escaped (default, as kube exposes schema properties:
+   * `namespace` is `__namespace__`), or `raw` for the types kube declares natively for CEL
+   * (SubjectAccessReview spec, admission request, namespace object), whose fields keep their
+   * names (`request.resourceAttributes.namespace`).
+   */
+  'x-orch-cel-field-names'?: 'raw';
 }

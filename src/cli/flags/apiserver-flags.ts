@@ -7,11 +7,13 @@ import {
 import { API_DOMAIN_NAMES, type ApiDomain, type ApiDomainName, apiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { formatPortRange } from '../../apis/core/service-ranges.js';
 import type { AuthenticationOptions } from '../../authn/authentication-options.js';
+import type { AuthorizationOptions } from '../../authz/authorization-options.js';
 import { AUTHORIZATION_MODES } from '../../authz/index.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
 import { authenticationFlagTable, authenticationOptionsFromFlags } from './authentication-flags.js';
+import { authorizationFlagTable, authorizationOptionsFromFlags } from './authorization-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 import { type FlagValues, parseFlags } from './flag-parser.js';
 import {
@@ -70,6 +72,8 @@ export interface ApiServerFlags {
   readonly authorizationModes: readonly string[];
   /** `--authorization-policy-file`: the ABAC policies (mode `ABAC`); empty when not given. */
   readonly authorizationPolicyFile: string;
+  /** `--authorization-config` and the `--authorization-webhook-*` flags. */
+  readonly authorization: AuthorizationOptions;
   readonly enableAdmissionPlugins: readonly string[];
   readonly disableAdmissionPlugins: readonly string[];
   readonly shutdownDelayDurationMs: number;
@@ -112,6 +116,7 @@ function apiDomainUsage(): string {
 export function apiServerFlagTable(deps: ApiServerFlagDeps) {
   return {
     ...authenticationFlagTable(),
+    ...authorizationFlagTable(),
     ...serviceFlagTable(),
     dataDir: stringFlag({
       name: 'data-dir',
@@ -297,10 +302,11 @@ function validate(
     if (seen.has(mode)) problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }
-  if (seen.has('ABAC') && v.authorizationPolicyFile === '') {
+  // With --authorization-config the file names the authorizers (and ABAC may use the policy file).
+  if (seen.has('ABAC') && v.authorizationPolicyFile === '' && v.authorizationConfig === '') {
     problems.push("authorization-mode ABAC's authorization policy file not passed");
   }
-  if (v.authorizationPolicyFile !== '' && !seen.has('ABAC')) {
+  if (v.authorizationPolicyFile !== '' && !seen.has('ABAC') && v.authorizationConfig === '') {
     problems.push('cannot specify --authorization-policy-file without mode ABAC');
   }
   problems.push(
@@ -349,6 +355,8 @@ export function parseApiServerCommandLine(
   const { problems, runtimeConfig } = validate(v, deps);
   const authentication = authenticationOptionsFromFlags(v, parsed.changed);
   problems.push(...authentication.problems);
+  const authorization = authorizationOptionsFromFlags(v, v.authorizationModes, parsed.changed);
+  problems.push(...authorization.problems);
   if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
   let warnings: string[];
   try {
@@ -379,6 +387,7 @@ export function parseApiServerCommandLine(
       runtimeConfig,
       authorizationModes: v.authorizationModes,
       authorizationPolicyFile: v.authorizationPolicyFile,
+      authorization: authorization.options,
       enableAdmissionPlugins: v.enableAdmissionPlugins,
       disableAdmissionPlugins: v.disableAdmissionPlugins,
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
