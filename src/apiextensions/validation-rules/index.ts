@@ -88,8 +88,8 @@ function environmentChoice(stored: boolean | PreexistingExpressions | undefined)
  * Compiles every x-orch-validations rule of a structural schema (the root of a resource);
  * errors name the rule's path (definition time) with kube's words: the rules' own fields, compile
  * errors, result types, `fieldPath`, transition rules below lists that cannot pair items, and
- * estimated costs over the per-expression and per-schema limits. `rules` is absent when the
- * schema has no rule.
+ * estimated costs over the per-expression and per-schema limits. `rules` is absent when no rule
+ * can run (the schema has none, or only on nodes CEL cannot type, which kube leaves out).
  */
 export function compileValidationRules(
   schema: Schema,

@@ -2,11 +2,11 @@ import type { Schema, SchemaValidationRule } from '../../apis/schema/schema.js';
 import { forEachNode } from '../../cel/ast-walk.js';
 import type { CelEnvironment } from '../../cel/cel-environment.js';
 import { estimateCost } from '../../cel/cost/cost-estimator.js';
-import { schemaSizeBound } from '../../cel/cost/size-bounds.js';
+import { schemaSizeBound, valueSizeBound } from '../../cel/cost/size-bounds.js';
 import { crdValidationDeclarations } from '../../cel/declarations.js';
 import type { CelEnvironmentPair, CelEnvironmentSet } from '../../cel/environment-set.js';
 import { CelCompileError } from '../../cel/errors.js';
-import { type CelProgram, compile } from '../../cel/program.js';
+import { type CelActivation, type CelProgram, compile } from '../../cel/program.js';
 import { trimSpace } from '../../cel/string-semantics.js';
 import { validFieldPath } from './rule-field-path.js';
 
@@ -26,10 +26,13 @@ export interface CompiledRule {
   readonly optionalOldSelf: boolean;
   /** Estimated worst-case cost of one evaluation, from the schema's size limits. */
   readonly maxCost: number;
+  /** What one evaluation of the rule on these values is charged (see {@link runtimeCost}). */
+  readonly cost?: (activation: CelActivation) => number;
   readonly messageProgram?: CelProgram;
   /** Why `messageExpression` did not compile, in kube's words. */
   readonly messageError?: string;
   readonly messageMaxCost: number;
+  readonly messageCost?: (activation: CelActivation) => number;
   /** `fieldPath` as a field error prints it (`spec.replicas`), when the rule has a valid one. */
   readonly fieldPath?: string;
 }
@@ -64,6 +67,21 @@ export class NodeEnvironments {
     this.#plain ??= this.set.extend(crdValidationDeclarations(this.schema, options));
     return this.#plain;
   }
+}
+
+/**
+ * What one evaluation of `program` is charged at run time: its cost on the values evaluated (an
+ * upper bound, see the CEL layer's cost estimator), never more than its estimate from the
+ * schema. An expression whose cost does not depend on the sizes of its inputs (the same with
+ * every size 0 as with every size unknown) is charged a constant, without walking it again.
+ */
+function runtimeCost(program: CelProgram, staticCost: number): (activation: CelActivation) => number {
+  const atZero = estimateCost(program.ast, () => 0).cost;
+  if (atZero === estimateCost(program.ast, () => undefined).cost) {
+    const constant = Math.min(staticCost, atZero);
+    return () => constant;
+  }
+  return (activation) => Math.min(staticCost, estimateCost(program.ast, valueSizeBound(activation)).cost);
 }
 
 function readsOldSelf(program: CelProgram): boolean {
@@ -102,13 +120,15 @@ export function compileRule(
   }
   if (program.outputType !== 'bool') return { ...base, error: 'cel expression must evaluate to a bool' };
   const bound = schemaSizeBound({ [SELF]: envs.schema, [OLD_SELF]: envs.schema });
+  const maxCost = estimateCost(program.ast, bound).cost;
   const compiled = {
     ...base,
     program,
     usesOldSelf: readsOldSelf(program),
-    maxCost: estimateCost(program.ast, bound).cost,
+    maxCost,
+    cost: runtimeCost(program, maxCost),
   };
-  let message: Partial<Pick<CompiledRule, 'messageProgram' | 'messageMaxCost'>> = {};
+  let message: Partial<Pick<CompiledRule, 'messageProgram' | 'messageMaxCost' | 'messageCost'>> = {};
   const messageExpression = rule.messageExpression;
   if (typeof messageExpression === 'string' && messageExpression !== '') {
     let messageProgram: CelProgram;
@@ -120,7 +140,8 @@ export function compileRule(
     if (messageProgram.outputType !== 'string') {
       return { ...compiled, messageError: 'messageExpression must evaluate to a string' };
     }
-    message = { messageProgram, messageMaxCost: estimateCost(messageProgram.ast, bound).cost };
+    const messageMaxCost = estimateCost(messageProgram.ast, bound).cost;
+    message = { messageProgram, messageMaxCost, messageCost: runtimeCost(messageProgram, messageMaxCost) };
   }
   let fieldPath: string | undefined;
   if (typeof rule.fieldPath === 'string' && rule.fieldPath !== '') {

@@ -2,8 +2,6 @@ import { type FieldError, fieldErrors, formatFieldError } from '../../apis/meta/
 import { childPath, indexPath, keyPath } from '../../apis/schema/field-path.js';
 import { isPlainObject } from '../../apis/schema/json-value.js';
 import type { Schema, SchemaValidationRule } from '../../apis/schema/schema.js';
-import { estimateCost } from '../../cel/cost/cost-estimator.js';
-import { valueSizeBound } from '../../cel/cost/size-bounds.js';
 import { type CelActivation, type CelProgram, evaluate } from '../../cel/program.js';
 import { trimSpace } from '../../cel/string-semantics.js';
 import { goQuote } from '../../util/go-strconv.js';
@@ -102,14 +100,6 @@ function ruleMessageOrDefault(rule: SchemaValidationRule): string {
 /** A field path as kube prints it: the root (a nil path) is `<nil>`. */
 const shown = (path: string): string => (path === '' ? '<nil>' : path);
 
-/**
- * What one evaluation is charged: the cost of the expression on these values (an upper bound,
- * see the CEL layer's cost estimator), never more than its estimate from the schema.
- */
-function costOf(program: CelProgram, staticCost: number, activation: CelActivation): number {
-  return Math.min(staticCost, estimateCost(program.ast, valueSizeBound(activation)).cost);
-}
-
 /** Evaluates synchronously: no function of the rule environments is asynchronous; one that were fails the rule. */
 function evaluateNow(program: CelProgram, activation: CelActivation): unknown {
   const result = evaluate(program, activation);
@@ -204,7 +194,7 @@ function validateExpressions(
     // Transition rules run only where there is an old value, unless oldSelf is optional.
     if (compiled.usesOldSelf && old === undefined && !(ratcheting && compiled.optionalOldSelf)) continue;
 
-    const cost = costOf(program, compiled.maxCost, activation);
+    const cost = compiled.cost?.(activation) ?? compiled.maxCost;
     if (Math.min(cost, perCallLimit) > run.remaining) {
       run.errors.push(fieldErrors.invalid(at, type, OUT_OF_BUDGET));
       run.remaining = -1;
@@ -267,7 +257,7 @@ function evaluateMessage(
   run: Run,
 ): { text?: string; stop?: string } {
   const { perCallLimit } = run.limits;
-  const cost = costOf(program, compiled.messageMaxCost, activation);
+  const cost = compiled.messageCost?.(activation) ?? compiled.messageMaxCost;
   if (Math.min(cost, perCallLimit) > run.remaining) {
     return {
       stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run',
