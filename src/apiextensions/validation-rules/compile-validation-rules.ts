@@ -142,7 +142,7 @@ export class SchemaRulesCompiler {
       } else {
         initError = 'failed to convert to declType for CEL validation rules';
       }
-      // Rules are compiled for errors only where the schema at and below the node is sound.
+      // kube reports CEL errors only where the rules at and below the node have no other error.
       if (this.findings.schemaErrors.length === schemaErrorsBefore) {
         this.#report(compiled, ctx, minSize);
       }
