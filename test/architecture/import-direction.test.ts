@@ -33,6 +33,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   authn: ['apis', 'util', 'cel'],
   authz: ['apis', 'util', 'cel'],
   admission: ['apis', 'util', 'cel'],
+  // Custom resource definitions into resource definitions; their validation rules are CEL.
+  apiextensions: ['apis', 'util', 'cel'],
   // Backends implement the storage interface (store.ts, errors, keys).
   'storage/backend': ['storage', 'apis', 'util'],
   storage: [...LIBRARIES],

@@ -88,4 +88,26 @@ export interface Schema {
    * names (`request.resourceAttributes.namespace`).
    */
   'x-orch-cel-field-names'?: 'raw';
+  /**
+   * CEL validation rules of a custom resource's schema node (kube's `x-kubernetes-validations`),
+   * checked by src/apiextensions/validation-rules.
+   */
+  'x-orch-validations'?: SchemaValidationRule[];
+}
+
+/**
+ * One CEL validation rule (kube's `ValidationRule`): `rule` must hold for the node's value
+ * (`self`; `oldSelf` the old value on update). An absent member is Go's nil.
+ */
+export interface SchemaValidationRule {
+  rule: string;
+  message?: string;
+  /** A CEL expression evaluating to the message when the rule fails. */
+  messageExpression?: string;
+  /** `FieldValueInvalid` (default), `FieldValueForbidden`, `FieldValueRequired` or `FieldValueDuplicate`. */
+  reason?: string;
+  /** JSON path below the node to report the error at, e.g. `.spec.replicas` or `['a.b']`. */
+  fieldPath?: string;
+  /** Evaluate on create and for new values too, with `oldSelf` an optional. */
+  optionalOldSelf?: boolean;
 }
