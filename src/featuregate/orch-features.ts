@@ -20,6 +20,14 @@ export const OrchFeatures = {
    * true in v1.32).
    */
   AuthorizeWithSelectors: 'AuthorizeWithSelectors',
+  /**
+   * Coordinated leader election: `coordination.<domain>/v1alpha2` LeaseCandidates (with that
+   * version enabled by `--runtime-config`), Lease `strategy` and `preferredHolder`, and the
+   * election controller (alpha since v1.31, default false).
+   */
+  CoordinatedLeaderElection: 'CoordinatedLeaderElection',
+  /** Each API server keeps an identity Lease in the system namespace (beta since v1.26, default true). */
+  APIServerIdentity: 'APIServerIdentity',
 } as const;
 
 export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
@@ -33,6 +41,8 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   StructuredAuthenticationConfiguration: { default: true, stage: 'BETA' },
   AnonymousAuthConfigurableEndpoints: { default: true, stage: 'BETA' },
   AuthorizeWithSelectors: { default: true, stage: 'BETA' },
+  CoordinatedLeaderElection: { default: false, stage: 'ALPHA' },
+  APIServerIdentity: { default: true, stage: 'BETA' },
 };
 
 /** A fresh gate set holding Orch's features at their defaults; register more with `add`. */
