@@ -58,12 +58,15 @@ export function runLeaderElected(options: LeaderElectedOptions): LeaderElectedRu
       onNewLeader: options.onNewLeader,
     },
   });
+  const candidate = options.candidate?.run(options.signal);
   const done = (async () => {
     while (!options.signal.aborted) {
       await elector.run(options.signal);
-      if (!options.signal.aborted)
+      if (!options.signal.aborted) {
         logger.info('leader election: term ended; campaigning again', { identity: elector.identity });
+      }
     }
+    await candidate;
   })();
   return { elector, done };
 }

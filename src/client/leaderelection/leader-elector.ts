@@ -116,6 +116,15 @@ export class LeaderElector {
   }
 
   /**
+   * While leading, the monotonic time (`clock.monotonicMs()`) up to which this candidate may act
+   * as leader without renewing again: `renewDeadline` after its last renewal was sent. Work that
+   * must not overlap another leader's can check it finishes before then. Undefined otherwise.
+   */
+  leadingUntil(): number | undefined {
+    return this.isLeader() ? this.renewSentAt + this.options.renewDeadlineMs : undefined;
+  }
+
+  /**
    * Campaigns until the lease is acquired, leads while renewals succeed, and returns when the
    * term ends (renewal failed until `renewDeadline`, another holder was preferred) or `signal`
    * aborts. `onStoppedLeading` runs before it returns, then the lease is released if
