@@ -44,7 +44,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   controllers: ['registry', 'client', ...LIBRARIES],
   // The composition root: it wires every layer, backends and controllers included.
   server: ['endpoints', 'registry', 'storage', 'storage/backend', 'controllers', 'client', ...LIBRARIES],
-  cli: ['server', ...LIBRARIES],
+  cli: ['server', 'client', ...LIBRARIES],
   // src/index.ts, the package's entry point.
   index: ['server', 'storage', ...LIBRARIES],
 };

@@ -8,6 +8,7 @@ import { API_DOMAIN_NAMES, type ApiDomain, type ApiDomainName, apiDomain, ORCH_D
 import { formatPortRange } from '../../apis/core/service-ranges.js';
 import type { AuthenticationOptions } from '../../authn/authentication-options.js';
 import { AUTHORIZATION_MODES } from '../../authz/index.js';
+import type { LeaderElectionConfiguration } from '../../client/leaderelection/leader-election-configuration.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
@@ -26,6 +27,7 @@ import {
   stringListFlag,
 } from './flag-spec.js';
 import { formatHelp } from './flag-usage.js';
+import { leaderElectionFlagTable, leaderElectionFromFlags } from './leader-election-flags.js';
 import { serviceFlagTable, validateServiceFlags } from './service-flags.js';
 
 /** The admission plugins on by default, as the flags' usage names them. */
@@ -74,6 +76,8 @@ export interface ApiServerFlags {
   readonly livezGracePeriodMs: number;
   /** Run the garbage collector and the namespace controller inside the API server (default true). */
   readonly runControllers: boolean;
+  /** `--leader-elect*`: leader election of those controllers (validated). */
+  readonly leaderElection: LeaderElectionConfiguration;
   /** Seconds; watches without timeoutSeconds end after a random time in [this, 2×this). */
   readonly minRequestTimeout: number;
   /** `--service-cluster-ip-range` as given (empty: `10.0.0.0/24`); checked. */
@@ -111,6 +115,7 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
   return {
     ...authenticationFlagTable(),
     ...serviceFlagTable(),
+    ...leaderElectionFlagTable(),
     dataDir: stringFlag({
       name: 'data-dir',
       default: './.orch',
@@ -335,7 +340,9 @@ export function parseApiServerCommandLine(
   const { problems, runtimeConfig } = validate(v, deps);
   const authentication = authenticationOptionsFromFlags(v, parsed.changed);
   problems.push(...authentication.problems);
-  if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
+  const leaderElection = leaderElectionFromFlags(v, parsed.changed, v.apiDomain);
+  problems.push(...leaderElection.problems);
+  if (problems.length > 0 || !runtimeConfig || !leaderElection.config) throw new FlagValidationError(problems);
   let warnings: string[];
   try {
     warnings = [...authentication.warnings, ...deps.featureGates.setFromMap(v.featureGates)];
@@ -369,6 +376,7 @@ export function parseApiServerCommandLine(
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
       livezGracePeriodMs: v.livezGracePeriodMs,
       runControllers: v.runControllers,
+      leaderElection: leaderElection.config,
       minRequestTimeout: v.minRequestTimeout,
       serviceClusterIPRange: v.serviceClusterIPRange,
       serviceNodePortRange: formatPortRange(v.serviceNodePortRange),
