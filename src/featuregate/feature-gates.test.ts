@@ -28,10 +28,12 @@ describe('FeatureGates', () => {
     const g = newOrchFeatureGates();
     assert.deepEqual(g.snapshot(), {
       APIResponseCompression: true,
+      APIServerIdentity: true,
       AllowUnsafeMalformedObjectDeletion: false,
       AnonymousAuthConfigurableEndpoints: true,
       AuthorizeWithSelectors: true,
       CBORServingAndStorage: false,
+      CoordinatedLeaderElection: false,
       StructuredAuthenticationConfiguration: true,
       WatchList: true,
     });

@@ -159,9 +159,8 @@ function leaseCandidateTableColumns(schema: Schema): TableColumns {
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
       column('LeaseName', 'string', describeField(schema, 'spec', 'leaseName')),
-      // kube describes these two from ObjectMeta's documentation, which has no such fields.
-      column('BinaryVersion', 'string', ''),
-      column('EmulationVersion', 'string', ''),
+      column('BinaryVersion', 'string', describeField(schema, 'spec', 'binaryVersion')),
+      column('EmulationVersion', 'string', describeField(schema, 'spec', 'emulationVersion')),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [

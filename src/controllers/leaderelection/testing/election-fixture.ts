@@ -61,6 +61,8 @@ export interface ElectionFixture {
   readonly registry: RegistryFixture;
   /** The Lease as stored, or undefined. */
   lease(): Promise<Lease | undefined>;
+  /** A lock on the Lease for `identity`, whose requests behave as `link()` says. */
+  lockFor(identity: string, link: () => Link): LeaseLock;
   candidate(
     name: string,
     o?: Partial<
@@ -77,7 +79,20 @@ export async function electionFixture(): Promise<ElectionFixture> {
   await registry.createNamespace(NAMESPACE);
   const time = new FakeTime();
   const served = registry.resources.lookup(GROUP, 'v1', 'leases')!;
+  const lockFor = (identity: string, link: () => Link) => {
+    const client = new ControllerClient(
+      { user: frozenUser({ name: `candidate-${identity}`, groups: [] }), manager: identity },
+      alwaysAllow,
+    );
+    return new LeaseLock({
+      client: partitionable(controllerObjectClient<Lease>(client, served, NAMESPACE), link),
+      name: LEASE,
+      identity,
+      group: GROUP,
+    });
+  };
   return {
+    lockFor,
     time,
     registry,
     async lease() {
@@ -89,10 +104,6 @@ export async function electionFixture(): Promise<ElectionFixture> {
       }
     },
     candidate(name, o = {}) {
-      const client = new ControllerClient(
-        { user: frozenUser({ name: `candidate-${name}`, groups: [] }), manager: name },
-        alwaysAllow,
-      );
       const started: number[] = [];
       const stopped: number[] = [];
       const newLeaders: string[] = [];
@@ -114,12 +125,7 @@ export async function electionFixture(): Promise<ElectionFixture> {
           running = undefined;
         },
       };
-      const lock = new LeaseLock({
-        client: partitionable(controllerObjectClient<Lease>(client, served, NAMESPACE), () => c.link),
-        name: LEASE,
-        identity: name,
-        group: GROUP,
-      });
+      const lock = lockFor(name, () => c.link);
       (c as { elector: LeaderElector }).elector = new LeaderElector({
         lock,
         leaseDurationMs: o.leaseDurationMs ?? 15_000,
