@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { StatusError } from '../../apis/meta/status.js';
 import { formatMicroTime } from '../../util/clock.js';
 import { type Candidate, electionFixture, type Link } from './testing/election-fixture.js';
 
@@ -145,6 +146,28 @@ describe('LeaderElector on a Lease (simulated time)', () => {
     const ledFor = await watchSingleLeader(f, cs, 20_000);
     assert.equal([...ledFor.values()].filter((ms) => ms > 0).length, 1);
     await Promise.all(cs.map((c) => c.stop()));
+  });
+
+  it('two writers from the same read: the second update is refused with 409 (resourceVersion precondition)', async () => {
+    const f = await electionFixture();
+    const a = f.lockFor('a', () => 'ok');
+    const b = f.lockFor('b', () => 'ok');
+    const signal = new AbortController().signal;
+    const record = { holderIdentity: 'a', leaseDurationSeconds: 15, leaderTransitions: 0 };
+    await a.create(record, signal);
+    await a.get(signal);
+    await b.get(signal);
+    await a.update({ ...record, renewTime: '2025-01-01T00:00:02.000000Z' }, signal);
+    await assert.rejects(b.update({ ...record, holderIdentity: 'b', leaderTransitions: 1 }, signal), (e: unknown) => {
+      assert.ok(e instanceof StatusError);
+      assert.equal(e.code, 409);
+      assert.match(
+        e.message,
+        /the object has been modified; please apply your changes to the latest version and try again/,
+      );
+      return true;
+    });
+    assert.equal((await f.lease())?.spec?.holderIdentity, 'a');
   });
 
   const skews = [3_600_000, -3_600_000, 14_000];
