@@ -23,7 +23,7 @@ const GROUP = 'rbac.authorization.orch.io';
  * namespace names the user, so a decision walks past others of the namespace.
  */
 async function seedPolicy(base: string, admin: Creds): Promise<void> {
-  const jobs: (() => Promise<void>)[] = [];
+  const jobs: (() => Promise<unknown>)[] = [];
   for (let n = 0; n < NAMESPACES; n++) {
     const ns = `ns-${n}`;
     await post(base, admin, '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });

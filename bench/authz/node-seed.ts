@@ -25,7 +25,7 @@ export async function seedNodeGraph(base: string, admin: Creds): Promise<void> {
       metadata: { name },
       stringData: { token: `value-of-${name}` },
     });
-  const jobs: (() => Promise<void>)[] = [secret('registry')];
+  const jobs: (() => Promise<unknown>)[] = [secret('registry')];
   for (let n = 0; n < NODES; n++) jobs.push(secret(`node-secret-${n}`));
   for (let i = 0; i < PODS; i++) {
     const node = i % NODES;

@@ -2,8 +2,8 @@ import { request } from 'node:https';
 
 export type Creds = { ca: string; cert: string; key: string };
 
-/** POSTs a JSON body; rejects on any status from 300 up. */
-export function post(base: string, creds: Creds, path: string, body: unknown): Promise<void> {
+/** POSTs a JSON body and resolves with the response text; rejects on any status from 300 up. */
+export function post(base: string, creds: Creds, path: string, body: unknown): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(
       new URL(path, base),
@@ -17,11 +17,11 @@ export function post(base: string, creds: Creds, path: string, body: unknown): P
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          (res.statusCode ?? 0) < 300
-            ? resolve()
-            : reject(new Error(`POST ${path}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`)),
-        );
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          if ((res.statusCode ?? 0) < 300) resolve(text);
+          else reject(new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+        });
       },
     );
     req.on('error', reject);
@@ -30,7 +30,7 @@ export function post(base: string, creds: Creds, path: string, body: unknown): P
 }
 
 /** Runs `jobs` with at most `width` in flight. */
-export async function inParallel(jobs: (() => Promise<void>)[], width: number): Promise<void> {
+export async function inParallel(jobs: (() => Promise<unknown>)[], width: number): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: width }, async () => {

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { haveWrk, wrkRps } from '../api/load.js';
 import { startBenchServer } from '../api/server-proc.js';
+import { post } from '../authz/seed-http.js';
 import { median, printTable, type Row } from '../storage/measure.js';
 
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
@@ -54,37 +54,6 @@ function configMapBody(like: Record<string, unknown>): Record<string, unknown> {
   return cm;
 }
 
-function post(
-  base: string,
-  creds: { ca: string; cert: string; key: string },
-  path: string,
-  body: unknown,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      new URL(path, base),
-      {
-        method: 'POST',
-        ca: creds.ca,
-        cert: creds.cert,
-        key: creds.key,
-        headers: { 'content-type': 'application/json' },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          if ((res.statusCode ?? 0) >= 300) reject(new Error(`POST ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-          else resolve(text);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
-
 /** Creates per second with wrk: POSTs of `body` (with `generateName`) on 64 connections. */
 export function wrkCreates(
   url: string,
@@ -116,6 +85,7 @@ export function wrkCreates(
         if (non2xx) return reject(new Error(`wrk saw ${non2xx[1]} error responses creating ${tag}`));
         const m = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
         if (!m) return reject(new Error(`wrk printed no rate for ${tag}: ${stdout}`));
+        if (Number(m[1]) === 0) return reject(new Error(`no ${tag} create completed in ${seconds} s`));
         resolve(Number(m[1]));
       },
     );

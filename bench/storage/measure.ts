@@ -67,7 +67,17 @@ export function ratio(r: Row): number {
   return r.lowerIsBetter ? r.baseline / r.ours : r.ours / r.baseline;
 }
 
+/**
+ * Prints a table of figures. A bench never prints a blank figure: a row whose figure or ratio
+ * is not a finite number (nothing completed, a tool failed) stops the bench with the rows named.
+ */
 export function printTable(title: string, rows: readonly Row[]): void {
+  const blank = rows.filter((r) => ![r.ours, r.baseline, ratio(r)].every(Number.isFinite));
+  if (blank.length > 0) {
+    throw new Error(
+      `${title}: no figure measured for ${blank.map((r) => JSON.stringify(r.metric)).join(', ')} (nothing completed in the measuring window: is the machine overloaded, or did a tool fail?)`,
+    );
+  }
   const fmt = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(2)) : 'n/a');
   console.log(`\n${title}`);
   const rounds = rows.some((r) => r.spread !== undefined);

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { ApiDomain } from '../apis/api-domain.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
+import { loadWebhookClientConfig, WebhookClientConfigError } from '../util/webhook-client-config.js';
 import type { AnonymousAuthenticatorOptions } from './anonymous-authenticator.js';
 import { buildJwtAuthentication } from './authentication-config/build-jwt-authentication.js';
 import { AuthenticationConfigError } from './authentication-config-error.js';
@@ -22,7 +23,6 @@ import {
 } from './service-account/service-account-config.js';
 import { audienceAgnostic, type TokenAuthenticator, unionTokenAuthenticator } from './token-authenticator.js';
 import { loadTokenFile } from './token-file-authenticator.js';
-import { loadWebhookClientConfig } from './webhook-client-config.js';
 import { webhookTokenAuthenticator } from './webhook-token-authenticator.js';
 import { X509Authenticator } from './x509-authenticator.js';
 import { TrustBundle } from './x509-chain.js';
@@ -200,7 +200,9 @@ export async function buildAuthentication(
   const wh = options.tokenWebhook;
   if (wh !== undefined) {
     const config = await collect(() =>
-      loadWebhookClientConfig(wh.configFile, '--authentication-token-webhook-config-file'),
+      loadWebhookClientConfig(wh.configFile, '--authentication-token-webhook-config-file').catch((e: unknown) => {
+        throw e instanceof WebhookClientConfigError ? new AuthenticationConfigError(e.problems, { cause: e }) : e;
+      }),
     );
     if (config) {
       const ttl = wh.cacheTtlMs ?? DEFAULT_WEBHOOK_CACHE_TTL_MS;

@@ -1,33 +1,17 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent, request as httpsRequest } from 'node:https';
 import type { ApiDomain } from '../apis/api-domain.js';
 import type { Logger } from '../util/logger.js';
+import type { WebhookClientConfig } from '../util/webhook-client-config.js';
+import { type WebhookRetryBackoff, webhookPoster } from '../util/webhook-post.js';
 import type { UserInfo } from './authenticator.js';
 import { TOKEN_NO_OPINION, type TokenAuthenticator, type TokenAuthResult } from './token-authenticator.js';
-import type { WebhookClientConfig } from './webhook-client-config.js';
+
+export type { WebhookRetryBackoff } from '../util/webhook-post.js';
+export { DEFAULT_WEBHOOK_RETRY_BACKOFF } from '../util/webhook-post.js';
 
 export type TokenReviewVersion = 'v1' | 'v1beta1';
 
-/** kube's `wait.Backoff` for webhook calls. */
-export interface WebhookRetryBackoff {
-  readonly durationMs: number;
-  readonly factor: number;
-  readonly jitter: number;
-  /** Attempts at most. */
-  readonly steps: number;
-}
-
-/** kube-apiserver's default backoff for the authentication webhook: 500 ms ×1.5, jitter 0.2, 5 attempts. */
-export const DEFAULT_WEBHOOK_RETRY_BACKOFF: WebhookRetryBackoff = Object.freeze({
-  durationMs: 500,
-  factor: 1.5,
-  jitter: 0.2,
-  steps: 5,
-});
-
 /** kube-apiserver's timeout of one webhook call (the client configuration cannot set one). */
 const REQUEST_TIMEOUT_MS = 30_000;
-const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
 
 export interface WebhookTokenOptions {
   readonly config: WebhookClientConfig;
@@ -39,61 +23,6 @@ export interface WebhookTokenOptions {
   readonly retryBackoff?: WebhookRetryBackoff;
   /** Random source for jitter (tests); default Math.random. */
   readonly random?: () => number;
-}
-
-/** A call outcome: the parsed body of a 2xx answer, or an error and whether kube would retry it. */
-type CallResult =
-  | { readonly ok: true; readonly body: unknown }
-  | { readonly ok: false; readonly message: string; readonly retry: boolean };
-
-/** kube's `NewGenericServerResponse` texts, for answers that are not a Status. */
-function statusMessage(code: number, body: string): string {
-  switch (code) {
-    case 400:
-      return 'the server rejected our request for an unknown reason';
-    case 401:
-      return 'the server has asked for the client to provide credentials';
-    case 403:
-      return 'the server does not allow access to the requested resource';
-    case 404:
-      return 'the server could not find the requested resource';
-    case 429:
-      return 'the server has received too many requests and has asked us to try again later';
-    case 503:
-      return 'the server is currently unable to handle the request';
-    case 504:
-      return 'the server was unable to return a response in the time allotted, but may still be processing the request';
-    default:
-      return `an error on the server (${JSON.stringify(body.slice(0, 256))}) has prevented the request from succeeding`;
-  }
-}
-
-/** Transport errors kube retries: a reset or lost connection (not refused, not a TLS failure). */
-function retriableTransportError(e: NodeJS.ErrnoException): boolean {
-  return (
-    e.code === 'ECONNRESET' ||
-    e.code === 'EPIPE' ||
-    e.code === 'ERR_HTTP2_SESSION_ERROR' ||
-    e.message === 'socket hang up'
-  );
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** A message with the token cut out, in case the webhook echoed it (too short a token would cut words). */
@@ -121,77 +50,12 @@ export function webhookTokenAuthenticator(options: WebhookTokenOptions): TokenAu
   const { config, logger } = options;
   const apiVersion = `${options.domain.group('authentication')}/${options.version}`;
   const resource = `tokenreviews.${options.domain.group('authentication')}`;
-  const backoff = options.retryBackoff ?? DEFAULT_WEBHOOK_RETRY_BACKOFF;
-  const random = options.random ?? Math.random;
-  const secure = config.server.protocol === 'https:';
-  const agent = secure
-    ? new Agent({
-        keepAlive: true,
-        ca: config.ca,
-        cert: config.clientCert,
-        key: config.clientKey,
-        rejectUnauthorized: !config.insecureSkipTlsVerify,
-        servername: config.serverName,
-      })
-    : undefined;
+  const poster = webhookPoster(config, {
+    resource,
+    retryBackoff: options.retryBackoff,
+    random: options.random,
+  });
   const implicit = new Set(options.implicitAudiences);
-
-  const call = (body: string, signal: AbortSignal): Promise<CallResult> =>
-    new Promise((resolve) => {
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        accept: 'application/json, */*',
-        'content-length': String(Buffer.byteLength(body)),
-      };
-      if (config.token !== undefined) headers.authorization = `Bearer ${config.token}`;
-      const onResponse = (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_RESPONSE_BYTES) {
-            res.destroy(new Error('response body too large'));
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('error', (e) => resolve({ ok: false, message: e.message, retry: retriableTransportError(e) }));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const code = res.statusCode ?? 0;
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = undefined;
-          }
-          if (code >= 200 && code < 300) {
-            if (parsed === undefined)
-              resolve({ ok: false, message: `invalid response body: not JSON (post ${resource})`, retry: false });
-            else resolve({ ok: true, body: parsed });
-            return;
-          }
-          const status = parsed as { kind?: unknown; message?: unknown } | undefined;
-          const message =
-            status?.kind === 'Status' && typeof status.message === 'string' && status.message !== ''
-              ? status.message
-              : `${statusMessage(code, text)} (post ${resource})`;
-          const retry = code === 500 || code === 504 || code === 429 || res.headers['retry-after'] !== undefined;
-          resolve({ ok: false, message, retry });
-        });
-      };
-      const req = secure
-        ? httpsRequest(config.server, { method: 'POST', headers, agent, signal }, onResponse)
-        : httpRequest(config.server, { method: 'POST', headers, signal }, onResponse);
-      req.on('error', (e: NodeJS.ErrnoException) =>
-        resolve({
-          ok: false,
-          message: `Post ${JSON.stringify(config.server.href)}: ${e.message}`,
-          retry: retriableTransportError(e),
-        }),
-      );
-      req.end(body);
-    });
 
   return {
     async authenticateToken(token, ctx): Promise<TokenAuthResult> {
@@ -206,19 +70,7 @@ export function webhookTokenAuthenticator(options: WebhookTokenOptions): TokenAu
       };
       const body = JSON.stringify(review);
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]);
-      let result: CallResult | undefined;
-      let delay = backoff.durationMs;
-      for (let attempt = 1; ; attempt++) {
-        result = await call(body, signal);
-        if (result.ok || !result.retry || attempt >= backoff.steps || signal.aborted) break;
-        const wait = delay + (backoff.jitter > 0 ? random() * backoff.jitter * delay : 0);
-        delay *= backoff.factor;
-        try {
-          await sleep(wait, signal);
-        } catch {
-          break;
-        }
-      }
+      const result = await poster.post(body, signal);
       if (!result.ok) {
         const message = redact(result.message, token);
         logger?.error('Failed to make webhook authenticator request', { error: message });

@@ -4,10 +4,10 @@ import { privilegedGroups } from './privileged-groups.js';
 import { unionAuthorizer } from './union-authorizer.js';
 
 /** The `--authorization-mode` values this server implements. */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'RBAC', 'Node'] as const;
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 /** Modes of the access-control spec that are not built yet: named, but refused at start-up. */
-const PLANNED_MODES = new Set(['Webhook']);
+const PLANNED_MODES = new Set<string>();
 
 export class AuthorizationModeError extends Error {
   constructor(message: string) {
@@ -39,7 +39,7 @@ export function validateAuthorizationModes(modes: readonly string[]): string[] {
 
 /**
  * The authorizer of a mode list: `system:masters` first (it bypasses every module), then each
- * mode in the order given (`RBAC` is `modules.rbac`, `Node` is `modules.node`) (a list starting with `AlwaysAllow` is `AlwaysAllow` alone). @throws AuthorizationModeError listing every problem of the list.
+ * mode in the order given (`RBAC` is `modules.rbac`, `Node` is `modules.node`, `Webhook` is `modules.webhook`) (a list starting with `AlwaysAllow` is `AlwaysAllow` alone). @throws AuthorizationModeError listing every problem of the list.
  */
 export function buildAuthorizer(modes: readonly string[], modules: AuthorizerModules = {}): Authorizer {
   const errs = validateAuthorizationModes(modes);
@@ -47,6 +47,9 @@ export function buildAuthorizer(modes: readonly string[], modules: AuthorizerMod
   if (modes.includes('ABAC') && !modules.abac)
     errs.push("authorization-mode ABAC's authorization policy file not passed");
   if (modes.includes('Node') && !modules.node) errs.push('authorization-mode "Node" needs the Node authorizer');
+  if (modes.includes('Webhook') && !modules.webhook) {
+    errs.push("authorization-mode Webhook's authorization config file not passed");
+  }
   if (errs.length > 0) throw new AuthorizationModeError(errs.join('; '));
   // A first AlwaysAllow decides every request: the modules after it are never asked.
   if (modes[0] === 'AlwaysAllow') return alwaysAllow;
@@ -56,6 +59,7 @@ export function buildAuthorizer(modes: readonly string[], modules: AuthorizerMod
     else if (m === 'AlwaysDeny') chain.push(alwaysDeny);
     else if (m === 'ABAC') chain.push(modules.abac as Authorizer);
     else if (m === 'Node') chain.push(modules.node as Authorizer);
+    else if (m === 'Webhook') chain.push(modules.webhook as Authorizer);
     else chain.push(modules.rbac as Authorizer);
   }
   return unionAuthorizer(chain);
@@ -70,4 +74,6 @@ export interface AuthorizerModules {
   /** `ABAC`: the policies of `--authorization-policy-file`. */
   readonly abac?: Authorizer;
   readonly node?: Authorizer;
+  /** `Webhook`: the authorizer of `--authorization-webhook-config-file`. */
+  readonly webhook?: Authorizer;
 }

@@ -74,6 +74,25 @@ describe('authorization chain', () => {
       want: noOpinion('a\nb'),
       consulted: 3,
     },
+    {
+      name: 'errors of modules without opinion are aggregated as Go does',
+      chain: [
+        { decision: 'no-opinion', reason: '', evaluationError: 'webhook down' },
+        { decision: 'no-opinion', reason: 'r', evaluationError: 'match failed' },
+        { decision: 'no-opinion', reason: '', evaluationError: 'webhook down' },
+      ],
+      want: { decision: 'no-opinion', reason: 'r', evaluationError: '[webhook down, match failed]' },
+      consulted: 3,
+    },
+    {
+      name: 'a decision keeps only its own error',
+      chain: [
+        { decision: 'no-opinion', reason: '', evaluationError: 'first' },
+        { decision: 'deny', reason: '', evaluationError: 'second' },
+      ],
+      want: { decision: 'deny', reason: '', evaluationError: 'second' },
+      consulted: 2,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -97,9 +116,8 @@ describe('authorization chain', () => {
 
   it('refuses unknown, planned and repeated modes, listing every problem', () => {
     assert.deepEqual(validateAuthorizationModes(['AlwaysAllow']), []);
-    assert.deepEqual(validateAuthorizationModes(['Magic', 'Webhook', 'AlwaysDeny', 'AlwaysDeny']), [
-      'authorization-mode "Magic" is not a valid mode (valid modes: AlwaysAllow, AlwaysDeny, ABAC, RBAC, Node)',
-      'authorization-mode "Webhook" is not supported by this server yet',
+    assert.deepEqual(validateAuthorizationModes(['Magic', 'AlwaysDeny', 'AlwaysDeny']), [
+      'authorization-mode "Magic" is not a valid mode (valid modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node)',
       'authorization-mode "AlwaysDeny" has mode specified more than once',
     ]);
     assert.throws(() => buildAuthorizer([]), /at least one authorization-mode must be passed/);

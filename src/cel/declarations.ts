@@ -42,9 +42,11 @@ export function crdValidationDeclarations(schema: Schema, options: CrdValidation
 
 const str: Schema = { type: 'string' };
 const strings: Schema = { type: 'array', items: str };
+/** A type kube declares natively for CEL: its fields keep their names (no escaping of `namespace`). */
 const object = (name: string, properties: Record<string, Schema>): Schema => ({
   type: 'object',
   'x-orch-type-name': name,
+  'x-orch-cel-field-names': 'raw',
   properties,
 });
 

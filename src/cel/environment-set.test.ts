@@ -148,6 +148,9 @@ describe('environments per use', () => {
       "has(request.resourceAttributes) && request.resourceAttributes.verb == 'list' && !has(request.nonResourceAttributes) && request.resourceAttributes.labelSelector.requirements[0].values == ['web']";
     assert.equal(evaluate(compile(expression, env), { request }), true);
     assert.throws(() => compile('request.resourceAttributes.kind', env), /undefined field 'kind'/);
+    // kube declares these types natively: `namespace` keeps its name (schema properties escape it).
+    assert.equal(evaluate(compile("request.resourceAttributes.namespace == 'ns'", env), { request }), true);
+    assert.throws(() => compile('request.resourceAttributes.__namespace__', env), /undefined field '__namespace__'/);
   });
 
   it('admission: object and oldObject and params dynamic, request typed', () => {

@@ -146,8 +146,9 @@ class SchemaTypeBuilder {
     const fields = new Map<string, SchemaField>();
     const celFields: Record<string, string> = {};
     const byJsonName = new Map<string, CelTypeBinding>();
+    const raw = s['x-orch-cel-field-names'] === 'raw';
     for (const [prop, propSchema] of Object.entries(s.properties ?? {})) {
-      const escaped = escapeCelName(prop);
+      const escaped = raw ? prop : escapeCelName(prop);
       // Inaccessible properties still take part in equality, as JSON.
       if (escaped === undefined) continue;
       const b = this.build(propSchema, `${name}.${escaped}`, propSchema['x-orch-embedded-resource'] === true);

@@ -12,6 +12,8 @@ export const OrchFeatures = {
   WatchList: 'WatchList',
   /** `--authentication-config` (JWT authenticators from a file; beta since v1.30, default true). */
   StructuredAuthenticationConfiguration: 'StructuredAuthenticationConfiguration',
+  /** `--authorization-config` (the authorizer chain from a file; beta since v1.30, default true). */
+  StructuredAuthorizationConfiguration: 'StructuredAuthorizationConfiguration',
   /** The `anonymous` section of the authentication configuration (beta since v1.32, default true). */
   AnonymousAuthConfigurableEndpoints: 'AnonymousAuthConfigurableEndpoints',
   /**
@@ -26,6 +28,14 @@ export const OrchFeatures = {
    * beta and default true in v1.32. Selectors reach it only with `AuthorizeWithSelectors` on.
    */
   AuthorizeNodeWithSelectors: 'AuthorizeNodeWithSelectors',
+  /**
+   * Coordinated leader election: `coordination.<domain>/v1alpha2` LeaseCandidates (with that
+   * version enabled by `--runtime-config`), Lease `strategy` and `preferredHolder`, and the
+   * election controller (alpha since v1.31, default false).
+   */
+  CoordinatedLeaderElection: 'CoordinatedLeaderElection',
+  /** Each API server keeps an identity Lease in the system namespace (beta since v1.26, default true). */
+  APIServerIdentity: 'APIServerIdentity',
 } as const;
 
 export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
@@ -37,9 +47,12 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   AllowUnsafeMalformedObjectDeletion: { default: false, stage: 'ALPHA' },
   WatchList: { default: true, stage: 'BETA' },
   StructuredAuthenticationConfiguration: { default: true, stage: 'BETA' },
+  StructuredAuthorizationConfiguration: { default: true, stage: 'BETA' },
   AnonymousAuthConfigurableEndpoints: { default: true, stage: 'BETA' },
   AuthorizeWithSelectors: { default: true, stage: 'BETA' },
   AuthorizeNodeWithSelectors: { default: true, stage: 'BETA' },
+  CoordinatedLeaderElection: { default: false, stage: 'ALPHA' },
+  APIServerIdentity: { default: true, stage: 'BETA' },
 };
 
 /** A fresh gate set holding Orch's features at their defaults; register more with `add`. */

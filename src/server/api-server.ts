@@ -27,6 +27,7 @@ import type { KeyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
+import type { PreparedAuthorization } from './authorization-setup.js';
 import { ensureSystemNamespaces, immortalNamespaces } from './bootstrap-namespaces.js';
 import { priorityClassLister, storageClassLister } from './cluster-objects.js';
 import { panicRecovery } from './filters/panic-recovery.js';
@@ -71,6 +72,8 @@ export interface ApiServerDeps {
   readonly authorizationModes?: readonly string[];
   /** The `ABAC` mode's authorizer (required when it is a mode). */
   readonly abac?: Authorizer;
+  /** The chain with its files read (webhooks, `--authorization-config`); its modes replace `authorizationModes`. */
+  readonly authorization?: PreparedAuthorization;
   readonly enableAdmissionPlugins?: readonly string[];
   readonly disableAdmissionPlugins?: readonly string[];
   /** Plugins of an embedding program, run after the built-in ones. */
@@ -111,7 +114,7 @@ export interface ApiServer {
  */
 export function buildApiServer(d: ApiServerDeps): ApiServer {
   const clock = d.clock ?? systemClock;
-  const modes = d.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
+  const modes = d.authorization?.modes ?? d.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
   // RBAC decides from an index of roles and bindings, filled from their watches once served.
   const rbacIndex = modes.includes('RBAC') ? new RbacIndex() : undefined;
   const rbac = rbacIndex && new RbacAuthorizer(rbacIndex);
@@ -124,7 +127,8 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
       domain: d.domain,
       withSelectors: d.gates.enabled(OrchFeatures.AuthorizeNodeWithSelectors),
     });
-  const authorizer = buildAuthorizer(modes, { rbac, node, abac: d.abac });
+  const modules = { rbac, node, abac: d.abac };
+  const authorizer = d.authorization ? d.authorization.build(modules) : buildAuthorizer(modes, modules);
   let resources: ResourceSet | undefined;
   const currentObjects = resourceSetReader(() => resources, { consistent: true });
   const builtin = buildAdmission(

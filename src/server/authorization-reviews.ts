@@ -114,14 +114,15 @@ function userOfSpec(spec: Json): UserInfo {
 
 /**
  * The status kube-apiserver writes for a decision: `allowed` always, `denied` only when true,
- * and `evaluationError` when a selector of the review could not be read.
+ * and `evaluationError` when the authorizer met an error or a selector of the review could not be read.
  */
 async function decide(authorizer: Authorizer, a: Attributes, signal: AbortSignal): Promise<Json> {
   const r = await authorizer.authorize(a, { signal });
   const status: Json = { allowed: r.decision === 'allow' };
   if (r.decision === 'deny') status.denied = true;
   if (r.reason) status.reason = r.reason;
-  const evaluationError = selectorEvaluationError(a);
+  // kube's BuildEvaluationError: the authorizer's error, then the selectors that could not be read.
+  const evaluationError = [r.evaluationError ?? '', selectorEvaluationError(a)].filter((e) => e !== '').join('; ');
   if (evaluationError) status.evaluationError = evaluationError;
   return status;
 }

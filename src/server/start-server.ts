@@ -9,7 +9,8 @@ import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-account/token-request.js';
-import { startControllers } from '../controllers/index.js';
+import type { AuthorizationOptions } from '../authz/authorization-options.js';
+import type { LeaderElectionConfiguration } from '../client/leaderelection/leader-election-configuration.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
@@ -21,6 +22,7 @@ import { type Logger, silentLogger } from '../util/logger.js';
 import { abacFromFile } from './abac-from-file.js';
 import { resolveAdvertiseAddress } from './advertise-address.js';
 import { type ApiServer, buildApiServer, DEFAULT_AUTHORIZATION_MODES } from './api-server.js';
+import { prepareAuthorization } from './authorization-setup.js';
 import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
 import { serveCustomResources } from './custom-resources.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
@@ -28,6 +30,7 @@ import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { ensureDefaultRbacPolicy } from './rbac-bootstrap.js';
+import { controllerLeaderElection, startReplicaControllers } from './replica-controllers.js';
 import { resourceSetReader } from './resource-set-reader.js';
 import { servedDefinitions } from './served-definitions.js';
 import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
@@ -74,12 +77,22 @@ export interface ServerOptions {
   readonly store?: Store;
   /** Run the garbage collector and the namespace controller in this process (default true). */
   readonly runControllers?: boolean;
+  /**
+   * Leader election of the in-process controllers (kube-controller-manager's `--leader-elect*`):
+   * on by default, with kube's 15s/10s/2s on the Lease `<system namespace>/<product>-controller-manager`;
+   * the fields given replace those defaults. Invalid settings reject with a `LeaderElectionConfigError`.
+   */
+  readonly leaderElection?: Partial<LeaderElectionConfiguration>;
+  /** The host name in this server's identity Lease name (`apiserver-<hash>`); default the machine's. */
+  readonly hostname?: string;
   /** Watches without timeoutSeconds end after a random time in [this, 2×this) seconds (default 1800). */
   readonly minRequestTimeoutSeconds?: number;
   /** `--authorization-mode`: modules consulted in order (default `['Node', 'RBAC']`). */
   readonly authorizationModes?: readonly string[];
   /** `--authorization-policy-file`: ABAC policies, one JSON object per line (mode `ABAC` only). */
   readonly authorizationPolicyFile?: string;
+  /** `--authorization-config` and the `--authorization-webhook-*` flags. */
+  readonly authorization?: AuthorizationOptions;
   /** `--enable-admission-plugins`: turned on beyond the defaults. */
   readonly enableAdmissionPlugins?: readonly string[];
   /** `--disable-admission-plugins`: turned off even when on by default. */
@@ -150,6 +163,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await checkDataDirDomain(dataDir, domain.name);
   const gates = newOrchFeatureGates();
   if (options.featureGates) gates.setFromMap(options.featureGates);
+  const leaderElection = controllerLeaderElection(domain, options.leaderElection);
   const runtimeConfig =
     options.runtimeConfig instanceof RuntimeConfig
       ? options.runtimeConfig
@@ -160,22 +174,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let authentication: Authentication | undefined;
   let api: ApiServer | undefined;
   let tokenRequests: TokenRequestCreator | undefined;
-  const servable = servedDefinitions(domain, () => {
-    if (!authentication || !api) throw new Error('the server is not built yet');
-    return {
-      authentication,
-      authorizer: api.authorizer,
-      authorizeWithSelectors: gates.enabled(OrchFeatures.AuthorizeWithSelectors),
-      tokenRequests,
-      resources: api.resources,
-    };
-  });
+  const servable = servedDefinitions(
+    domain,
+    () => {
+      if (!authentication || !api) throw new Error('the server is not built yet');
+      return {
+        authentication,
+        authorizer: api.authorizer,
+        authorizeWithSelectors: gates.enabled(OrchFeatures.AuthorizeWithSelectors),
+        tokenRequests,
+        resources: api.resources,
+      };
+    },
+    { coordinatedLeaderElection: gates.enabled(OrchFeatures.CoordinatedLeaderElection) },
+  );
   runtimeConfig.validate(groupVersionRegistry(servable));
   // A policy file that does not decode fails start-up before anything is opened.
-  const abac = await abacFromFile(options.authorizationModes ?? ['RBAC'], options.authorizationPolicyFile, {
-    domain,
-    logger,
-  });
+  // With --authorization-config, ABAC is read once the file names it (below).
+  const configFile = options.authorization?.configFile ?? '';
+  let abac =
+    configFile === ''
+      ? await abacFromFile(options.authorizationModes ?? ['RBAC'], options.authorizationPolicyFile, { domain, logger })
+      : undefined;
 
   const lifetime = new AbortController();
   // One listener per served resource, informer and controller: many by design, not a leak.
@@ -203,7 +223,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let listening: SecureServer | undefined;
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
-    const defs = servable.filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
+    const defs = servable.filter(
+      (d) =>
+        runtimeConfig.isEnabled(d.group, d.version, d.resource) && (!d.featureGate || gates.enabled(d.featureGate)),
+    );
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
       await store.currentRevision(signal);
@@ -255,6 +278,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       requestHeaderClientCa: certs.requestHeaderClientCa,
       serviceAccountDefaults: { issuer: server.url, servingKeyPem: certs.key },
     });
+    const authorization = await prepareAuthorization({
+      modes: options.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES,
+      options: options.authorization ?? {},
+      domain,
+      logger,
+      metrics,
+      lifetime: lifetime.signal,
+      featureEnabled: (name) => gates.enabled(name),
+    });
+    // kube keeps --authorization-policy-file beside --authorization-config for an ABAC entry.
+    if (configFile !== '' && authorization.modes.includes('ABAC')) {
+      abac = await abacFromFile(authorization.modes, options.authorizationPolicyFile, { domain, logger });
+    }
     api = buildApiServer({
       store,
       keys,
@@ -267,6 +303,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       authenticator: authentication.authenticator,
       authorizationModes: options.authorizationModes,
       abac,
+      authorization,
       enableAdmissionPlugins: options.enableAdmissionPlugins,
       disableAdmissionPlugins: options.disableAdmissionPlugins,
       admissionPlugins: options.admissionPlugins,
@@ -330,17 +367,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       scaleSchema,
     });
     await customResources.ready;
-    // --- controllers (src/controllers): garbage collector, namespace, serviceaccount and aggregation ---
-    const controllers =
-      options.runControllers === false
-        ? undefined
-        : startControllers({
-            resources: served,
-            authorizer: api.authorizer,
-            logger,
-            signal: lifetime.signal,
-            domain,
-          });
+    // --- controllers (src/controllers): identity lease, coordinated election, and the
+    // leader-elected garbage collector, namespace, serviceaccount and aggregation controllers ---
+    const replicas = startReplicaControllers({
+      resources: served,
+      authorizer: api.authorizer,
+      domain,
+      logger,
+      runControllers: options.runControllers !== false,
+      leaderElection,
+      coordinatedLeaderElection: gates.enabled(OrchFeatures.CoordinatedLeaderElection),
+      apiServerIdentity: gates.enabled(OrchFeatures.APIServerIdentity),
+      hostname: options.hostname,
+      signal: lifetime.signal,
+    });
     health.markPostStartHookDone('bootstrap-namespaces');
     const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (compactionInterval > 0) {
@@ -372,8 +412,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const delay = options.shutdownDelayDurationMs ?? 0;
         if (delay > 0) await new Promise((r) => setTimeout(r, delay));
         await networking.stop();
+        // The controllers stop and release their Lease while the store is still open.
+        await replicas.stop();
         lifetime.abort();
-        await controllers?.stop();
         await customResources.stopped();
         await server.close({ drainTimeoutMs: 60_000 });
         if (ownsStore) await store.close();

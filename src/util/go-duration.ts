@@ -45,3 +45,29 @@ export function parseGoDurationNanos(s: string): bigint | { error: string } {
   }
   return negative ? -total : total;
 }
+
+function fraction(v: bigint, digits: number): string {
+  const scale = 10n ** BigInt(digits);
+  const whole = v / scale;
+  const frac = (v % scale).toString().padStart(digits, '0').replace(/0+$/, '');
+  return frac ? `${whole}.${frac}` : `${whole}`;
+}
+
+/** Go's `Duration.String()` of a duration in nanoseconds: `0s`, `500ms`, `1.5µs`, `5m0s`, `1h30m0s`. */
+export function formatGoDurationNanos(nanos: bigint): string {
+  let ns = nanos;
+  if (ns === 0n) return '0s';
+  const sign = ns < 0n ? '-' : '';
+  if (ns < 0n) ns = -ns;
+  if (ns < 1_000n) return `${sign}${ns}ns`;
+  if (ns < 1_000_000n) return `${sign}${fraction(ns, 3)}µs`;
+  if (ns < 1_000_000_000n) return `${sign}${fraction(ns, 6)}ms`;
+  let out = `${fraction(ns % 60_000_000_000n, 9)}s`;
+  const minutes = ns / 60_000_000_000n;
+  if (minutes > 0n) {
+    out = `${minutes % 60n}m${out}`;
+    const hours = minutes / 60n;
+    if (hours > 0n) out = `${hours}h${out}`;
+  }
+  return sign + out;
+}

@@ -33,17 +33,29 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   authn: ['apis', 'util', 'cel'],
   authz: ['apis', 'util', 'cel'],
   admission: ['apis', 'util', 'cel'],
-  // Custom resources: a CustomResourceDefinition turned into a served definition (CEL rules included).
+  // Custom resource definitions into resource definitions; their validation rules are CEL.
   apiextensions: ['apis', 'util', 'cel'],
   // Backends implement the storage interface (store.ts, errors, keys).
   'storage/backend': ['storage', 'apis', 'util'],
   storage: [...LIBRARIES],
   registry: ['storage', 'apiextensions', ...LIBRARIES],
   endpoints: ['registry', ...LIBRARIES],
-  controllers: ['registry', 'apiextensions', ...LIBRARIES],
+  // API clients (leader election, the REST client): they reach the API over HTTP or through an
+  // injected client, never a layer of the server.
+  client: ['apis', 'util'],
+  controllers: ['registry', 'client', 'apiextensions', ...LIBRARIES],
   // The composition root: it wires every layer, backends and controllers included.
-  server: ['endpoints', 'registry', 'storage', 'storage/backend', 'controllers', 'apiextensions', ...LIBRARIES],
-  cli: ['server', ...LIBRARIES],
+  server: [
+    'endpoints',
+    'registry',
+    'storage',
+    'storage/backend',
+    'controllers',
+    'client',
+    'apiextensions',
+    ...LIBRARIES,
+  ],
+  cli: ['server', 'client', ...LIBRARIES],
   // src/index.ts, the package's entry point.
   index: ['server', 'storage', ...LIBRARIES],
 };

@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 type Creds = { ca: string; cert: string; key: string };
-
-/** Polls until `check` passes: pods and volumes reach the node graph through their watches. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`timed out waiting until ${what}`);
-}
 
 function pod(name: string, nodeName: string, volumes: object[], extra: object = {}): object {
   return {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 // NodeRestriction against a real server: nodes authenticate with client certificates
 // (CN=system:node:<name>, O=system:nodes) and RBAC grants them every write below, so what is
@@ -13,15 +14,6 @@ const LEASES = '/apis/coordination.orch.io/v1/namespaces';
 const CSINODES = '/apis/storage.orch.io/v1/csinodes';
 const merge = { 'content-type': 'application/merge-patch+json' };
 type Creds = { ca: string; cert: string; key: string };
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`timed out waiting until ${what}`);
-}
 
 describe('NodeRestriction admission', () => {
   let s: InProcessServer;

@@ -4,21 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { eventually as eventuallyWithin } from '../support/eventually.js';
+
+/** Aggregation and reconciliation run in controllers: allow them 10 s on a loaded machine. */
+const eventually = (check: () => Promise<boolean>, what: string) => eventuallyWithin(check, what, 10_000);
 
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
 const RBAC_V1 = 'rbac.authorization.orch.io/v1';
 const BOOTSTRAPPING = 'orch.io/bootstrapping';
 const AUTOUPDATE = 'rbac.authorization.orch.io/autoupdate';
 type Rule = { apiGroups?: string[]; resources?: string[]; verbs: string[]; nonResourceURLs?: string[] };
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`timed out waiting until ${what}`);
-}
 
 describe('default RBAC policy', () => {
   let dataDir: string;

@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { eventually } from '../support/eventually.js';
 
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
 const RBAC_V1 = 'rbac.authorization.orch.io/v1';
 type Creds = { ca: string; cert: string; key: string };
-
-/** Polls until `check` passes: RBAC objects reach the authorizer through their watches. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  assert.fail(`timed out waiting until ${what}`);
-}
 
 describe('RBAC authorization mode', () => {
   let s: InProcessServer;

@@ -1,4 +1,4 @@
-import type { Schema, ValidationRule } from '../schema/schema.js';
+import type { Schema, SchemaValidationRule } from '../schema/schema.js';
 import { isCustomResourceFormat } from '../schema/string-formats.js';
 import type { JSONSchemaProps, ValidationRuleJson } from './crd-types.js';
 
@@ -96,8 +96,8 @@ function isRule(v: unknown): v is ValidationRuleJson {
   return isRecord(v) && typeof v.rule === 'string';
 }
 
-function validationRule(r: ValidationRuleJson): ValidationRule {
-  const out: ValidationRule = { rule: r.rule };
+function validationRule(r: ValidationRuleJson): SchemaValidationRule {
+  const out: SchemaValidationRule = { rule: r.rule };
   if (typeof r.message === 'string' && r.message !== '') out.message = r.message;
   if (typeof r.messageExpression === 'string' && r.messageExpression !== '')
     out.messageExpression = r.messageExpression;

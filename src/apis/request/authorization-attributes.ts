@@ -60,6 +60,12 @@ export interface AuthorizationResult {
   readonly decision: Decision;
   /** Why; shown to the client after a denial (may be empty). */
   readonly reason: string;
+  /**
+   * An error the authorizer met (kube's `err` beside the decision): a webhook that could not be
+   * asked, a match condition that failed. A request not allowed with an error is a 500, and
+   * access reviews report it in `status.evaluationError`.
+   */
+  readonly evaluationError?: string;
 }
 
 /** What names a resource request, beyond its user and verb; every omitted field is empty. */

@@ -42,11 +42,6 @@ export interface Schema {
   /** An example value, published as it is. */
   example?: unknown;
   externalDocs?: { description?: string; url?: string };
-  /**
-   * CEL validation rules evaluated against values of this node (custom resources'
-   * `x-kubernetes-validations`).
-   */
-  'x-orch-validations'?: ValidationRule[];
   'x-orch-list-type'?: 'atomic' | 'set' | 'map';
   'x-orch-list-map-keys'?: string[];
   /**
@@ -106,18 +101,33 @@ export interface Schema {
    * `Time` (RFC 3339, UTC), `microsecond` for `MicroTime` (`2006-01-02T15:04:05.000000Z07:00`).
    */
   'x-orch-time-precision'?: 'second' | 'microsecond';
+  /**
+   * How CEL names this object's properties: escaped (default, as kube exposes schema properties:
+   * `namespace` is `__namespace__`), or `raw` for the types kube declares natively for CEL
+   * (SubjectAccessReview spec, admission request, namespace object), whose fields keep their
+   * names (`request.resourceAttributes.namespace`).
+   */
+  'x-orch-cel-field-names'?: 'raw';
+  /**
+   * CEL validation rules of a custom resource's schema node (kube's `x-kubernetes-validations`),
+   * checked by src/apiextensions/validation-rules.
+   */
+  'x-orch-validations'?: SchemaValidationRule[];
 }
 
-/** One CEL validation rule of a schema node (kube's `ValidationRule`). */
-export interface ValidationRule {
-  /** The CEL expression; `self` is the value of the node (and `oldSelf` its previous value). */
+/**
+ * One CEL validation rule (kube's `ValidationRule`): `rule` must hold for the node's value
+ * (`self`; `oldSelf` the old value on update). An absent member is Go's nil.
+ */
+export interface SchemaValidationRule {
   rule: string;
   message?: string;
+  /** A CEL expression evaluating to the message when the rule fails. */
   messageExpression?: string;
   /** `FieldValueInvalid` (default), `FieldValueForbidden`, `FieldValueRequired` or `FieldValueDuplicate`. */
   reason?: string;
-  /** The path, relative to the node, errors are reported at. */
+  /** JSON path below the node to report the error at, e.g. `.spec.replicas` or `['a.b']`. */
   fieldPath?: string;
-  /** The rule also runs when there is no old value (`oldSelf` is then an empty optional). */
+  /** Evaluate on create and for new values too, with `oldSelf` an optional. */
   optionalOldSelf?: boolean;
 }

@@ -89,11 +89,21 @@ describe('parseApiServerCommandLine', () => {
         apiDomain: 'orch.io',
         authorizationModes: ['AlwaysAllow'],
         authorizationPolicyFile: '',
+        authorization: {},
         enableAdmissionPlugins: [],
         disableAdmissionPlugins: [],
         shutdownDelayDurationMs: 10_000,
         livezGracePeriodMs: 90_000,
         runControllers: false,
+        leaderElection: {
+          leaderElect: true,
+          leaseDuration: '15s',
+          renewDeadline: '10s',
+          retryPeriod: '2s',
+          resourceLock: 'leases',
+          resourceName: 'orch-controller-manager',
+          resourceNamespace: 'orch-system',
+        },
         minRequestTimeout: 60,
         serviceClusterIPRange: '',
         serviceNodePortRange: '30000-32767',
@@ -103,6 +113,38 @@ describe('parseApiServerCommandLine', () => {
     assert.equal(f.runtimeConfig.isEnabled('coordination.orch.io', 'v1'), false);
     assert.equal(f.runtimeConfig.isEnabled('', 'v1', 'events'), false);
     assert.equal(f.runtimeConfig.isEnabled('', 'v1', 'configmaps'), true);
+  });
+
+  it('reads the webhook flags of mode Webhook, with kube defaults', () => {
+    assert.deepEqual(
+      flags(['--authorization-mode=RBAC,Webhook', '--authorization-webhook-config-file=/a.yaml']).authorization,
+      {
+        webhook: {
+          configFile: '/a.yaml',
+          version: 'v1beta1',
+          cacheAuthorizedTtlMs: 300_000,
+          cacheUnauthorizedTtlMs: 30_000,
+        },
+      },
+    );
+    const f = flags([
+      '--authorization-mode=Webhook',
+      '--authorization-webhook-config-file=/a.yaml',
+      '--authorization-webhook-version=v1',
+      '--authorization-webhook-cache-authorized-ttl=1m',
+      '--authorization-webhook-cache-unauthorized-ttl=0',
+    ]);
+    assert.deepEqual(f.authorization, {
+      webhook: { configFile: '/a.yaml', version: 'v1', cacheAuthorizedTtlMs: 60_000, cacheUnauthorizedTtlMs: 0 },
+    });
+  });
+
+  it('reads --authorization-config alone, or with the ABAC policy file', () => {
+    assert.deepEqual(flags(['--authorization-config=/etc/authz.yaml']).authorization, {
+      configFile: '/etc/authz.yaml',
+    });
+    const f = flags(['--authorization-config=/etc/authz.yaml', '--authorization-policy-file=/etc/abac.jsonl']);
+    assert.equal(f.authorizationPolicyFile, '/etc/abac.jsonl');
   });
 
   it('derives --cert-dir from --data-dir unless given', () => {
@@ -208,10 +250,6 @@ describe('parseApiServerCommandLine', () => {
     [['--tls-cert-file=a.crt'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [['--tls-private-key-file=a.key'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [
-      ['--authorization-mode=Webhook,RBAC'],
-      'authorization-mode "Webhook" is not supported yet; supported modes: AlwaysAllow,AlwaysDeny,ABAC,RBAC,Node',
-    ],
-    [
       ['--enable-admission-plugins=Nope'],
       'enable-admission-plugins plugin "Nope" is unknown (known: NamespaceLifecycle, NodeRestriction, TaintNodesByCondition, Priority, DefaultTolerationSeconds, DefaultStorageClass)',
     ],
@@ -222,6 +260,27 @@ describe('parseApiServerCommandLine', () => {
     [['--authorization-mode=Magic'], 'authorization-mode "Magic" is not a valid mode'],
     [['--authorization-mode=ABAC,RBAC'], "authorization-mode ABAC's authorization policy file not passed"],
     [['--authorization-policy-file=/etc/abac.jsonl'], 'cannot specify --authorization-policy-file without mode ABAC'],
+    [['--authorization-mode=Webhook'], "authorization-mode Webhook's authorization config file not passed"],
+    [
+      ['--authorization-config=/etc/authz.yaml', '--authorization-mode=RBAC'],
+      '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+    ],
+    [
+      ['--authorization-config=/etc/authz.yaml', '--authorization-webhook-cache-authorized-ttl=1m'],
+      '--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined',
+    ],
+    [
+      ['--authorization-webhook-config-file=/etc/authz.yaml'],
+      'cannot specify --authorization-webhook-config-file without mode Webhook',
+    ],
+    [
+      [
+        '--authorization-mode=Webhook,RBAC',
+        '--authorization-webhook-config-file=a',
+        '--authorization-webhook-version=v2',
+      ],
+      'unsupported webhook authorizer version "v2", supported versions are "v1", "v1beta1"',
+    ],
     [['--authorization-mode='], 'at least one authorization-mode must be passed'],
     [
       ['--authorization-mode=AlwaysAllow,AlwaysAllow'],

@@ -7,11 +7,14 @@ import {
 import { API_DOMAIN_NAMES, type ApiDomain, type ApiDomainName, apiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { formatPortRange } from '../../apis/core/service-ranges.js';
 import type { AuthenticationOptions } from '../../authn/authentication-options.js';
+import type { AuthorizationOptions } from '../../authz/authorization-options.js';
 import { AUTHORIZATION_MODES } from '../../authz/index.js';
+import type { LeaderElectionConfiguration } from '../../client/leaderelection/leader-election-configuration.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
 import { authenticationFlagTable, authenticationOptionsFromFlags } from './authentication-flags.js';
+import { authorizationFlagTable, authorizationOptionsFromFlags } from './authorization-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 import { type FlagValues, parseFlags } from './flag-parser.js';
 import {
@@ -26,6 +29,7 @@ import {
   stringListFlag,
 } from './flag-spec.js';
 import { formatHelp } from './flag-usage.js';
+import { leaderElectionFlagTable, leaderElectionFromFlags } from './leader-election-flags.js';
 import { serviceFlagTable, validateServiceFlags } from './service-flags.js';
 
 /** The admission plugins on by default, as the flags' usage names them. */
@@ -70,12 +74,16 @@ export interface ApiServerFlags {
   readonly authorizationModes: readonly string[];
   /** `--authorization-policy-file`: the ABAC policies (mode `ABAC`); empty when not given. */
   readonly authorizationPolicyFile: string;
+  /** `--authorization-config` and the `--authorization-webhook-*` flags. */
+  readonly authorization: AuthorizationOptions;
   readonly enableAdmissionPlugins: readonly string[];
   readonly disableAdmissionPlugins: readonly string[];
   readonly shutdownDelayDurationMs: number;
   readonly livezGracePeriodMs: number;
   /** Run the garbage collector and the namespace controller inside the API server (default true). */
   readonly runControllers: boolean;
+  /** `--leader-elect*`: leader election of those controllers (validated). */
+  readonly leaderElection: LeaderElectionConfiguration;
   /** Seconds; watches without timeoutSeconds end after a random time in [this, 2×this). */
   readonly minRequestTimeout: number;
   /** `--service-cluster-ip-range` as given (empty: `10.0.0.0/24`); checked. */
@@ -112,7 +120,9 @@ function apiDomainUsage(): string {
 export function apiServerFlagTable(deps: ApiServerFlagDeps) {
   return {
     ...authenticationFlagTable(),
+    ...authorizationFlagTable(),
     ...serviceFlagTable(),
+    ...leaderElectionFlagTable(),
     dataDir: stringFlag({
       name: 'data-dir',
       default: './.orch',
@@ -297,10 +307,11 @@ function validate(
     if (seen.has(mode)) problems.push(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }
-  if (seen.has('ABAC') && v.authorizationPolicyFile === '') {
+  // With --authorization-config the file names the authorizers (and ABAC may use the policy file).
+  if (seen.has('ABAC') && v.authorizationPolicyFile === '' && v.authorizationConfig === '') {
     problems.push("authorization-mode ABAC's authorization policy file not passed");
   }
-  if (v.authorizationPolicyFile !== '' && !seen.has('ABAC')) {
+  if (v.authorizationPolicyFile !== '' && !seen.has('ABAC') && v.authorizationConfig === '') {
     problems.push('cannot specify --authorization-policy-file without mode ABAC');
   }
   problems.push(
@@ -349,7 +360,11 @@ export function parseApiServerCommandLine(
   const { problems, runtimeConfig } = validate(v, deps);
   const authentication = authenticationOptionsFromFlags(v, parsed.changed);
   problems.push(...authentication.problems);
-  if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
+  const authorization = authorizationOptionsFromFlags(v, v.authorizationModes, parsed.changed);
+  problems.push(...authorization.problems);
+  const leaderElection = leaderElectionFromFlags(v, parsed.changed, v.apiDomain);
+  problems.push(...leaderElection.problems);
+  if (problems.length > 0 || !runtimeConfig || !leaderElection.config) throw new FlagValidationError(problems);
   let warnings: string[];
   try {
     warnings = [...authentication.warnings, ...deps.featureGates.setFromMap(v.featureGates)];
@@ -379,11 +394,13 @@ export function parseApiServerCommandLine(
       runtimeConfig,
       authorizationModes: v.authorizationModes,
       authorizationPolicyFile: v.authorizationPolicyFile,
+      authorization: authorization.options,
       enableAdmissionPlugins: v.enableAdmissionPlugins,
       disableAdmissionPlugins: v.disableAdmissionPlugins,
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
       livezGracePeriodMs: v.livezGracePeriodMs,
       runControllers: v.runControllers,
+      leaderElection: leaderElection.config,
       minRequestTimeout: v.minRequestTimeout,
       serviceClusterIPRange: v.serviceClusterIPRange,
       serviceNodePortRange: formatPortRange(v.serviceNodePortRange),

@@ -4,7 +4,7 @@
  * Each parser returns the value or `{ error }`.
  */
 
-import { parseGoDurationNanos } from '../../util/go-duration.js';
+import { formatGoDurationNanos, parseGoDurationNanos } from '../../util/go-duration.js';
 import { goParseBool, goQuote } from '../../util/go-strconv.js';
 
 export type Parsed<T> = T | { readonly error: string };
@@ -63,30 +63,9 @@ export function parseGoDuration(s: string): Parsed<number> {
   return typeof nanos === 'bigint' ? Number(nanos) / 1e6 : nanos;
 }
 
-function fraction(v: bigint, digits: number): string {
-  const scale = 10n ** BigInt(digits);
-  const whole = v / scale;
-  const frac = (v % scale).toString().padStart(digits, '0').replace(/0+$/, '');
-  return frac ? `${whole}.${frac}` : `${whole}`;
-}
-
 /** Go's `Duration.String()` for a value in milliseconds: `0s`, `500ms`, `1.5µs`, `5m0s`, `1h30m0s`. */
 export function formatGoDuration(ms: number): string {
-  let ns = BigInt(Math.round(ms * 1e6));
-  if (ns === 0n) return '0s';
-  const sign = ns < 0n ? '-' : '';
-  if (ns < 0n) ns = -ns;
-  if (ns < 1_000n) return `${sign}${ns}ns`;
-  if (ns < 1_000_000n) return `${sign}${fraction(ns, 3)}µs`;
-  if (ns < 1_000_000_000n) return `${sign}${fraction(ns, 6)}ms`;
-  let out = `${fraction(ns % 60_000_000_000n, 9)}s`;
-  const minutes = ns / 60_000_000_000n;
-  if (minutes > 0n) {
-    out = `${minutes % 60n}m${out}`;
-    const hours = minutes / 60n;
-    if (hours > 0n) out = `${hours}h${out}`;
-  }
-  return sign + out;
+  return formatGoDurationNanos(BigInt(Math.round(ms * 1e6)));
 }
 
 /**

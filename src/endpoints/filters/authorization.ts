@@ -7,14 +7,32 @@ import {
   attributesOf,
   forbiddenError,
 } from '../../authz/index.js';
+import { goQuote } from '../../util/go-strconv.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
+
+/** kube's `responsewriters.InternalError`: plain text, with HTML-looking characters escaped. */
+function internalError(req: ApiRequest, error: string): ApiResponse {
+  const query = req.query.toString();
+  const uri = query ? `${req.path}?${query}` : req.path;
+  const text = `Internal Server Error: ${goQuote(uri)}: ${error}`
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+  return {
+    kind: 'body',
+    status: 500,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+    body: `${text}\n`,
+  };
+}
 
 /**
  * Asks the authorizer about the request after authentication (and impersonation), before any
  * body is read: `allow` passes it on; `deny`, or no opinion from every module, is a 403 `Status`
  * in kube's wording (`<resource> "<name>" is forbidden: User "<u>" cannot <verb> resource …`,
- * then `: <reason>` when the authorizer gave one). With `withSelectors` (the
+ * then `: <reason>` when the authorizer gave one); a request not allowed whose authorizer met an
+ * error (an unreachable webhook) is kube's plain-text 500 naming the error. With `withSelectors` (the
  * `AuthorizeWithSelectors` gate) list, watch and deletecollection requests carry their parsed
  * selectors to the authorizer.
  */
@@ -22,7 +40,7 @@ export function authorization(authorizer: Authorizer, o: AttributesOptions): Fil
   // Everything is allowed: nothing to ask per request (a cached GET would pay for it).
   if (authorizer === alwaysAllow) return (next) => next;
   const denied = (req: ApiRequest, a: Attributes, r: AuthorizationResult): ApiResponse =>
-    errorResponse(req, forbiddenError(a, r.reason));
+    r.evaluationError ? internalError(req, r.evaluationError) : errorResponse(req, forbiddenError(a, r.reason));
 
   const decide = authorizer.decide?.bind(authorizer);
   // Authorizers that never wait decide without a promise: no extra async layer per request.

@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { AuthenticationConfigError } from './authentication-config-error.js';
-import { loadWebhookClientConfig, parseWebhookClientConfig } from './webhook-client-config.js';
+import {
+  loadWebhookClientConfig,
+  parseWebhookClientConfig,
+  WebhookClientConfigError,
+} from './webhook-client-config.js';
 
 const FLAG = '--authentication-token-webhook-config-file';
 
@@ -125,7 +128,7 @@ describe('parseWebhookClientConfig', () => {
   for (const c of invalid) {
     it(`lists the problems of ${c.name}`, async () => {
       await assert.rejects(parseWebhookClientConfig(c.text(), dir, FLAG), (e: unknown) => {
-        assert.ok(e instanceof AuthenticationConfigError);
+        assert.ok(e instanceof WebhookClientConfigError);
         assert.deepEqual(
           e.problems,
           c.problems.map((p) => `${FLAG}: ${p.replace('<dir>', dir)}`),
@@ -138,7 +141,7 @@ describe('parseWebhookClientConfig', () => {
   it('names the flag when the file cannot be read', async () => {
     await assert.rejects(
       loadWebhookClientConfig(join(dir, 'nope.yaml'), FLAG),
-      (e: unknown) => e instanceof AuthenticationConfigError && e.message.startsWith(`${FLAG}: ENOENT`),
+      (e: unknown) => e instanceof WebhookClientConfigError && e.message.startsWith(`${FLAG}: ENOENT`),
     );
   });
 });

@@ -1,7 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { AuthenticationConfigError } from './authentication-config-error.js';
+
+/**
+ * A webhook client configuration file cannot be read or is invalid. `problems` lists every
+ * problem, each prefixed with the flag or field that names the file; never contains a secret.
+ */
+export class WebhookClientConfigError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[], options?: ErrorOptions) {
+    super(problems.length === 1 ? (problems[0] as string) : `[${problems.join(', ')}]`, options);
+    this.name = 'WebhookClientConfigError';
+    this.problems = Object.freeze([...problems]);
+  }
+}
 
 /** Where and how the API server calls a webhook, read from a client configuration (kubeconfig) file. */
 export interface WebhookClientConfig {
@@ -97,8 +110,9 @@ async function material(
  * whose `cluster` gives `server` (https URL), `certificate-authority[-data]`,
  * `insecure-skip-tls-verify`, `tls-server-name`, and whose `user` gives
  * `client-certificate[-data]` + `client-key[-data]`, `token` or `tokenFile`. Relative file paths
- * are resolved against `baseDir` (the file's directory). `flag` names the source in messages.
- * @throws AuthenticationConfigError listing every problem found, with field paths.
+ * are resolved against `baseDir` (the file's directory). `flag` names the source in messages (a flag, or a
+ * configuration field).
+ * @throws WebhookClientConfigError listing every problem found, with field paths.
  */
 export async function parseWebhookClientConfig(
   text: string,
@@ -107,7 +121,7 @@ export async function parseWebhookClientConfig(
 ): Promise<WebhookClientConfig> {
   const problems: string[] = [];
   const fail = (): never => {
-    throw new AuthenticationConfigError(problems.map((p) => `${flag}: ${p}`));
+    throw new WebhookClientConfigError(problems.map((p) => `${flag}: ${p}`));
   };
   let doc: unknown;
   try {
@@ -205,14 +219,14 @@ export async function parseWebhookClientConfig(
 
 /**
  * Reads a webhook client configuration file (see {@link parseWebhookClientConfig}).
- * @throws AuthenticationConfigError when it cannot be read or is invalid.
+ * @throws WebhookClientConfigError when it cannot be read or is invalid.
  */
 export async function loadWebhookClientConfig(path: string, flag: string): Promise<WebhookClientConfig> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new AuthenticationConfigError([`${flag}: ${(e as Error).message}`], { cause: e });
+    throw new WebhookClientConfigError([`${flag}: ${(e as Error).message}`], { cause: e });
   }
   return parseWebhookClientConfig(text, dirname(resolve(path)), flag);
 }
