@@ -22,6 +22,8 @@ export interface CustomResourceSchemas {
   readonly validation: Schema;
   /** `properties.status` of the validation schema (the `status` sub-resource validates only it). */
   readonly status: Schema | undefined;
+  /** The CRD's schema as written (the root its validation rules are typed and compiled from). */
+  readonly structural: Schema;
 }
 
 const EMBEDDED_API_VERSION =
@@ -84,5 +86,5 @@ export function customResourceSchemas(props: JSONSchemaProps | undefined): Custo
       ...rest,
     },
   });
-  return { published, validation, status: validation.properties?.status };
+  return { published, validation, status: validation.properties?.status, structural: root };
 }

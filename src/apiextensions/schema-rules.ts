@@ -1,30 +1,36 @@
-import type { SchemaRulesChecks } from '../apis/apiextensions/schema-validation.js';
+import type { RulesContext, SchemaRulesChecks } from '../apis/apiextensions/schema-validation.js';
 import type { FieldError } from '../apis/meta/field-error.js';
 import type { Schema } from '../apis/schema/schema.js';
+import { type CompiledRules, compileValidationRules } from './validation-rules/index.js';
 
-/**
- * The CEL validation rules (`x-orch-validations`) of a structural schema, compiled. Same shape as
- * `CompiledRules` of `./validation-rules/index.js`.
- */
-export interface CompiledSchemaRules {
-  /** Rule errors of an object (create: `old` undefined), kube's messages, paths and reasons. */
-  validate(obj: unknown, old: unknown | undefined): FieldError[];
+/** The compiled CEL validation rules (`x-orch-validations`) of a structural schema. */
+export type CompiledSchemaRules = CompiledRules;
+
+/** How a schema's rules are compiled (see `compileValidationRules`). */
+export interface SchemaRulesOptions {
+  /** The schema's path in its definition, which definition errors are named under. */
+  readonly schemaPath?: string;
+  /** Which expressions may use every library: all (`true`, a stored definition) or the stored definition's. */
+  readonly storedExpressions?: boolean | RulesContext['preexisting'];
+  /** The version's schema is unchanged: per-expression cost limits are not enforced. */
+  readonly suppressPerExpressionCost?: boolean;
 }
 
 /**
  * THE SEAM to the validation-rules layer, the one place it is called from: compiles every
- * `x-orch-validations` rule of `schema` (a structural root schema). Errors name the rule's path
- * relative to the schema root (`properties[spec].x-kubernetes-validations[0].rule`).
- *
- * Until `src/apiextensions/validation-rules/` lands this compiles nothing: definitions with rules
- * are accepted and served, their rules not evaluated. Wiring it is one line:
- * `return compileValidationRules(schema, { perCallLimit: options.perCallLimit });`
+ * `x-orch-validations` rule of `schema` (a structural root schema) with
+ * `compileValidationRules`. `rules` is absent when the schema has none.
  */
 export function compileSchemaRules(
-  _schema: Schema,
-  _options: { readonly perCallLimit?: number } = {},
+  schema: Schema,
+  options: SchemaRulesOptions = {},
 ): { rules?: CompiledSchemaRules; errors: FieldError[] } {
-  return { errors: [] };
+  if (!hasValidationRules(schema)) return { errors: [] };
+  return compileValidationRules(schema, {
+    schemaPath: options.schemaPath,
+    storedExpressions: options.storedExpressions,
+    suppressPerExpressionCost: options.suppressPerExpressionCost,
+  });
 }
 
 /** Whether a schema (or anything below it) carries validation rules. */
@@ -37,27 +43,33 @@ export function hasValidationRules(schema: Schema, seen = new Set<Schema>()): bo
   return children.some((c) => hasValidationRules(c, seen));
 }
 
-/** `base` + a path relative to it (`properties[spec]...`, `[0]...`). */
-function under(base: string, relative: string): string {
-  if (relative === '') return base;
-  return relative.startsWith('[') ? `${base}${relative}` : `${base}.${relative}`;
+/** A rule error of a value validated on its own, named under `path` (`<nil>` is the value itself). */
+function under(path: string, e: FieldError): FieldError {
+  if (e.field === '<nil>' || e.field === '') return { ...e, field: path };
+  return { ...e, field: e.field.startsWith('[') ? `${path}${e.field}` : `${path}.${e.field}` };
 }
 
 /**
- * The definition-time rule checks the CRD kind runs (see `SchemaRulesChecks`), over
- * {@link compileSchemaRules}: compile errors are moved under the schema's path, and a default
- * value is checked against the rules of its own schema.
+ * The definition-time rule checks the CRD kind runs (see `SchemaRulesChecks`): a schema's rules
+ * compiled with kube's environments (a stored definition's own expressions may use every
+ * library), and a `default` checked against the rules of its own schema, as if it replaced itself
+ * and as if it were new (kube checks both with ratcheting on).
  */
 export function schemaRulesChecks(): SchemaRulesChecks {
   return {
-    compile(schema, path) {
-      if (!hasValidationRules(schema)) return [];
-      return compileSchemaRules(schema).errors.map((e) => ({ ...e, field: under(path, e.field) }));
+    compile(schema, path, context) {
+      return compileSchemaRules(schema, {
+        schemaPath: path,
+        storedExpressions: context.preexisting,
+        suppressPerExpressionCost: context.unchangedSchema,
+      }).errors;
     },
     checkDefault(schema, value, path) {
-      if (!hasValidationRules(schema)) return [];
-      const rules = compileSchemaRules(schema).rules;
-      return (rules?.validate(value, undefined) ?? []).map((e) => ({ ...e, field: under(path, e.field) }));
+      const rules = compileSchemaRules(schema, { storedExpressions: true }).rules;
+      if (!rules) return [];
+      const errs = rules.validate(value, value);
+      const fresh = errs.length === 0 ? rules.validate(value, undefined) : [];
+      return [...errs, ...fresh].map((e) => under(path, e));
     },
   };
 }

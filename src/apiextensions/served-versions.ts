@@ -88,7 +88,9 @@ function versionDefinition(
   const version = v.name ?? '';
   const namespaced = crd.spec.scope === 'Namespaced';
   const schemas = customResourceSchemas(v.schema?.openAPIV3Schema);
-  const rules = compileSchemaRules(schemas.validation).rules;
+  // A served definition's expressions compile with every library the server has (kube's stored
+  // expressions environment); definition-time errors were reported when it was written.
+  const rules = compileSchemaRules(schemas.structural, { storedExpressions: true }).rules;
   const scalePaths = v.subresources?.scale;
   const scale =
     scalePaths?.specReplicasPath && scalePaths.statusReplicasPath

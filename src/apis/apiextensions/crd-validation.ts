@@ -15,9 +15,10 @@ import {
   type CustomResourceDefinition,
   type CustomResourceDefinitionNames,
   isCrdConditionTrue,
+  type JSONSchemaProps,
 } from './crd-types.js';
 import { goSharpVersions } from './go-sharp-v.js';
-import { type SchemaRulesChecks, validateVersionSchema } from './schema-validation.js';
+import { type RulesContext, type SchemaRulesChecks, validateVersionSchema } from './schema-validation.js';
 import { hasDefault, specHasSchemaWith } from './schema-walk.js';
 import { validateColumn, validateSelectableFields, validateSubresources } from './version-parts-validation.js';
 
@@ -43,6 +44,10 @@ interface Tightening {
   readonly requireAtomicSetType: boolean;
   readonly requireMapListKeysMapSetValidation: boolean;
   readonly allowInvalidCABundle: boolean;
+  /** The rules of the stored definition (an update), for the rule checks. */
+  readonly preexisting?: RulesContext['preexisting'];
+  /** Versions whose schema the update leaves as it is. */
+  readonly unchangedSchemas?: ReadonlySet<string>;
 }
 
 const CREATE: Tightening = {
@@ -84,7 +89,7 @@ export function validateCrdUpdate(
 ): FieldError[] {
   const spec = internalCrdSpec(crd.spec ?? {});
   const oldSpec = internalCrdSpec(old.spec ?? {});
-  const tightening = updateTightening(old, oldSpec);
+  const tightening = updateTightening(old, oldSpec, spec);
   const errs = [...validateObjectMetaUpdate(crd.metadata ?? {}, old.metadata ?? {}, {})];
   errs.push(...validateSpec(spec, tightening, opts, 'spec'));
   if (tightening.requireImmutableNames) {
@@ -105,9 +110,43 @@ export function validateCrdStatusUpdate(crd: CustomResourceDefinition, old: Cust
   return [...validateObjectMetaUpdate(crd.metadata ?? {}, old.metadata ?? {}, {}), ...validateStatus(crd)];
 }
 
-function updateTightening(old: CustomResourceDefinition, oldSpec: InternalCrdSpec): Tightening {
+/** Every rule and message expression of a spec's schemas (kube's `findPreexistingExpressions`). */
+function preexistingExpressions(spec: InternalCrdSpec): NonNullable<RulesContext['preexisting']> {
+  const rules = new Set<string>();
+  const messageExpressions = new Set<string>();
+  const pred = (s: JSONSchemaProps) => {
+    for (const r of s['x-kubernetes-validations'] ?? []) {
+      if (typeof r?.rule === 'string') rules.add(r.rule);
+      if (typeof r?.messageExpression === 'string' && r.messageExpression !== '')
+        messageExpressions.add(r.messageExpression);
+    }
+    return false;
+  };
+  specHasSchemaWith(spec, pred);
+  return { rules, messageExpressions };
+}
+
+/** The schema of a version (top-level or its own). */
+function schemaOfVersion(spec: InternalCrdSpec, name: string): JSONSchemaProps | undefined {
+  return spec.validation?.openAPIV3Schema ?? spec.versions.find((v) => v.name === name)?.schema?.openAPIV3Schema;
+}
+
+/** kube's `findVersionsWithUnchangedSchemas`. */
+function unchangedSchemas(spec: InternalCrdSpec, oldSpec: InternalCrdSpec): Set<string> {
+  const out = new Set<string>();
+  for (const v of spec.versions) {
+    const now = schemaOfVersion(spec, v.name);
+    const before = schemaOfVersion(oldSpec, v.name);
+    if (now !== undefined && before !== undefined && jsonEqual(now, before)) out.add(v.name);
+  }
+  return out;
+}
+
+function updateTightening(old: CustomResourceDefinition, oldSpec: InternalCrdSpec, spec: InternalCrdSpec): Tightening {
   return {
     ...CREATE,
+    preexisting: preexistingExpressions(oldSpec),
+    unchangedSchemas: unchangedSchemas(spec, oldSpec),
     requireRecognizedConversionReviewVersion:
       oldSpec.conversion === undefined ||
       (oldSpec.conversion.conversionReviewVersions ?? []).length === 0 ||
@@ -172,6 +211,7 @@ function validateSpec(spec: InternalCrdSpec, t: Tightening, opts: CrdValidationO
         spec,
         tightening: t,
         rules: opts.rules,
+        rulesContext: { preexisting: t.preexisting, unchangedSchema: t.unchangedSchemas?.has(v.name) === true },
       }),
     );
     errs.push(...validateSubresources(v.subresources, childPath(vPath, 'subresources')));
@@ -258,6 +298,7 @@ function validateSpec(spec: InternalCrdSpec, t: Tightening, opts: CrdValidationO
       spec,
       tightening: t,
       rules: opts.rules,
+      rulesContext: { preexisting: t.preexisting, unchangedSchema: t.unchangedSchemas?.has(spec.version) === true },
     }),
   );
   errs.push(...validateSubresources(spec.subresources, at('subresources')));

@@ -19,9 +19,17 @@ export interface SchemaRulesChecks {
    * Errors of every `x-kubernetes-validations` rule of a structural root schema (compile errors,
    * cost limits, `oldSelf` misuse), with field paths under `path` (`...openAPIV3Schema`).
    */
-  compile(schema: Schema, path: string): FieldError[];
+  compile(schema: Schema, path: string, context: RulesContext): FieldError[];
   /** Errors of a `default` value against the rules of its own schema. */
   checkDefault: DefaultRulesCheck;
+}
+
+/** What an update tells the rule checks about the stored definition (kube's ratcheting of rule checks). */
+export interface RulesContext {
+  /** The rules and message expressions the stored definition had (they may use every library). */
+  readonly preexisting?: { readonly rules: ReadonlySet<string>; readonly messageExpressions: ReadonlySet<string> };
+  /** The version's schema is unchanged by the update: per-expression cost limits are not enforced. */
+  readonly unchangedSchema?: boolean;
 }
 
 /** The rules a schema is held to (what an update may keep from the stored object). */
@@ -155,6 +163,7 @@ export function validateVersionSchema(
     readonly spec: InternalCrdSpec;
     readonly tightening: SchemaTightening;
     readonly rules?: SchemaRulesChecks;
+    readonly rulesContext?: RulesContext;
   },
 ): FieldError[] {
   const schema = validation?.openAPIV3Schema;
@@ -202,8 +211,9 @@ export function validateVersionSchema(
     },
   );
   errs.push(...openApi);
-  if (rulesApply && openApi.length === 0 && o.rules)
-    errs.push(...o.rules.compile(schemaFromJSONSchemaProps(schema), rootPath));
+  if (rulesApply && openApi.length === 0 && o.rules) {
+    errs.push(...o.rules.compile(schemaFromJSONSchemaProps(schema), rootPath, o.rulesContext ?? {}));
+  }
   if (errs.length === 0) errs.push(...initErrors);
   return errs;
 }
