@@ -51,9 +51,9 @@ function universe(types: string, extra: Record<string, string> = {}): GoUniverse
 const DEMO = 'io.k8s.api.demo.v1';
 const REF = '#/components/schemas/';
 
-/** A module of `types` (with descriptions where given) from package demo/v1. */
+/** A module of `types` (with descriptions where given) from package demo/v1; meta/v1 types are referenced. */
 function config(types: ModuleConfig['types']): ModuleConfig {
-  return { ...RBAC_MODULE, goPackage: 'k8s.io/api/demo/v1', types, uses: [] };
+  return { ...RBAC_MODULE, goPackage: 'k8s.io/api/demo/v1', types, uses: ['meta'] };
 }
 
 const HEADER = `package v1

@@ -111,7 +111,10 @@ describe('generated built-in schema modules', () => {
         const description = schema['x-orch-type-description'];
         if (isKind) {
           assert.ok(description && !description.includes('\n') && description.length < 120, def);
-          assert.ok(schema.properties?.apiVersion && schema.properties.kind && schema.properties.metadata, def);
+          assert.ok(schema.properties?.apiVersion && schema.properties.kind, def);
+          // Options kinds (DeleteOptions) have no metadata.
+          const hasMetadata = (facts.schemas[def].properties as Record<string, unknown>).metadata !== undefined;
+          assert.equal(schema.properties.metadata !== undefined, hasMetadata, def);
         } else if (!['meta-v1', 'rbac-v1'].includes(name)) {
           assert.equal(description, undefined, def);
         }

@@ -3,9 +3,10 @@
 
 import { persistentVolumeClaimSchema, podTemplateSpecSchema } from '../core/core-v1-schemas.js';
 import { intOrStringSchema } from '../meta/int-or-string-schema.js';
-import { labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
+import { labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
 import { rawExtensionSchema } from '../meta/raw-extension-schema.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -19,7 +20,7 @@ export const controllerRevisionSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       data: { ...rawExtensionSchema, 'x-orch-protobuf-field': 2 },
       revision: { type: 'integer', format: 'int64', default: 0, 'x-orch-protobuf-field': 3 },
     },
@@ -119,7 +120,7 @@ export const daemonSetSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...daemonSetSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...daemonSetStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -230,7 +231,7 @@ export const deploymentSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...deploymentSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...deploymentStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -293,7 +294,7 @@ export const replicaSetSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...replicaSetSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...replicaSetStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -435,7 +436,7 @@ export const statefulSetSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...statefulSetSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...statefulSetStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },

@@ -1,4 +1,6 @@
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
+import { objectMetaField } from '../meta/object-meta-schema.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { fieldOf, int64Field, namedType, pb, pbPointer, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 import { AUTHENTICATION_V1 } from './review-schemas.js';

@@ -1,4 +1,5 @@
-import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
+import { objectMetaField } from '../meta/object-meta-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { atomicStringListField, booleanField, fieldOf, namedType, pb, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 

@@ -3,8 +3,9 @@
 
 import { podTemplateSpecSchema } from '../core/core-v1-schemas.js';
 import { objectReferenceSchema } from '../core/object-reference-schema.js';
-import { labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
+import { labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -178,7 +179,7 @@ export const jobSpecSchema: Schema = namedType('io.orch.api.batch.v1.JobSpec', u
 export const jobTemplateSpecSchema: Schema = namedType('io.orch.api.batch.v1.JobTemplateSpec', undefined, {
   type: 'object',
   properties: {
-    metadata: { ...objectMetaField(), default: {} },
+    metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
     spec: { ...jobSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
   },
 });
@@ -238,7 +239,7 @@ export const cronJobSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...cronJobSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...cronJobStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -321,7 +322,7 @@ export const jobSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...jobSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...jobStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },

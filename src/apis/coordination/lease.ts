@@ -2,14 +2,10 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../meta/name-validation.js';
-import {
-  API_CONVENTIONS,
-  apiVersionField,
-  kindField,
-  microTimeSchema,
-  objectMetaField,
-} from '../meta/object-meta-schema.js';
+import { API_CONVENTIONS, objectMetaField } from '../meta/object-meta-schema.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
+import { microTimeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import type { ApiObject } from '../object.js';
 import { fieldOf, int32Field, namedType, pb, pbPointer, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
@@ -73,7 +69,7 @@ export const leaseSchema: Schema = namedType(`${COORDINATION_V1}.Lease`, 'Lease 
   properties: {
     apiVersion: apiVersionField,
     kind: kindField,
-    metadata: objectMetaField(`More info: ${API_CONVENTIONS}#metadata`),
+    metadata: objectMetaField(),
     spec: fieldOf(
       leaseSpecSchema,
       `spec contains the specification of the Lease. More info: ${API_CONVENTIONS}#spec-and-status`,

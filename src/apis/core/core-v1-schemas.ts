@@ -2,9 +2,10 @@
 // (Go declarations: kubernetes/api v0.32.0 e622342ab4ab, kubernetes/apimachinery v0.32.0 59e9003f02d6). Do not edit by hand.
 
 import { intOrStringSchema } from '../meta/int-or-string-schema.js';
-import { conditionSchema, labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
+import { conditionSchema, labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
 import { quantitySchema } from '../meta/quantity-schema.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 import { localObjectReferenceSchema, objectReferenceSchema } from './object-reference-schema.js';
@@ -19,7 +20,7 @@ export const bindingSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       target: { ...objectReferenceSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -85,7 +86,7 @@ export const endpointsSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       subsets: {
         type: 'array',
         items: { ...endpointSubsetSchema, default: {} },
@@ -133,7 +134,7 @@ export const limitRangeSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...limitRangeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -400,7 +401,7 @@ export const nodeSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...nodeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...nodeStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -987,7 +988,7 @@ export const persistentVolumeSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...persistentVolumeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...persistentVolumeStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -1161,7 +1162,7 @@ export const persistentVolumeClaimSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...persistentVolumeClaimSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...persistentVolumeClaimStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -2224,7 +2225,7 @@ export const persistentVolumeClaimTemplateSchema: Schema = namedType(
     type: 'object',
     required: ['spec'],
     properties: {
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...persistentVolumeClaimSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -2999,7 +3000,7 @@ export const podSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...podSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...podStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -3010,7 +3011,7 @@ export const podSchema: Schema = namedType(
 export const podTemplateSpecSchema: Schema = namedType('io.orch.api.core.v1.PodTemplateSpec', undefined, {
   type: 'object',
   properties: {
-    metadata: { ...objectMetaField(), default: {} },
+    metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
     spec: { ...podSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
   },
 });
@@ -3024,7 +3025,7 @@ export const podTemplateSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       template: { ...podTemplateSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -3107,7 +3108,7 @@ export const replicationControllerSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...replicationControllerSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...replicationControllerStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -3209,7 +3210,7 @@ export const resourceQuotaSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...resourceQuotaSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...resourceQuotaStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -3393,7 +3394,7 @@ export const serviceSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...serviceSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...serviceStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },

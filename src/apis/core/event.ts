@@ -2,14 +2,10 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../meta/name-validation.js';
-import {
-  apiVersionField,
-  kindField,
-  microTimeSchema,
-  objectMetaField,
-  timeSchema,
-} from '../meta/object-meta-schema.js';
+import { objectMetaField } from '../meta/object-meta-schema.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
+import { microTimeSchema, timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import type { ApiObject } from '../object.js';
 import { fieldOf, int32Field, namedType, pb, stringField } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';

@@ -2,13 +2,7 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { nameIsDNSLabel } from '../meta/name-validation.js';
-import {
-  API_CONVENTIONS,
-  apiVersionField,
-  kindField,
-  objectMetaField,
-  timeSchema,
-} from '../meta/object-meta-schema.js';
+import { API_CONVENTIONS, objectMetaField } from '../meta/object-meta-schema.js';
 import {
   standardFinalizers,
   validateFinalizerName,
@@ -16,6 +10,8 @@ import {
   validateStandardFinalizerName,
 } from '../meta/object-meta-validation.js';
 import { schemaStrategy, subresourceStrategy } from '../meta/resource-strategy.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import type { ApiObject } from '../object.js';
 import type { ResourceStrategy } from '../resource-definition.js';
 import { childPath, indexPath } from '../schema/field-path.js';

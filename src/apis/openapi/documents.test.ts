@@ -111,9 +111,12 @@ describe('OpenAPI v3 group-version documents', () => {
     ]);
     assert.match(lease.properties.spec.description, /^spec contains the specification of the Lease/);
     const meta = core.components.schemas['io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta'];
+    // List items that default to {} are wrapped in allOf, as kube's v3 documents write them.
     assert.deepEqual(meta.properties.ownerReferences, {
-      description: meta.properties.ownerReferences.description,
-      items: { $ref: '#/components/schemas/io.orch.apimachinery.pkg.apis.meta.v1.OwnerReference' },
+      items: {
+        allOf: [{ $ref: '#/components/schemas/io.orch.apimachinery.pkg.apis.meta.v1.OwnerReference' }],
+        default: {},
+      },
       type: 'array',
       'x-kubernetes-list-map-keys': ['uid'],
       'x-kubernetes-list-type': 'map',

@@ -6,7 +6,7 @@ import { configMapSchema } from '../../apis/core/config-map.js';
 import { eventSchema } from '../../apis/core/event.js';
 import { namespaceSchema } from '../../apis/core/namespace.js';
 import { secretSchema } from '../../apis/core/secret.js';
-import { deleteOptionsSchema } from '../../apis/openapi/meta-definitions.js';
+import { deleteOptionsSchema } from '../../apis/meta/meta-v1-schemas.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { decodeObject, encodeObject, peekTypeMeta } from './object-codec.js';
 import { fixtureFor } from './testing/fixture-for.js';
