@@ -9,7 +9,8 @@ import { Code, convertKeywords, convertMarkers, GVK, MARKERS, type Node, print, 
  * one `namedType` constant per generated definition, dependencies first; `x-kubernetes-*`
  * markers become `x-orch-*`; every property gets its protobuf field number (and explicit
  * presence for Go pointers to scalars); structs Go inlines are listed in
- * `x-orch-protobuf-inline`; references to types Orch already defines, or another generated
+ * `x-orch-protobuf-inline`; a zero default of an `omitempty` field is published, not applied
+ * (`x-orch-published-default`); references to types Orch already defines, or another generated
  * module provides, use those constants. Kinds carry Orch's description; other types may have
  * none. Pure: the same facts and config give the same text. Throws `SchemaGenError` naming the
  * definition and field for anything it cannot map.
@@ -166,7 +167,22 @@ function convertProperty(
   // A zero value of a Go pointer to a scalar is a set value (messages are always written).
   const scalar = refOf(s) === undefined && s.type !== undefined && s.type !== 'object' && s.type !== 'array';
   if (pf.pointer === true && scalar) pb['x-orch-protobuf-presence'] = 'explicit';
-  return withKeys(convert(ctx, s, where), { ...orchMarkersOf(ctx, def, name), ...pb });
+  let node = convert(ctx, s, where);
+  if (pf.omitEmpty === true) node = publishedOnlyDefault(node, where);
+  return withKeys(node, { ...orchMarkersOf(ctx, def, name), ...pb });
+}
+
+/**
+ * A scalar whose default kube publishes but never writes (the zero value of an `omitempty`
+ * field): `default` becomes `x-orch-published-default`, so that it is published, not applied.
+ */
+function publishedOnlyDefault(node: Node, where: string): Node {
+  const inline = node !== null && typeof node === 'object' && !Array.isArray(node);
+  if (!inline || node instanceof Code || node instanceof Spread || !('default' in node)) {
+    throw new SchemaGenError(`${where}: an omitempty default on a value that is not an inline scalar`);
+  }
+  const { default: value, ...rest } = node;
+  return { ...rest, 'x-orch-published-default': value };
 }
 
 function convertDefinition(ctx: Context, def: string): Node {

@@ -187,10 +187,10 @@ export const deploymentConditionSchema: Schema = namedType('io.orch.api.apps.v1.
   properties: {
     type: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
     status: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
-    reason: { type: 'string', 'x-orch-protobuf-field': 4 },
-    message: { type: 'string', 'x-orch-protobuf-field': 5 },
     lastUpdateTime: { ...timeSchema, 'x-orch-protobuf-field': 6 },
     lastTransitionTime: { ...timeSchema, 'x-orch-protobuf-field': 7 },
+    reason: { type: 'string', 'x-orch-protobuf-field': 4 },
+    message: { type: 'string', 'x-orch-protobuf-field': 5 },
   },
 });
 
@@ -201,6 +201,7 @@ export const deploymentStatusSchema: Schema = namedType('io.orch.api.apps.v1.Dep
     observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 1 },
     replicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 2 },
     updatedReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 3 },
+    readyReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 7 },
     availableReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     unavailableReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
     conditions: {
@@ -212,7 +213,6 @@ export const deploymentStatusSchema: Schema = namedType('io.orch.api.apps.v1.Dep
       'x-orch-patch-merge-key': 'type',
       'x-orch-protobuf-field': 6,
     },
-    readyReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 7 },
     collisionCount: {
       type: 'integer',
       format: 'int32',
@@ -244,9 +244,9 @@ export const replicaSetSpecSchema: Schema = namedType('io.orch.api.apps.v1.Repli
   required: ['selector'],
   properties: {
     replicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 1, 'x-orch-protobuf-presence': 'explicit' },
+    minReadySeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     selector: { ...labelSelectorSchema, 'x-orch-protobuf-field': 2 },
     template: { ...podTemplateSpecSchema, default: {}, 'x-orch-protobuf-field': 3 },
-    minReadySeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
   },
 });
 
@@ -270,9 +270,9 @@ export const replicaSetStatusSchema: Schema = namedType('io.orch.api.apps.v1.Rep
   properties: {
     replicas: { type: 'integer', format: 'int32', default: 0, 'x-orch-protobuf-field': 1 },
     fullyLabeledReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 2 },
-    observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 3 },
     readyReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     availableReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
+    observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 3 },
     conditions: {
       type: 'array',
       items: { ...replicaSetConditionSchema, default: {} },

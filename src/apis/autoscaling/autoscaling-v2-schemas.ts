@@ -23,18 +23,18 @@ export const hpaScalingPolicySchema: Schema = namedType('io.orch.api.autoscaling
 export const hpaScalingRulesSchema: Schema = namedType('io.orch.api.autoscaling.v2.HPAScalingRules', undefined, {
   type: 'object',
   properties: {
+    stabilizationWindowSeconds: {
+      type: 'integer',
+      format: 'int32',
+      'x-orch-protobuf-field': 3,
+      'x-orch-protobuf-presence': 'explicit',
+    },
     selectPolicy: { type: 'string', 'x-orch-protobuf-field': 1, 'x-orch-protobuf-presence': 'explicit' },
     policies: {
       type: 'array',
       items: { ...hpaScalingPolicySchema, default: {} },
       'x-orch-list-type': 'atomic',
       'x-orch-protobuf-field': 2,
-    },
-    stabilizationWindowSeconds: {
-      type: 'integer',
-      format: 'int32',
-      'x-orch-protobuf-field': 3,
-      'x-orch-protobuf-presence': 'explicit',
     },
   },
 });
@@ -167,8 +167,8 @@ export const metricSpecSchema: Schema = namedType('io.orch.api.autoscaling.v2.Me
     object: { ...objectMetricSourceSchema, 'x-orch-protobuf-field': 2 },
     pods: { ...podsMetricSourceSchema, 'x-orch-protobuf-field': 3 },
     resource: { ...resourceMetricSourceSchema, 'x-orch-protobuf-field': 4 },
-    external: { ...externalMetricSourceSchema, 'x-orch-protobuf-field': 5 },
     containerResource: { ...containerResourceMetricSourceSchema, 'x-orch-protobuf-field': 7 },
+    external: { ...externalMetricSourceSchema, 'x-orch-protobuf-field': 5 },
   },
 });
 
@@ -304,8 +304,8 @@ export const metricStatusSchema: Schema = namedType('io.orch.api.autoscaling.v2.
     object: { ...objectMetricStatusSchema, 'x-orch-protobuf-field': 2 },
     pods: { ...podsMetricStatusSchema, 'x-orch-protobuf-field': 3 },
     resource: { ...resourceMetricStatusSchema, 'x-orch-protobuf-field': 4 },
-    external: { ...externalMetricStatusSchema, 'x-orch-protobuf-field': 5 },
     containerResource: { ...containerResourceMetricStatusSchema, 'x-orch-protobuf-field': 7 },
+    external: { ...externalMetricStatusSchema, 'x-orch-protobuf-field': 5 },
   },
 });
 

@@ -129,15 +129,29 @@ export const jobSpecSchema: Schema = namedType('io.orch.api.batch.v1.JobSpec', u
       'x-orch-protobuf-field': 3,
       'x-orch-protobuf-presence': 'explicit',
     },
-    selector: { ...labelSelectorSchema, 'x-orch-protobuf-field': 4 },
-    manualSelector: { type: 'boolean', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
-    template: { ...podTemplateSpecSchema, default: {}, 'x-orch-protobuf-field': 6 },
+    podFailurePolicy: { ...podFailurePolicySchema, 'x-orch-protobuf-field': 11 },
+    successPolicy: { ...successPolicySchema, 'x-orch-protobuf-field': 16 },
     backoffLimit: {
       type: 'integer',
       format: 'int32',
       'x-orch-protobuf-field': 7,
       'x-orch-protobuf-presence': 'explicit',
     },
+    backoffLimitPerIndex: {
+      type: 'integer',
+      format: 'int32',
+      'x-orch-protobuf-field': 12,
+      'x-orch-protobuf-presence': 'explicit',
+    },
+    maxFailedIndexes: {
+      type: 'integer',
+      format: 'int32',
+      'x-orch-protobuf-field': 13,
+      'x-orch-protobuf-presence': 'explicit',
+    },
+    selector: { ...labelSelectorSchema, 'x-orch-protobuf-field': 4 },
+    manualSelector: { type: 'boolean', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
+    template: { ...podTemplateSpecSchema, default: {}, 'x-orch-protobuf-field': 6 },
     ttlSecondsAfterFinished: {
       type: 'integer',
       format: 'int32',
@@ -151,19 +165,6 @@ export const jobSpecSchema: Schema = namedType('io.orch.api.batch.v1.JobSpec', u
       'x-orch-protobuf-presence': 'explicit',
     },
     suspend: { type: 'boolean', 'x-orch-protobuf-field': 10, 'x-orch-protobuf-presence': 'explicit' },
-    podFailurePolicy: { ...podFailurePolicySchema, 'x-orch-protobuf-field': 11 },
-    backoffLimitPerIndex: {
-      type: 'integer',
-      format: 'int32',
-      'x-orch-protobuf-field': 12,
-      'x-orch-protobuf-presence': 'explicit',
-    },
-    maxFailedIndexes: {
-      type: 'integer',
-      format: 'int32',
-      'x-orch-protobuf-field': 13,
-      'x-orch-protobuf-presence': 'explicit',
-    },
     podReplacementPolicy: {
       type: 'string',
       enum: ['Failed', 'TerminatingOrFailed'],
@@ -171,7 +172,6 @@ export const jobSpecSchema: Schema = namedType('io.orch.api.batch.v1.JobSpec', u
       'x-orch-protobuf-presence': 'explicit',
     },
     managedBy: { type: 'string', 'x-orch-protobuf-field': 15, 'x-orch-protobuf-presence': 'explicit' },
-    successPolicy: { ...successPolicySchema, 'x-orch-protobuf-field': 16 },
   },
 });
 
@@ -190,6 +190,7 @@ export const cronJobSpecSchema: Schema = namedType('io.orch.api.batch.v1.CronJob
   required: ['schedule', 'jobTemplate'],
   properties: {
     schedule: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    timeZone: { type: 'string', 'x-orch-protobuf-field': 8, 'x-orch-protobuf-presence': 'explicit' },
     startingDeadlineSeconds: {
       type: 'integer',
       format: 'int64',
@@ -211,7 +212,6 @@ export const cronJobSpecSchema: Schema = namedType('io.orch.api.batch.v1.CronJob
       'x-orch-protobuf-field': 7,
       'x-orch-protobuf-presence': 'explicit',
     },
-    timeZone: { type: 'string', 'x-orch-protobuf-field': 8, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
 
@@ -300,16 +300,16 @@ export const jobStatusSchema: Schema = namedType('io.orch.api.batch.v1.JobStatus
     active: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     succeeded: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
     failed: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 6 },
-    completedIndexes: { type: 'string', 'x-orch-protobuf-field': 7 },
-    uncountedTerminatedPods: { ...uncountedTerminatedPodsSchema, 'x-orch-protobuf-field': 8 },
-    ready: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 9, 'x-orch-protobuf-presence': 'explicit' },
-    failedIndexes: { type: 'string', 'x-orch-protobuf-field': 10, 'x-orch-protobuf-presence': 'explicit' },
     terminating: {
       type: 'integer',
       format: 'int32',
       'x-orch-protobuf-field': 11,
       'x-orch-protobuf-presence': 'explicit',
     },
+    completedIndexes: { type: 'string', 'x-orch-protobuf-field': 7 },
+    failedIndexes: { type: 'string', 'x-orch-protobuf-field': 10, 'x-orch-protobuf-presence': 'explicit' },
+    uncountedTerminatedPods: { ...uncountedTerminatedPodsSchema, 'x-orch-protobuf-field': 8 },
+    ready: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 9, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
 

@@ -16,13 +16,12 @@ export const certificateSigningRequestSpecSchema: Schema = namedType(
     required: ['request', 'signerName'],
     properties: {
       request: { type: 'string', format: 'byte', 'x-orch-list-type': 'atomic', 'x-orch-protobuf-field': 1 },
-      username: { type: 'string', 'x-orch-protobuf-field': 2 },
-      uid: { type: 'string', 'x-orch-protobuf-field': 3 },
-      groups: {
-        type: 'array',
-        items: { type: 'string', default: '' },
-        'x-orch-list-type': 'atomic',
-        'x-orch-protobuf-field': 4,
+      signerName: { type: 'string', default: '', 'x-orch-protobuf-field': 7 },
+      expirationSeconds: {
+        type: 'integer',
+        format: 'int32',
+        'x-orch-protobuf-field': 8,
+        'x-orch-protobuf-presence': 'explicit',
       },
       usages: {
         type: 'array',
@@ -58,17 +57,18 @@ export const certificateSigningRequestSpecSchema: Schema = namedType(
         'x-orch-list-type': 'atomic',
         'x-orch-protobuf-field': 5,
       },
+      username: { type: 'string', 'x-orch-protobuf-field': 2 },
+      uid: { type: 'string', 'x-orch-protobuf-field': 3 },
+      groups: {
+        type: 'array',
+        items: { type: 'string', default: '' },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 4,
+      },
       extra: {
         type: 'object',
         additionalProperties: { type: 'array', items: { type: 'string', default: '' } },
         'x-orch-protobuf-field': 6,
-      },
-      signerName: { type: 'string', default: '', 'x-orch-protobuf-field': 7 },
-      expirationSeconds: {
-        type: 'integer',
-        format: 'int32',
-        'x-orch-protobuf-field': 8,
-        'x-orch-protobuf-presence': 'explicit',
       },
     },
   },
@@ -83,11 +83,11 @@ export const certificateSigningRequestConditionSchema: Schema = namedType(
     required: ['type', 'status'],
     properties: {
       type: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+      status: { type: 'string', default: '', 'x-orch-protobuf-field': 6 },
       reason: { type: 'string', 'x-orch-protobuf-field': 2 },
       message: { type: 'string', 'x-orch-protobuf-field': 3 },
       lastUpdateTime: { ...timeSchema, 'x-orch-protobuf-field': 4 },
       lastTransitionTime: { ...timeSchema, 'x-orch-protobuf-field': 5 },
-      status: { type: 'string', default: '', 'x-orch-protobuf-field': 6 },
     },
   },
 );

@@ -89,6 +89,7 @@ export const endpointSliceSchema: Schema = namedType(
       apiVersion: apiVersionField,
       kind: kindField,
       metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      addressType: { type: 'string', default: '', 'x-orch-protobuf-field': 4 },
       endpoints: {
         type: 'array',
         items: { ...endpointSchema, default: {} },
@@ -101,7 +102,6 @@ export const endpointSliceSchema: Schema = namedType(
         'x-orch-list-type': 'atomic',
         'x-orch-protobuf-field': 3,
       },
-      addressType: { type: 'string', default: '', 'x-orch-protobuf-field': 4 },
     },
   },
 );

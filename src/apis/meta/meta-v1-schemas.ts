@@ -162,10 +162,10 @@ export const ownerReferenceSchema: Schema = namedType(
     required: ['apiVersion', 'kind', 'name', 'uid'],
     'x-orch-map-type': 'atomic',
     properties: {
+      apiVersion: { type: 'string', default: '', 'x-orch-protobuf-field': 5 },
       kind: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
       name: { type: 'string', default: '', 'x-orch-protobuf-field': 3 },
       uid: { type: 'string', default: '', 'x-orch-protobuf-field': 4 },
-      apiVersion: { type: 'string', default: '', 'x-orch-protobuf-field': 5 },
       controller: { type: 'boolean', 'x-orch-protobuf-field': 6, 'x-orch-protobuf-presence': 'explicit' },
       blockOwnerDeletion: { type: 'boolean', 'x-orch-protobuf-field': 7, 'x-orch-protobuf-presence': 'explicit' },
     },
@@ -258,6 +258,7 @@ export const statusDetailsSchema: Schema = namedType(
       name: { type: 'string', 'x-orch-protobuf-field': 1 },
       group: { type: 'string', 'x-orch-protobuf-field': 2 },
       kind: { type: 'string', 'x-orch-protobuf-field': 3 },
+      uid: { type: 'string', 'x-orch-protobuf-field': 6 },
       causes: {
         type: 'array',
         items: { ...statusCauseSchema, default: {} },
@@ -265,7 +266,6 @@ export const statusDetailsSchema: Schema = namedType(
         'x-orch-protobuf-field': 4,
       },
       retryAfterSeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
-      uid: { type: 'string', 'x-orch-protobuf-field': 6 },
     },
   },
 );

@@ -35,8 +35,8 @@ export const ingressServiceBackendSchema: Schema = namedType(
 export const ingressBackendSchema: Schema = namedType('io.orch.api.networking.v1.IngressBackend', undefined, {
   type: 'object',
   properties: {
-    resource: { ...typedLocalObjectReferenceSchema, 'x-orch-protobuf-field': 3 },
     service: { ...ingressServiceBackendSchema, 'x-orch-protobuf-field': 4 },
+    resource: { ...typedLocalObjectReferenceSchema, 'x-orch-protobuf-field': 3 },
   },
 });
 
@@ -46,8 +46,8 @@ export const httpIngressPathSchema: Schema = namedType('io.orch.api.networking.v
   required: ['pathType', 'backend'],
   properties: {
     path: { type: 'string', 'x-orch-protobuf-field': 1 },
-    backend: { ...ingressBackendSchema, default: {}, 'x-orch-protobuf-field': 2 },
     pathType: { type: 'string', 'x-orch-protobuf-field': 3, 'x-orch-protobuf-presence': 'explicit' },
+    backend: { ...ingressBackendSchema, default: {}, 'x-orch-protobuf-field': 2 },
   },
 });
 
@@ -97,6 +97,7 @@ export const ingressTLSSchema: Schema = namedType('io.orch.api.networking.v1.Ing
 export const ingressSpecSchema: Schema = namedType('io.orch.api.networking.v1.IngressSpec', undefined, {
   type: 'object',
   properties: {
+    ingressClassName: { type: 'string', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
     defaultBackend: { ...ingressBackendSchema, 'x-orch-protobuf-field': 1 },
     tls: {
       type: 'array',
@@ -110,7 +111,6 @@ export const ingressSpecSchema: Schema = namedType('io.orch.api.networking.v1.In
       'x-orch-list-type': 'atomic',
       'x-orch-protobuf-field': 3,
     },
-    ingressClassName: { type: 'string', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
 
