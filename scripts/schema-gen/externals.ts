@@ -25,17 +25,6 @@ export const SHARED_EXTERNALS: Readonly<Record<string, ExternalType>> = {
     names: ['rawExtensionSchema'],
     from: 'src/apis/meta/raw-extension-schema.ts',
   },
-  // Hand-written for Event and ServiceAccount before the generator existed; one definition each.
-  'io.k8s.api.core.v1.ObjectReference': {
-    names: ['objectReferenceSchema'],
-    from: 'src/apis/core/object-reference-schema.ts',
-    markers: { 'x-orch-map-type': 'atomic' },
-  },
-  'io.k8s.api.core.v1.LocalObjectReference': {
-    names: ['localObjectReferenceSchema'],
-    from: 'src/apis/core/object-reference-schema.ts',
-    markers: { 'x-orch-map-type': 'atomic' },
-  },
 };
 
 /** The settings shared by the built-in modules. */

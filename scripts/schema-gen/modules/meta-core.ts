@@ -37,7 +37,7 @@ export const META_MODULE: ModuleConfig = {
   orchMarkers: { [`${META}.ObjectMeta`]: { ownerReferences: { 'x-orch-list-duplicates': 'allowed' } } },
 };
 
-/** core/v1 kinds (besides the hand-written ones) and every type they hold. */
+/** core/v1 kinds and every type they hold. */
 export const CORE_MODULE: ModuleConfig = builtinModule({
   name: 'core',
   facts: 'core-v1',
@@ -57,6 +57,11 @@ export const CORE_MODULE: ModuleConfig = builtinModule({
     [`${CORE}.ReplicationController`]:
       'Keeps a number of copies of a pod template running (the older form of ReplicaSet).',
     [`${CORE}.Binding`]: 'Assigns a pod to a node; posted to the binding subresource of a pod.',
+    [`${CORE}.ConfigMap`]: 'Configuration data for pods to use: string values and binary values by key.',
+    [`${CORE}.Secret`]: 'Sensitive data by key, of a type that says what keys it holds; at most 1 MiB in all.',
+    [`${CORE}.Namespace`]: 'A scope for the names of namespaced objects, and its lifecycle phase.',
+    [`${CORE}.ServiceAccount`]: 'An identity for processes in pods, with the secrets they may use.',
+    [`${CORE}.Event`]: 'A report of something that happened to an object: reason, message, source and count.',
     // Not reached from a core kind, but used by storage/v1 (StorageClass.allowedTopologies).
     [`${CORE}.TopologySelectorTerm`]: undefined,
   },

@@ -141,7 +141,7 @@ export function leaseResource(options: LeaseOptions = {}, domain: ApiDomain = OR
     allowCreateOnUpdate: true,
     hasGeneration: false,
     schema: leaseSchema,
-    tableColumns: leaseTableColumns(leaseSchema),
+    tableColumns: leaseTableColumns(),
     listDescription: 'LeaseList is a list of Lease objects.',
     listItemsDescription: 'items is a list of schema objects.',
     listMetadataDescription: `Standard list metadata. More info: ${API_CONVENTIONS}#metadata`,

@@ -4,11 +4,25 @@
 import { intOrStringSchema } from '../meta/int-or-string-schema.js';
 import { conditionSchema, labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
 import { quantitySchema } from '../meta/quantity-schema.js';
-import { timeSchema } from '../meta/time-schema.js';
+import { microTimeSchema, timeSchema } from '../meta/time-schema.js';
 import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
-import { localObjectReferenceSchema, objectReferenceSchema } from './object-reference-schema.js';
+
+/** `io.orch.api.core.v1.ObjectReference`. */
+export const objectReferenceSchema: Schema = namedType('io.orch.api.core.v1.ObjectReference', undefined, {
+  type: 'object',
+  'x-orch-map-type': 'atomic',
+  properties: {
+    kind: { type: 'string', 'x-orch-protobuf-field': 1 },
+    namespace: { type: 'string', 'x-orch-protobuf-field': 2 },
+    name: { type: 'string', 'x-orch-protobuf-field': 3 },
+    uid: { type: 'string', 'x-orch-protobuf-field': 4 },
+    apiVersion: { type: 'string', 'x-orch-protobuf-field': 5 },
+    resourceVersion: { type: 'string', 'x-orch-protobuf-field': 6 },
+    fieldPath: { type: 'string', 'x-orch-protobuf-field': 7 },
+  },
+});
 
 /** `io.orch.api.core.v1.Binding`. */
 export const bindingSchema: Schema = namedType(
@@ -22,6 +36,27 @@ export const bindingSchema: Schema = namedType(
       kind: kindField,
       metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       target: { ...objectReferenceSchema, default: {}, 'x-orch-protobuf-field': 2 },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.ConfigMap`. */
+export const configMapSchema: Schema = namedType(
+  'io.orch.api.core.v1.ConfigMap',
+  'Configuration data for pods to use: string values and binary values by key.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      immutable: { type: 'boolean', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
+      data: { type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-orch-protobuf-field': 2 },
+      binaryData: {
+        type: 'object',
+        additionalProperties: { type: 'string', format: 'byte' },
+        'x-orch-protobuf-field': 3,
+      },
     },
   },
 );
@@ -97,6 +132,53 @@ export const endpointsSchema: Schema = namedType(
   },
 );
 
+/** `io.orch.api.core.v1.EventSeries`. */
+export const eventSeriesSchema: Schema = namedType('io.orch.api.core.v1.EventSeries', undefined, {
+  type: 'object',
+  properties: {
+    count: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 1 },
+    lastObservedTime: { ...microTimeSchema, 'x-orch-protobuf-field': 2 },
+  },
+});
+
+/** `io.orch.api.core.v1.EventSource`. */
+export const eventSourceSchema: Schema = namedType('io.orch.api.core.v1.EventSource', undefined, {
+  type: 'object',
+  properties: {
+    component: { type: 'string', 'x-orch-protobuf-field': 1 },
+    host: { type: 'string', 'x-orch-protobuf-field': 2 },
+  },
+});
+
+/** `io.orch.api.core.v1.Event`. */
+export const eventSchema: Schema = namedType(
+  'io.orch.api.core.v1.Event',
+  'A report of something that happened to an object: reason, message, source and count.',
+  {
+    type: 'object',
+    required: ['metadata', 'involvedObject'],
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      involvedObject: { ...objectReferenceSchema, default: {}, 'x-orch-protobuf-field': 2 },
+      reason: { type: 'string', 'x-orch-protobuf-field': 3 },
+      message: { type: 'string', 'x-orch-protobuf-field': 4 },
+      source: { ...eventSourceSchema, default: {}, 'x-orch-protobuf-field': 5 },
+      firstTimestamp: { ...timeSchema, 'x-orch-protobuf-field': 6 },
+      lastTimestamp: { ...timeSchema, 'x-orch-protobuf-field': 7 },
+      count: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 8 },
+      type: { type: 'string', 'x-orch-protobuf-field': 9 },
+      eventTime: { ...microTimeSchema, 'x-orch-protobuf-field': 10 },
+      series: { ...eventSeriesSchema, 'x-orch-protobuf-field': 11 },
+      action: { type: 'string', 'x-orch-protobuf-field': 12 },
+      related: { ...objectReferenceSchema, 'x-orch-protobuf-field': 13 },
+      reportingComponent: { type: 'string', default: '', 'x-orch-protobuf-field': 14 },
+      reportingInstance: { type: 'string', default: '', 'x-orch-protobuf-field': 15 },
+    },
+  },
+);
+
 /** `io.orch.api.core.v1.LimitRangeItem`. */
 export const limitRangeItemSchema: Schema = namedType('io.orch.api.core.v1.LimitRangeItem', undefined, {
   type: 'object',
@@ -136,6 +218,65 @@ export const limitRangeSchema: Schema = namedType(
       kind: kindField,
       metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...limitRangeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.NamespaceSpec`. */
+export const namespaceSpecSchema: Schema = namedType('io.orch.api.core.v1.NamespaceSpec', undefined, {
+  type: 'object',
+  properties: {
+    finalizers: {
+      type: 'array',
+      items: { type: 'string', default: '' },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 1,
+    },
+  },
+});
+
+/** `io.orch.api.core.v1.NamespaceCondition`. */
+export const namespaceConditionSchema: Schema = namedType('io.orch.api.core.v1.NamespaceCondition', undefined, {
+  type: 'object',
+  required: ['type', 'status'],
+  properties: {
+    type: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    status: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
+    lastTransitionTime: { ...timeSchema, 'x-orch-protobuf-field': 4 },
+    reason: { type: 'string', 'x-orch-protobuf-field': 5 },
+    message: { type: 'string', 'x-orch-protobuf-field': 6 },
+  },
+});
+
+/** `io.orch.api.core.v1.NamespaceStatus`. */
+export const namespaceStatusSchema: Schema = namedType('io.orch.api.core.v1.NamespaceStatus', undefined, {
+  type: 'object',
+  properties: {
+    phase: { type: 'string', enum: ['Active', 'Terminating'], 'x-orch-protobuf-field': 1 },
+    conditions: {
+      type: 'array',
+      items: { ...namespaceConditionSchema, default: {} },
+      'x-orch-list-type': 'map',
+      'x-orch-list-map-keys': ['type'],
+      'x-orch-patch-strategy': 'merge',
+      'x-orch-patch-merge-key': 'type',
+      'x-orch-protobuf-field': 2,
+    },
+  },
+});
+
+/** `io.orch.api.core.v1.Namespace`. */
+export const namespaceSchema: Schema = namedType(
+  'io.orch.api.core.v1.Namespace',
+  'A scope for the names of namespaced objects, and its lifecycle phase.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      spec: { ...namespaceSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
+      status: { ...namespaceStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
   },
 );
@@ -1932,6 +2073,13 @@ export const hostAliasSchema: Schema = namedType('io.orch.api.core.v1.HostAlias'
   },
 });
 
+/** `io.orch.api.core.v1.LocalObjectReference`. */
+export const localObjectReferenceSchema: Schema = namedType('io.orch.api.core.v1.LocalObjectReference', undefined, {
+  type: 'object',
+  'x-orch-map-type': 'atomic',
+  properties: { name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 } },
+});
+
 /** `io.orch.api.core.v1.PodOS`. */
 export const podOSSchema: Schema = namedType('io.orch.api.core.v1.PodOS', undefined, {
   type: 'object',
@@ -3217,6 +3365,24 @@ export const resourceQuotaSchema: Schema = namedType(
   },
 );
 
+/** `io.orch.api.core.v1.Secret`. */
+export const secretSchema: Schema = namedType(
+  'io.orch.api.core.v1.Secret',
+  'Sensitive data by key, of a type that says what keys it holds; at most 1 MiB in all.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      immutable: { type: 'boolean', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
+      data: { type: 'object', additionalProperties: { type: 'string', format: 'byte' }, 'x-orch-protobuf-field': 2 },
+      stringData: { type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-orch-protobuf-field': 4 },
+      type: { type: 'string', 'x-orch-protobuf-field': 3 },
+    },
+  },
+);
+
 /** `io.orch.api.core.v1.ServicePort`. */
 export const servicePortSchema: Schema = namedType('io.orch.api.core.v1.ServicePort', undefined, {
   type: 'object',
@@ -3397,6 +3563,40 @@ export const serviceSchema: Schema = namedType(
       metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...serviceSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...serviceStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.ServiceAccount`. */
+export const serviceAccountSchema: Schema = namedType(
+  'io.orch.api.core.v1.ServiceAccount',
+  'An identity for processes in pods, with the secrets they may use.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      secrets: {
+        type: 'array',
+        items: { ...objectReferenceSchema, default: {} },
+        'x-orch-list-type': 'map',
+        'x-orch-list-map-keys': ['name'],
+        'x-orch-patch-strategy': 'merge',
+        'x-orch-patch-merge-key': 'name',
+        'x-orch-protobuf-field': 2,
+      },
+      imagePullSecrets: {
+        type: 'array',
+        items: { ...localObjectReferenceSchema, default: {} },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 3,
+      },
+      automountServiceAccountToken: {
+        type: 'boolean',
+        'x-orch-protobuf-field': 4,
+        'x-orch-protobuf-presence': 'explicit',
+      },
     },
   },
 );

@@ -42,16 +42,6 @@ export function atomicStringListField(description: string, extra: Schema = {}): 
   return { type: 'array', items: { type: 'string' }, description, 'x-orch-list-type': 'atomic', ...extra };
 }
 
-/** A map of strings (`map[string]string`). */
-export function stringMapField(description: string, extra: Schema = {}): Schema {
-  return { type: 'object', additionalProperties: { type: 'string' }, description, ...extra };
-}
-
-/** A map of base64-encoded bytes (`map[string][]byte`). */
-export function bytesMapField(description: string, extra: Schema = {}): Schema {
-  return { type: 'object', additionalProperties: { type: 'string', format: 'byte' }, description, ...extra };
-}
-
 /** Field-level protobuf number, as an `extra` for the helpers above. */
 export function pb(field: number): Schema {
   return { 'x-orch-protobuf-field': field };
