@@ -1,5 +1,6 @@
 import { SchemaGenError } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
+import { COORDINATION_MODULE } from './modules/access.js';
 import {
   CERTIFICATES_MODULE,
   DISCOVERY_MODULE,
@@ -36,6 +37,7 @@ export const MODULES: Readonly<Record<string, ModuleConfig>> = {
   storage: STORAGE_MODULE,
   certificates: CERTIFICATES_MODULE,
   flowcontrol: FLOWCONTROL_MODULE,
+  coordination: COORDINATION_MODULE,
 };
 
 /** The modules `config` imports from. */

@@ -9,6 +9,7 @@ import * as autoscalingV1 from './autoscaling/autoscaling-v1-schemas.js';
 import * as autoscalingV2 from './autoscaling/autoscaling-v2-schemas.js';
 import * as batch from './batch/batch-v1-schemas.js';
 import * as certificates from './certificates/certificates-v1-schemas.js';
+import * as coordination from './coordination/coordination-v1-schemas.js';
 import * as core from './core/core-v1-schemas.js';
 import * as discovery from './discovery/discovery-v1-schemas.js';
 import * as flowcontrol from './flowcontrol/flowcontrol-v1-schemas.js';
@@ -47,6 +48,7 @@ const MODULES: Record<string, Record<string, Schema>> = {
   'storage-v1': storage,
   'certificates-v1': certificates,
   'flowcontrol-v1': flowcontrol,
+  'coordination-v1': coordination,
 };
 
 interface Facts {

@@ -16,6 +16,3 @@ export function objectMetaField(): Schema {
 export function listMetaField(description?: string): Schema {
   return { ...listMetaSchema, ...(description ? { description } : {}), 'x-orch-protobuf-field': 1 };
 }
-
-/** kube's API conventions document, which some field descriptions still link to. */
-export const API_CONVENTIONS = 'https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md';

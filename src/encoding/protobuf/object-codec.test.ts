@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { builtinResources } from '../../apis/builtin.js';
-import { leaseSchema } from '../../apis/coordination/lease.js';
+import { leaseSchema } from '../../apis/coordination/coordination-v1-schemas.js';
 import { configMapSchema, eventSchema, namespaceSchema, secretSchema } from '../../apis/core/core-v1-schemas.js';
 import { deleteOptionsSchema } from '../../apis/meta/meta-v1-schemas.js';
 import type { Schema } from '../../apis/schema/schema.js';
