@@ -1,6 +1,6 @@
 import { SchemaGenError } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
-import { COORDINATION_MODULE } from './modules/access.js';
+import { AUTHENTICATION_MODULE, COORDINATION_MODULE } from './modules/access.js';
 import {
   CERTIFICATES_MODULE,
   DISCOVERY_MODULE,
@@ -38,6 +38,7 @@ export const MODULES: Readonly<Record<string, ModuleConfig>> = {
   certificates: CERTIFICATES_MODULE,
   flowcontrol: FLOWCONTROL_MODULE,
   coordination: COORDINATION_MODULE,
+  authentication: AUTHENTICATION_MODULE,
 };
 
 /** The modules `config` imports from. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { apiDomain } from './api-domain.js';
 import * as apps from './apps/apps-v1-schemas.js';
+import * as authentication from './authentication/authentication-v1-schemas.js';
 import * as autoscalingV1 from './autoscaling/autoscaling-v1-schemas.js';
 import * as autoscalingV2 from './autoscaling/autoscaling-v2-schemas.js';
 import * as batch from './batch/batch-v1-schemas.js';
@@ -49,6 +50,7 @@ const MODULES: Record<string, Record<string, Schema>> = {
   'certificates-v1': certificates,
   'flowcontrol-v1': flowcontrol,
   'coordination-v1': coordination,
+  'authentication-v1': authentication,
 };
 
 interface Facts {

@@ -2,6 +2,7 @@ import { builtinModule } from '../externals.js';
 import type { ModuleConfig } from '../module-config.js';
 
 const COORDINATION = 'io.k8s.api.coordination.v1';
+const AUTHENTICATION = 'io.k8s.api.authentication.v1';
 
 /** `coordination/v1`. */
 export const COORDINATION_MODULE: ModuleConfig = builtinModule({
@@ -11,6 +12,21 @@ export const COORDINATION_MODULE: ModuleConfig = builtinModule({
   output: 'src/apis/coordination/coordination-v1-schemas.ts',
   types: {
     [`${COORDINATION}.Lease`]: 'A lock held by one holder for a while and renewed, for leader election and heartbeats.',
+  },
+  uses: ['meta'],
+});
+
+/** `authentication/v1`: the review APIs and the token request of a service account. */
+export const AUTHENTICATION_MODULE: ModuleConfig = builtinModule({
+  name: 'authentication',
+  facts: 'authentication-v1',
+  goPackage: 'k8s.io/api/authentication/v1',
+  output: 'src/apis/authentication/authentication-v1-schemas.ts',
+  types: {
+    [`${AUTHENTICATION}.TokenReview`]: "Authenticates a token with the server's authenticators.",
+    [`${AUTHENTICATION}.SelfSubjectReview`]:
+      'Tells the requester who the server believes they are, after impersonation.',
+    [`${AUTHENTICATION}.TokenRequest`]: 'Asks for a token of a service account.',
   },
   uses: ['meta'],
 });

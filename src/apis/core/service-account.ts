@@ -1,5 +1,5 @@
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
-import { tokenRequestSchema } from '../authentication/token-request-schema.js';
+import { tokenRequestSchema } from '../authentication/authentication-v1-schemas.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { nativeValidationSchema } from '../meta/native-validation-schema.js';

@@ -46,8 +46,3 @@ export function atomicStringListField(description: string, extra: Schema = {}): 
 export function pb(field: number): Schema {
   return { 'x-orch-protobuf-field': field };
 }
-
-/** Field-level protobuf number of a Go pointer field (zero values are set values); see `x-orch-protobuf-presence`. */
-export function pbPointer(field: number): Schema {
-  return { 'x-orch-protobuf-field': field, 'x-orch-protobuf-presence': 'explicit' };
-}
