@@ -1,6 +1,6 @@
 import { SchemaGenError } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
-import { AUTHENTICATION_MODULE, COORDINATION_MODULE } from './modules/access.js';
+import { AUTHENTICATION_MODULE, AUTHORIZATION_MODULE, COORDINATION_MODULE } from './modules/access.js';
 import {
   CERTIFICATES_MODULE,
   DISCOVERY_MODULE,
@@ -39,6 +39,7 @@ export const MODULES: Readonly<Record<string, ModuleConfig>> = {
   flowcontrol: FLOWCONTROL_MODULE,
   coordination: COORDINATION_MODULE,
   authentication: AUTHENTICATION_MODULE,
+  authorization: AUTHORIZATION_MODULE,
 };
 
 /** The modules `config` imports from. */

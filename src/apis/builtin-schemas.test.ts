@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { apiDomain } from './api-domain.js';
 import * as apps from './apps/apps-v1-schemas.js';
 import * as authentication from './authentication/authentication-v1-schemas.js';
+import * as authorization from './authorization/authorization-v1-schemas.js';
 import * as autoscalingV1 from './autoscaling/autoscaling-v1-schemas.js';
 import * as autoscalingV2 from './autoscaling/autoscaling-v2-schemas.js';
 import * as batch from './batch/batch-v1-schemas.js';
@@ -51,6 +52,7 @@ const MODULES: Record<string, Record<string, Schema>> = {
   'flowcontrol-v1': flowcontrol,
   'coordination-v1': coordination,
   'authentication-v1': authentication,
+  'authorization-v1': authorization,
 };
 
 interface Facts {

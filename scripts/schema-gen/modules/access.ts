@@ -3,6 +3,7 @@ import type { ModuleConfig } from '../module-config.js';
 
 const COORDINATION = 'io.k8s.api.coordination.v1';
 const AUTHENTICATION = 'io.k8s.api.authentication.v1';
+const AUTHORIZATION = 'io.k8s.api.authorization.v1';
 
 /** `coordination/v1`. */
 export const COORDINATION_MODULE: ModuleConfig = builtinModule({
@@ -27,6 +28,22 @@ export const AUTHENTICATION_MODULE: ModuleConfig = builtinModule({
     [`${AUTHENTICATION}.SelfSubjectReview`]:
       'Tells the requester who the server believes they are, after impersonation.',
     [`${AUTHENTICATION}.TokenRequest`]: 'Asks for a token of a service account.',
+  },
+  uses: ['meta'],
+});
+
+/** `authorization/v1`: the access review APIs. */
+export const AUTHORIZATION_MODULE: ModuleConfig = builtinModule({
+  name: 'authorization',
+  facts: 'authorization-v1',
+  goPackage: 'k8s.io/api/authorization/v1',
+  output: 'src/apis/authorization/authorization-v1-schemas.ts',
+  types: {
+    [`${AUTHORIZATION}.SubjectAccessReview`]: 'Checks whether a user or group can perform an action.',
+    [`${AUTHORIZATION}.LocalSubjectAccessReview`]:
+      'Checks whether a user or group can perform an action in a namespace.',
+    [`${AUTHORIZATION}.SelfSubjectAccessReview`]: 'Checks whether the requester can perform an action.',
+    [`${AUTHORIZATION}.SelfSubjectRulesReview`]: 'Lists the actions the requester can perform in a namespace.',
   },
   uses: ['meta'],
 });

@@ -7,7 +7,7 @@ const CORE = 'io.k8s.api.core.v1';
 /**
  * apimachinery `meta/v1`: the metadata every object and list carries, the bodies of API
  * operations (Status, DeleteOptions, WatchEvent) and the types built-in groups share (label
- * selectors, conditions).
+ * and field selector requirements, conditions).
  */
 export const META_MODULE: ModuleConfig = {
   ...builtinModule({
@@ -30,6 +30,7 @@ export const META_MODULE: ModuleConfig = {
       [`${META}.Preconditions`]: 'What must still hold of an object for an operation to go ahead.',
       [`${META}.Patch`]: 'The body of a patch request, in the form its content type names.',
       [`${META}.WatchEvent`]: 'One event of a watch stream: what happened and the object it happened to.',
+      [`${META}.FieldSelectorRequirement`]: 'One field requirement: a key, an operator and the values it relates.',
     },
     uses: [],
   }),

@@ -72,6 +72,26 @@ export const deleteOptionsSchema: Schema = namedType(
   },
 );
 
+/** `io.orch.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement`. */
+export const fieldSelectorRequirementSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement',
+  'One field requirement: a key, an operator and the values it relates.',
+  {
+    type: 'object',
+    required: ['key', 'operator'],
+    properties: {
+      key: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+      operator: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
+      values: {
+        type: 'array',
+        items: { type: 'string', default: '' },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 3,
+      },
+    },
+  },
+);
+
 /** `io.orch.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement`. */
 export const labelSelectorRequirementSchema: Schema = namedType(
   'io.orch.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement',
