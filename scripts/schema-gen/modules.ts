@@ -1,6 +1,12 @@
 import { SchemaGenError } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
 import {
+  AUTHENTICATION_MODULE,
+  AUTHORIZATION_MODULE,
+  COORDINATION_MODULE,
+  COORDINATION_V1ALPHA2_MODULE,
+} from './modules/access.js';
+import {
   CERTIFICATES_MODULE,
   DISCOVERY_MODULE,
   FLOWCONTROL_MODULE,
@@ -36,6 +42,10 @@ export const MODULES: Readonly<Record<string, ModuleConfig>> = {
   storage: STORAGE_MODULE,
   certificates: CERTIFICATES_MODULE,
   flowcontrol: FLOWCONTROL_MODULE,
+  coordination: COORDINATION_MODULE,
+  'coordination-v1alpha2': COORDINATION_V1ALPHA2_MODULE,
+  authentication: AUTHENTICATION_MODULE,
+  authorization: AUTHORIZATION_MODULE,
 };
 
 /** The modules `config` imports from. */

@@ -1,9 +1,7 @@
 import type { ApiObject } from '../object.js';
-import type { Schema } from '../schema/schema.js';
 import {
   AGE_COLUMN,
   column,
-  describeField,
   entryCount,
   goTrimSpace,
   itemCount,
@@ -17,8 +15,8 @@ import type { TableColumns } from './table-types.js';
 
 /**
  * The columns kube's printers give the built-in kinds (what `kubectl get` shows). The server
- * always renders every column, wide ones (priority 1) included. Descriptions come from the
- * kind's schema, as kube takes them from the Go types' documentation.
+ * always renders every column, wide ones (priority 1) included. kube describes the columns with
+ * its Go types' documentation; these descriptions are Orch's own.
  */
 
 function age(obj: ApiObject, now: Date): string {
@@ -30,7 +28,7 @@ export function namespaceTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Status', 'string', 'The status of the namespace'),
+      column('Status', 'string', 'The lifecycle phase of the namespace: Active or Terminating.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'status', 'phase'), age(obj, now)],
@@ -38,11 +36,11 @@ export function namespaceTableColumns(): TableColumns {
 }
 
 /** ConfigMap: `Name`, `Data` (number of `data` plus `binaryData` keys), `Age`. */
-export function configMapTableColumns(schema: Schema): TableColumns {
+export function configMapTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Data', 'string', describeField(schema, 'data')),
+      column('Data', 'string', 'The number of keys in data and binaryData.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [
@@ -54,12 +52,12 @@ export function configMapTableColumns(schema: Schema): TableColumns {
 }
 
 /** Secret: `Name`, `Type`, `Data` (number of keys), `Age`. */
-export function secretTableColumns(schema: Schema): TableColumns {
+export function secretTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Type', 'string', describeField(schema, 'type')),
-      column('Data', 'string', describeField(schema, 'data')),
+      column('Type', 'string', 'The type of the secret, which says what keys its data holds.'),
+      column('Data', 'string', 'The number of keys in data.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'type'), entryCount(obj.data), age(obj, now)],
@@ -67,11 +65,11 @@ export function secretTableColumns(schema: Schema): TableColumns {
 }
 
 /** ServiceAccount: `Name`, `Secrets` (number of references), `Age`. */
-export function serviceAccountTableColumns(schema: Schema): TableColumns {
+export function serviceAccountTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Secrets', 'string', describeField(schema, 'secrets')),
+      column('Secrets', 'string', 'The number of secrets the service account lists.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), itemCount(obj.secrets), age(obj, now)],
@@ -79,11 +77,11 @@ export function serviceAccountTableColumns(schema: Schema): TableColumns {
 }
 
 /** Lease: `Name`, `Holder` (`spec.holderIdentity`), `Age`. */
-export function leaseTableColumns(schema: Schema): TableColumns {
+export function leaseTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Holder', 'string', describeField(schema, 'spec', 'holderIdentity')),
+      column('Holder', 'string', 'The identity of the current holder of the lease.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'spec', 'holderIdentity'), age(obj, now)],
@@ -135,18 +133,20 @@ function eventCells(obj: ApiObject, now: Date): (string | number)[] {
  * Event: `Last Seen`, `Type`, `Reason`, `Object` (`kind/name`, lower-case kind), `Message`, and
  * the wide `Subobject`, `Source`, `First Seen`, `Count`, `Name`.
  */
-export function eventTableColumns(schema: Schema): TableColumns {
+export function eventTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
-      column('Last Seen', 'string', describeField(schema, 'lastTimestamp')),
-      column('Type', 'string', describeField(schema, 'type')),
-      column('Reason', 'string', describeField(schema, 'reason')),
-      column('Object', 'string', describeField(schema, 'involvedObject')),
-      column('Subobject', 'string', describeField(schema, 'involvedObject', 'fieldPath'), { priority: 1 }),
-      column('Source', 'string', describeField(schema, 'source'), { priority: 1 }),
-      column('Message', 'string', describeField(schema, 'message')),
-      column('First Seen', 'string', describeField(schema, 'firstTimestamp'), { priority: 1 }),
-      column('Count', 'string', describeField(schema, 'count'), { priority: 1 }),
+      column('Last Seen', 'string', 'When the event last occurred.'),
+      column('Type', 'string', 'Normal, or Warning when something may need attention.'),
+      column('Reason', 'string', 'A short, machine-readable reason for the event.'),
+      column('Object', 'string', 'The object the event is about, as kind/name.'),
+      column('Subobject', 'string', 'The part of the object the event is about, such as one container.', {
+        priority: 1,
+      }),
+      column('Source', 'string', 'The component, and host, that reported the event.', { priority: 1 }),
+      column('Message', 'string', 'What happened, in words for people.'),
+      column('First Seen', 'string', 'When the event first occurred.', { priority: 1 }),
+      column('Count', 'string', 'How many times the event has occurred.', { priority: 1 }),
       { ...NAME_COLUMN, priority: 1 },
     ]),
     cells: eventCells,
