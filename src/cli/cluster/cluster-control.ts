@@ -73,19 +73,35 @@ export async function clusterStatus(state: ClusterState): Promise<MemberStatus[]
   );
 }
 
-/** haproxy's view of its API servers (`show servers state`): server name to UP/DOWN. */
-export async function balancerBackends(state: ClusterState, timeoutMs = 2000): Promise<Map<string, string>> {
-  const text = await new Promise<string>((resolve, reject) => {
+/** One command on haproxy's runtime API socket; resolves with its answer. */
+function balancerCommand(state: ClusterState, command: string, timeoutMs: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const socket = createConnection(join(state.dir, 'balancer.sock'));
     let out = '';
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error('balancer socket timed out')));
-    socket.on('connect', () => socket.end('show servers state apiservers\n'));
+    socket.on('connect', () => socket.end(`${command}\n`));
     socket.on('data', (c) => {
       out += c.toString('utf8');
     });
     socket.on('end', () => resolve(out));
     socket.on('error', reject);
   });
+}
+
+/**
+ * Takes an API server out of the balancer's rotation (`disable server`) or puts it back
+ * (`enable server`); the process keeps running. For measuring with fewer replicas.
+ */
+export async function setBalancerServer(state: ClusterState, name: string, enabled: boolean): Promise<void> {
+  memberNamed(state, name);
+  const answer = await balancerCommand(state, `${enabled ? 'enable' : 'disable'} server apiservers/${name}`, 2000);
+  if (answer.trim() !== '')
+    throw new Error(`balancer refused to ${enabled ? 'enable' : 'disable'} ${name}: ${answer.trim()}`);
+}
+
+/** haproxy's view of its API servers (`show servers state`): server name to UP/DOWN. */
+export async function balancerBackends(state: ClusterState, timeoutMs = 2000): Promise<Map<string, string>> {
+  const text = await balancerCommand(state, 'show servers state apiservers', timeoutMs);
   const result = new Map<string, string>();
   for (const line of text.split('\n')) {
     const f = line.trim().split(/\s+/);
