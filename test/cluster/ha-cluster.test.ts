@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +22,19 @@ import { runLoad, storedNames } from './cluster-load.js';
 
 const ETCD = process.env.ORCH_ETCD_BIN ?? '/usr/bin/etcd';
 const HAPROXY = process.env.ORCH_HAPROXY_BIN ?? '/usr/sbin/haproxy';
+/** Missing tools skip the suite locally; on CI (`CI` set) they fail it, as for the etcd tests. */
+const missing = [ETCD, HAPROXY].filter((bin) => {
+  try {
+    accessSync(bin, constants.X_OK);
+    return false;
+  } catch {
+    return true;
+  }
+});
+const SKIP =
+  missing.length > 0 && !process.env.CI
+    ? `${missing.join(', ')} not installed (apt-get install etcd-server haproxy); skipped because CI is unset`
+    : false;
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** Generous: the suite shares two cores with other work; the issue's bounds are asserted below. */
 const STEP_TIMEOUT = 180_000;
@@ -34,7 +48,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60
   throw new Error(`${what} within ${timeoutMs} ms`);
 }
 
-describe('high-availability cluster (3 etcd members, 3 API servers, haproxy)', { timeout: 900_000 }, () => {
+function clusterSuite(): void {
   let dir: string;
   let state: ClusterState;
   let client: ClusterClient;
@@ -294,4 +308,11 @@ describe('high-availability cluster (3 etcd members, 3 API servers, haproxy)', {
     });
     t.diagnostic(`balancer serving ${backMs} ms after every replica was ready`);
   });
-});
+}
+
+describe(
+  'high-availability cluster (3 etcd members, 3 API servers, haproxy)',
+  { timeout: 900_000, skip: SKIP },
+  // A skipped suite still runs its body in Node 20: give it an empty one.
+  SKIP ? () => {} : clusterSuite,
+);

@@ -6,7 +6,11 @@ export interface BalancerConfigOptions {
   readonly backends: readonly { readonly name: string; readonly port: number }[];
   /** Unix socket for haproxy's runtime API (`show servers state`). */
   readonly statsSocket: string;
-  /** Health-check interval (default 500 ms); a backend is out after 2 failures, back after 2 passes. */
+  /**
+   * Health-check interval (default 1 s); a backend is out after 3 failed checks, back after 2
+   * passes. Three keep a short etcd leader election (every replica fails `/readyz` for about a
+   * second) from emptying the rotation; a dead replica's refused connections are redispatched.
+   */
   readonly checkIntervalMs?: number;
 }
 
@@ -16,7 +20,7 @@ export interface BalancerConfigOptions {
  * 200 required). Connections to a failed server are redispatched; established ones are not moved.
  */
 export function balancerConfig(options: BalancerConfigOptions): string {
-  const inter = options.checkIntervalMs ?? 500;
+  const inter = options.checkIntervalMs ?? 1000;
   const servers = options.backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port}`);
   return [
     'global',
@@ -27,6 +31,7 @@ export function balancerConfig(options: BalancerConfigOptions): string {
     '  timeout connect 2s',
     '  timeout client 1h',
     '  timeout server 1h',
+    '  timeout check 2s',
     '  retries 2',
     '  option redispatch',
     'frontend api',
@@ -38,7 +43,7 @@ export function balancerConfig(options: BalancerConfigOptions): string {
     '  http-check send meth GET uri /readyz',
     '  http-check expect status 200',
     // The check speaks TLS to the server; the serving certificate is the cluster's own.
-    `  default-server check check-ssl verify none inter ${inter}ms fall 2 rise 2 on-marked-down shutdown-sessions`,
+    `  default-server check check-ssl verify none inter ${inter}ms fall 3 rise 2 on-marked-down shutdown-sessions`,
     ...servers,
     '',
   ].join('\n');
