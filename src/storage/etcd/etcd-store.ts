@@ -51,6 +51,8 @@ export interface EtcdStoreOptions {
   readonly keyNamespace?: string;
   /** Deadline of each etcd call (default 5 s). */
   readonly callTimeoutMs?: number;
+  /** Deadline of each etcd write (default `callTimeoutMs`). */
+  readonly writeTimeoutMs?: number;
   /** Attempts per call on connection-level failures, the first included (default 3). */
   readonly maxAttempts?: number;
   /** Keys fetched per etcd request when a range needs more (default 10,000). */
@@ -104,7 +106,11 @@ export class EtcdStore implements Store {
     if (options.endpoints.length === 0) throw new Error('openEtcdStore: at least one endpoint is required');
     this.logger = options.logger ?? silentLogger;
     this.codec = new KeyCodec(options.keyNamespace);
-    this.client = createEtcdClient({ endpoints: options.endpoints, callTimeoutMs: options.callTimeoutMs });
+    this.client = createEtcdClient({
+      endpoints: options.endpoints,
+      callTimeoutMs: options.callTimeoutMs,
+      writeTimeoutMs: options.writeTimeoutMs,
+    });
     this.caller = new EtcdCaller({ maxAttempts: options.maxAttempts, logger: this.logger, closed: this.closed.signal });
     this.pageSize = Math.max(1, options.rangePageSize ?? 10_000);
     this.watchRetryBudgetMs = options.watchRetryBudgetMs ?? 10_000;
