@@ -44,6 +44,12 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     involvedObject: { kind: 'ConfigMap', name: 'c', namespace: ns },
   }),
   Lease: (ns) => ({ apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: ns } }),
+  LeaseCandidate: (ns) => ({
+    apiVersion: 'coordination.orch.io/v1alpha2',
+    kind: 'LeaseCandidate',
+    metadata: { name: 'c', namespace: ns },
+    spec: { leaseName: 'l', binaryVersion: '1.32.0', emulationVersion: '1.32.0', strategy: 'OldestEmulationVersion' },
+  }),
   ClusterRoleBinding: () => ({
     apiVersion: 'rbac.authorization.orch.io/v1',
     kind: 'ClusterRoleBinding',
@@ -260,6 +266,7 @@ describe('builtinResources', () => {
         '/v1/serviceaccounts',
         '/v1/events',
         'coordination.orch.io/v1/leases',
+        'coordination.orch.io/v1alpha2/leasecandidates',
         'rbac.authorization.orch.io/v1/clusterrolebindings',
         'rbac.authorization.orch.io/v1/clusterroles',
         'rbac.authorization.orch.io/v1/rolebindings',

@@ -4,6 +4,7 @@ import { autoscalingResources } from './autoscaling/autoscaling-resources.js';
 import { batchResources } from './batch/batch-resources.js';
 import { certificatesResources } from './certificates/certificates-resources.js';
 import { leaseResource } from './coordination/lease.js';
+import { leaseCandidateResource } from './coordination/lease-candidate.js';
 import { configMapResource } from './core/config-map.js';
 import { eventResource } from './core/event.js';
 import { namespaceResource } from './core/namespace.js';
@@ -52,6 +53,7 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     serviceAccountResource(domain),
     eventResource(domain),
     leaseResource({ coordinatedLeaderElection: options.coordinatedLeaderElection }, domain),
+    leaseCandidateResource(domain),
     ...rbacResources(domain),
     ...podResources(domain),
     ...policyResources(domain),

@@ -54,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
     livezGracePeriodMs: f.livezGracePeriodMs,
     minRequestTimeoutSeconds: f.minRequestTimeout,
     runControllers: f.runControllers,
+    leaderElection: f.leaderElection,
     authorizationModes: f.authorizationModes,
     authorizationPolicyFile: f.authorizationPolicyFile || undefined,
     authorization: f.authorization,

@@ -28,11 +28,13 @@ describe('FeatureGates', () => {
     const g = newOrchFeatureGates();
     assert.deepEqual(g.snapshot(), {
       APIResponseCompression: true,
+      APIServerIdentity: true,
       AllowUnsafeMalformedObjectDeletion: false,
       AnonymousAuthConfigurableEndpoints: true,
       AuthorizeNodeWithSelectors: true,
       AuthorizeWithSelectors: true,
       CBORServingAndStorage: false,
+      CoordinatedLeaderElection: false,
       StructuredAuthenticationConfiguration: true,
       StructuredAuthorizationConfiguration: true,
       WatchList: true,

@@ -28,6 +28,14 @@ export const OrchFeatures = {
    * beta and default true in v1.32. Selectors reach it only with `AuthorizeWithSelectors` on.
    */
   AuthorizeNodeWithSelectors: 'AuthorizeNodeWithSelectors',
+  /**
+   * Coordinated leader election: `coordination.<domain>/v1alpha2` LeaseCandidates (with that
+   * version enabled by `--runtime-config`), Lease `strategy` and `preferredHolder`, and the
+   * election controller (alpha since v1.31, default false).
+   */
+  CoordinatedLeaderElection: 'CoordinatedLeaderElection',
+  /** Each API server keeps an identity Lease in the system namespace (beta since v1.26, default true). */
+  APIServerIdentity: 'APIServerIdentity',
 } as const;
 
 export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
@@ -43,6 +51,8 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   AnonymousAuthConfigurableEndpoints: { default: true, stage: 'BETA' },
   AuthorizeWithSelectors: { default: true, stage: 'BETA' },
   AuthorizeNodeWithSelectors: { default: true, stage: 'BETA' },
+  CoordinatedLeaderElection: { default: false, stage: 'ALPHA' },
+  APIServerIdentity: { default: true, stage: 'BETA' },
 };
 
 /** A fresh gate set holding Orch's features at their defaults; register more with `add`. */

@@ -32,7 +32,11 @@ export interface ReviewServices {
  * `services` (read per request, so the definitions can exist before the authenticators,
  * authorizers and token signer are built).
  */
-export function servedDefinitions(domain: ApiDomain, services: () => ReviewServices): BuiltinResourceDefinition[] {
+export function servedDefinitions(
+  domain: ApiDomain,
+  services: () => ReviewServices,
+  options: { readonly coordinatedLeaderElection?: boolean } = {},
+): BuiltinResourceDefinition[] {
   const token = serviceAccountTokenSubresource(domain, (ctx, parent, body, options) => {
     const creator = services().tokenRequests;
     if (!creator) throw apiErrors.serviceUnavailable('service account tokens are not configured');
@@ -50,7 +54,7 @@ export function servedDefinitions(domain: ApiDomain, services: () => ReviewServi
     pods: podSubresources.pods,
     nodes: podSubresources.nodes,
   };
-  const builtin = builtinResources({ domain }).map((d) =>
+  const builtin = builtinResources({ domain, coordinatedLeaderElection: options.coordinatedLeaderElection }).map((d) =>
     d.group === '' && extra[d.resource] ? { ...d, subresources: [...d.subresources, ...extra[d.resource]] } : d,
   );
   return [

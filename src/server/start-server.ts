@@ -9,7 +9,7 @@ import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-account/token-request.js';
 import type { AuthorizationOptions } from '../authz/authorization-options.js';
-import { startControllers } from '../controllers/index.js';
+import type { LeaderElectionConfiguration } from '../client/leaderelection/leader-election-configuration.js';
 import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
@@ -28,6 +28,7 @@ import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { ensureDefaultRbacPolicy } from './rbac-bootstrap.js';
+import { controllerLeaderElection, startReplicaControllers } from './replica-controllers.js';
 import { resourceSetReader } from './resource-set-reader.js';
 import { servedDefinitions } from './served-definitions.js';
 import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
@@ -74,6 +75,14 @@ export interface ServerOptions {
   readonly store?: Store;
   /** Run the garbage collector and the namespace controller in this process (default true). */
   readonly runControllers?: boolean;
+  /**
+   * Leader election of the in-process controllers (kube-controller-manager's `--leader-elect*`):
+   * on by default, with kube's 15s/10s/2s on the Lease `<system namespace>/<product>-controller-manager`;
+   * the fields given replace those defaults. Invalid settings reject with a `LeaderElectionConfigError`.
+   */
+  readonly leaderElection?: Partial<LeaderElectionConfiguration>;
+  /** The host name in this server's identity Lease name (`apiserver-<hash>`); default the machine's. */
+  readonly hostname?: string;
   /** Watches without timeoutSeconds end after a random time in [this, 2×this) seconds (default 1800). */
   readonly minRequestTimeoutSeconds?: number;
   /** `--authorization-mode`: modules consulted in order (default `['Node', 'RBAC']`). */
@@ -152,6 +161,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await checkDataDirDomain(dataDir, domain.name);
   const gates = newOrchFeatureGates();
   if (options.featureGates) gates.setFromMap(options.featureGates);
+  const leaderElection = controllerLeaderElection(domain, options.leaderElection);
   const runtimeConfig =
     options.runtimeConfig instanceof RuntimeConfig
       ? options.runtimeConfig
@@ -162,16 +172,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let authentication: Authentication | undefined;
   let api: ApiServer | undefined;
   let tokenRequests: TokenRequestCreator | undefined;
-  const servable = servedDefinitions(domain, () => {
-    if (!authentication || !api) throw new Error('the server is not built yet');
-    return {
-      authentication,
-      authorizer: api.authorizer,
-      authorizeWithSelectors: gates.enabled(OrchFeatures.AuthorizeWithSelectors),
-      tokenRequests,
-      resources: api.resources,
-    };
-  });
+  const servable = servedDefinitions(
+    domain,
+    () => {
+      if (!authentication || !api) throw new Error('the server is not built yet');
+      return {
+        authentication,
+        authorizer: api.authorizer,
+        authorizeWithSelectors: gates.enabled(OrchFeatures.AuthorizeWithSelectors),
+        tokenRequests,
+        resources: api.resources,
+      };
+    },
+    { coordinatedLeaderElection: gates.enabled(OrchFeatures.CoordinatedLeaderElection) },
+  );
   runtimeConfig.validate(groupVersionRegistry(servable));
   // A policy file that does not decode fails start-up before anything is opened.
   // With --authorization-config, ABAC is read once the file names it (below).
@@ -207,7 +221,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let listening: SecureServer | undefined;
   try {
     const keys = keyScheme(options.etcdPrefix ?? '/registry');
-    const defs = servable.filter((d) => runtimeConfig.isEnabled(d.group, d.version, d.resource));
+    const defs = servable.filter(
+      (d) =>
+        runtimeConfig.isEnabled(d.group, d.version, d.resource) && (!d.featureGate || gates.enabled(d.featureGate)),
+    );
     const health = new HealthRegistry({ livezGracePeriodMs: options.livezGracePeriodMs ?? 0, logger });
     health.registerCheck('etcd', async (signal) => {
       await store.currentRevision(signal);
@@ -338,17 +355,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         health.markPostStartHookDone('priority-and-fairness-config-producer');
       }),
     ]);
-    // --- controllers (src/controllers): garbage collector, namespace, serviceaccount and aggregation ---
-    const controllers =
-      options.runControllers === false
-        ? undefined
-        : startControllers({
-            resources: served,
-            authorizer: api.authorizer,
-            logger,
-            signal: lifetime.signal,
-            domain,
-          });
+    // --- controllers (src/controllers): identity lease, coordinated election, and the
+    // leader-elected garbage collector, namespace, serviceaccount and aggregation controllers ---
+    const replicas = startReplicaControllers({
+      resources: served,
+      authorizer: api.authorizer,
+      domain,
+      logger,
+      runControllers: options.runControllers !== false,
+      leaderElection,
+      coordinatedLeaderElection: gates.enabled(OrchFeatures.CoordinatedLeaderElection),
+      apiServerIdentity: gates.enabled(OrchFeatures.APIServerIdentity),
+      hostname: options.hostname,
+      signal: lifetime.signal,
+    });
     health.markPostStartHookDone('bootstrap-namespaces');
     const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
     if (compactionInterval > 0) {
@@ -380,8 +400,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const delay = options.shutdownDelayDurationMs ?? 0;
         if (delay > 0) await new Promise((r) => setTimeout(r, delay));
         await networking.stop();
+        // The controllers stop and release their Lease while the store is still open.
+        await replicas.stop();
         lifetime.abort();
-        await controllers?.stop();
         await server.close({ drainTimeoutMs: 60_000 });
         if (ownsStore) await store.close();
       })();

@@ -40,10 +40,13 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   storage: [...LIBRARIES],
   registry: ['storage', ...LIBRARIES],
   endpoints: ['registry', ...LIBRARIES],
-  controllers: ['registry', ...LIBRARIES],
+  // API clients (leader election, the REST client): they reach the API over HTTP or through an
+  // injected client, never a layer of the server.
+  client: ['apis', 'util'],
+  controllers: ['registry', 'client', ...LIBRARIES],
   // The composition root: it wires every layer, backends and controllers included.
-  server: ['endpoints', 'registry', 'storage', 'storage/backend', 'controllers', ...LIBRARIES],
-  cli: ['server', ...LIBRARIES],
+  server: ['endpoints', 'registry', 'storage', 'storage/backend', 'controllers', 'client', ...LIBRARIES],
+  cli: ['server', 'client', ...LIBRARIES],
   // src/index.ts, the package's entry point.
   index: ['server', 'storage', ...LIBRARIES],
 };

@@ -102,10 +102,11 @@ export function validateLeaseSpec(spec: LeaseSpec | undefined): FieldError[] {
 }
 
 /**
- * A strategy is a known name or a domain-prefixed qualified name. kube reports these under
- * `spec.strategy.strategy` (its validator appends the field name twice); we keep that path.
+ * A strategy is a known name or a domain-prefixed qualified name (Lease and LeaseCandidate).
+ * kube reports these under `spec.strategy.strategy` (its validator appends the field name
+ * twice); we keep that path.
  */
-function validateLeaseStrategy(strategy: string): FieldError[] {
+export function validateLeaseStrategy(strategy: string): FieldError[] {
   const path = 'spec.strategy.strategy';
   if (strategy.split('/').length === 1) {
     return LEASE_STRATEGIES.includes(strategy) ? [] : [fieldErrors.notSupported(path, strategy, LEASE_STRATEGIES)];

@@ -25,4 +25,6 @@ export interface BuiltinResourceDefinition extends ResourceDefinition {
   readonly listItemsDescription?: string;
   /** Description of `<Kind>List.metadata`. */
   readonly listMetadataDescription?: string;
+  /** A feature gate the resource is served only with (besides being enabled by `--runtime-config`). */
+  readonly featureGate?: string;
 }

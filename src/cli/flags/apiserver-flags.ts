@@ -9,6 +9,7 @@ import { formatPortRange } from '../../apis/core/service-ranges.js';
 import type { AuthenticationOptions } from '../../authn/authentication-options.js';
 import type { AuthorizationOptions } from '../../authz/authorization-options.js';
 import { AUTHORIZATION_MODES } from '../../authz/index.js';
+import type { LeaderElectionConfiguration } from '../../client/leaderelection/leader-election-configuration.js';
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
@@ -28,6 +29,7 @@ import {
   stringListFlag,
 } from './flag-spec.js';
 import { formatHelp } from './flag-usage.js';
+import { leaderElectionFlagTable, leaderElectionFromFlags } from './leader-election-flags.js';
 import { serviceFlagTable, validateServiceFlags } from './service-flags.js';
 
 /** The admission plugins on by default, as the flags' usage names them. */
@@ -80,6 +82,8 @@ export interface ApiServerFlags {
   readonly livezGracePeriodMs: number;
   /** Run the garbage collector and the namespace controller inside the API server (default true). */
   readonly runControllers: boolean;
+  /** `--leader-elect*`: leader election of those controllers (validated). */
+  readonly leaderElection: LeaderElectionConfiguration;
   /** Seconds; watches without timeoutSeconds end after a random time in [this, 2×this). */
   readonly minRequestTimeout: number;
   /** `--service-cluster-ip-range` as given (empty: `10.0.0.0/24`); checked. */
@@ -118,6 +122,7 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
     ...authenticationFlagTable(),
     ...authorizationFlagTable(),
     ...serviceFlagTable(),
+    ...leaderElectionFlagTable(),
     dataDir: stringFlag({
       name: 'data-dir',
       default: './.orch',
@@ -357,7 +362,9 @@ export function parseApiServerCommandLine(
   problems.push(...authentication.problems);
   const authorization = authorizationOptionsFromFlags(v, v.authorizationModes, parsed.changed);
   problems.push(...authorization.problems);
-  if (problems.length > 0 || !runtimeConfig) throw new FlagValidationError(problems);
+  const leaderElection = leaderElectionFromFlags(v, parsed.changed, v.apiDomain);
+  problems.push(...leaderElection.problems);
+  if (problems.length > 0 || !runtimeConfig || !leaderElection.config) throw new FlagValidationError(problems);
   let warnings: string[];
   try {
     warnings = [...authentication.warnings, ...deps.featureGates.setFromMap(v.featureGates)];
@@ -393,6 +400,7 @@ export function parseApiServerCommandLine(
       shutdownDelayDurationMs: v.shutdownDelayDurationMs,
       livezGracePeriodMs: v.livezGracePeriodMs,
       runControllers: v.runControllers,
+      leaderElection: leaderElection.config,
       minRequestTimeout: v.minRequestTimeout,
       serviceClusterIPRange: v.serviceClusterIPRange,
       serviceNodePortRange: formatPortRange(v.serviceNodePortRange),

@@ -34,10 +34,10 @@ const ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:auth
  * tests of the registry and of the controllers without an HTTP server.
  */
 export async function registryFixture(
-  opts: { allowUnsafeMalformedObjectDeletion?: boolean; clock?: Clock } = {},
+  opts: { allowUnsafeMalformedObjectDeletion?: boolean; clock?: Clock; coordinatedLeaderElection?: boolean } = {},
 ): Promise<RegistryFixture> {
   const store = new MemoryStore();
-  const defs = builtinResources();
+  const defs = builtinResources({ coordinatedLeaderElection: opts.coordinatedLeaderElection });
   const signal = new AbortController().signal;
   const ctx = (namespace = ''): RequestContext =>
     internalRequestContext({ user: ADMIN, signal, verb: '', group: '', version: 'v1', resource: '', namespace });
