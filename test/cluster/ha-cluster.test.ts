@@ -212,6 +212,8 @@ function clusterSuite(): void {
   }, async (t) => {
     const watchers = Array.from({ length: 20 }, () => ({
       added: [] as string[],
+      /** resourceVersions of the events received, in order (must increase: no repeat, no reorder). */
+      versions: [] as bigint[],
       relists: 0,
       reconnects: 0,
       resumedAt: [] as string[],
@@ -244,6 +246,7 @@ function clusterSuite(): void {
               return;
             }
             if (e.type === 'ADDED') w.added.push(e.object.metadata?.name ?? '');
+            if (e.object.metadata?.resourceVersion) w.versions.push(BigInt(e.object.metadata.resourceVersion));
             rv = e.object.metadata?.resourceVersion ?? rv;
           },
           stopWatches.signal,
@@ -284,6 +287,8 @@ function clusterSuite(): void {
     const stored = [...run.found].sort();
     for (const [i, w] of watchers.entries()) {
       assert.equal(new Set(w.added).size, w.added.length, `watcher ${i} saw no object twice`);
+      const outOfOrder = w.versions.findIndex((v, k) => k > 0 && v <= (w.versions[k - 1] as bigint));
+      assert.equal(outOfOrder, -1, `watcher ${i}: event resourceVersions increase across reconnects`);
       const seen = new Set(w.added);
       const missing = stored.filter((n) => !seen.has(n));
       assert.deepEqual(missing, [], `watcher ${i} (resumed at ${w.resumedAt.join(', ')}) missed objects`);
