@@ -1,24 +1,18 @@
-import { SchemaGenError } from './facts.js';
 import type { ExternalType, ModuleConfig } from './module-config.js';
 
 /** Definition prefix of apimachinery's meta/v1 types. */
 export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 
-const OBJECT_META = 'src/apis/meta/object-meta-schema.ts';
+const TIME = 'src/apis/meta/time-schema.ts';
 
-/** The upstream types every built-in module references and Orch defines by hand. */
+/**
+ * The upstream types with a JSON form of their own (a string, a number or a string, any JSON),
+ * which Orch defines by hand: every module references them through these constants.
+ */
 export const SHARED_EXTERNALS: Readonly<Record<string, ExternalType>> = {
-  [`${META}.ObjectMeta`]: {
-    names: ['objectMetaField'],
-    from: OBJECT_META,
-    field: (n) => {
-      if (n !== 1) throw new SchemaGenError(`ObjectMeta is field 1 everywhere, not ${n}`);
-      return 'objectMetaField()';
-    },
-  },
-  [`${META}.Time`]: { names: ['timeSchema'], from: OBJECT_META },
-  [`${META}.MicroTime`]: { names: ['microTimeSchema'], from: OBJECT_META },
-  [`${META}.DeleteOptions`]: { names: ['deleteOptionsSchema'], from: 'src/apis/openapi/meta-definitions.ts' },
+  [`${META}.Time`]: { names: ['timeSchema'], from: TIME },
+  [`${META}.MicroTime`]: { names: ['microTimeSchema'], from: TIME },
+  [`${META}.FieldsV1`]: { names: ['fieldsV1Schema'], from: 'src/apis/meta/fields-v1-schema.ts' },
   'io.k8s.apimachinery.pkg.api.resource.Quantity': {
     names: ['quantitySchema'],
     from: 'src/apis/meta/quantity-schema.ts',
@@ -26,17 +20,6 @@ export const SHARED_EXTERNALS: Readonly<Record<string, ExternalType>> = {
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
     names: ['intOrStringSchema'],
     from: 'src/apis/meta/int-or-string-schema.ts',
-  },
-  // Hand-written for Event and ServiceAccount before the generator existed; one definition each.
-  'io.k8s.api.core.v1.ObjectReference': {
-    names: ['objectReferenceSchema'],
-    from: 'src/apis/core/object-reference-schema.ts',
-    markers: { 'x-orch-map-type': 'atomic' },
-  },
-  'io.k8s.api.core.v1.LocalObjectReference': {
-    names: ['localObjectReferenceSchema'],
-    from: 'src/apis/core/object-reference-schema.ts',
-    markers: { 'x-orch-map-type': 'atomic' },
   },
   'io.k8s.apimachinery.pkg.runtime.RawExtension': {
     names: ['rawExtensionSchema'],
@@ -47,7 +30,7 @@ export const SHARED_EXTERNALS: Readonly<Record<string, ExternalType>> = {
 /** The settings shared by the built-in modules. */
 export const BUILTIN_DEFAULTS: Pick<ModuleConfig, 'external' | 'typeMeta' | 'namePrefix' | 'imports'> = {
   external: SHARED_EXTERNALS,
-  typeMeta: { apiVersion: 'apiVersionField', kind: 'kindField', from: OBJECT_META },
+  typeMeta: { apiVersion: 'apiVersionField', kind: 'kindField', from: 'src/apis/meta/type-meta-fields.ts' },
   namePrefix: { upstream: 'io.k8s.', internal: 'io.orch.' },
   imports: { namedType: 'src/apis/schema/named.ts', schema: 'src/apis/schema/schema.ts' },
 };

@@ -32,6 +32,12 @@ export interface ProtoField {
    */
   pointer?: true;
   /**
+   * A non-pointer scalar with `omitempty` whose published `default` is its zero value
+   * (LocalObjectReference.name, `+default=""`): kube never writes that value, so the default
+   * is published but not applied. Only the Go declarations tell.
+   */
+  omitEmpty?: true;
+  /**
    * The field holds a struct that Go embeds with `json:",inline"`: JSON flattens its fields into
    * the parent, protobuf keeps them in this one message field. The value names the embedded
    * definition, whose fields are listed under that name in the facts' `protobuf` section. The

@@ -21,6 +21,9 @@ import type { GoPackage } from './go-universe.js';
  *   definition, with `+union` members as `x-kubernetes-unions`;
  * - a `$ref` with siblings (a description in kube's documents, a default or an extension) is
  *   wrapped in `allOf`, as kube's v3 documents do.
+ *
+ * The protobuf facts also say which fields are Go pointers to scalars (a zero is a set value)
+ * and which `omitempty` scalars default to their zero value (a default kube never writes).
  */
 
 const REF = '#/components/schemas/';
@@ -70,6 +73,13 @@ function extensionsOf(lines: readonly string[]): Record<string, unknown> {
 
 function isFalseForOpenApi(lines: readonly string[]): boolean {
   return (commentTags(lines).get('k8s:openapi-gen') ?? []).includes('false');
+}
+
+/** Whether `s` (of a non-pointer member of type `n`) defaults to the zero value of a scalar. */
+function zeroDefault(s: UpstreamSchema, n: TypeNode, r: TypeResolver): boolean {
+  if (n.k === 'pointer' || !('default' in s)) return false;
+  const tf = typeFormat(r.resolve(n));
+  return tf !== undefined && JSON.stringify(s.default) === JSON.stringify(tf[2]);
 }
 
 /** A `$ref` to `def`, wrapped in `allOf` when it has siblings. */
@@ -299,6 +309,7 @@ export class OpenApiRules {
         if (!optional) required.push(name);
         properties[name] = this.property(m, node, owner.scope.pkg, where, references);
         const pf = this.protoField(m, node, owner.scope.pkg, where);
+        if (pf && !pf.pointer && json?.omitempty && zeroDefault(properties[name], node, this.r)) pf.omitEmpty = true;
         if (into !== undefined) {
           if (pf === undefined) throw new SchemaGenError(`${where}: no protobuf tag`);
           into[name] = pf;

@@ -21,6 +21,13 @@ export interface ModuleConfig {
   readonly types: Readonly<Record<string, string | undefined>>;
   /** Upstream definitions Orch already has: how a field of that type is written, and the import. */
   readonly external: Readonly<Record<string, ExternalType>>;
+  /**
+   * Orch's own markers added to generated properties, by upstream definition, then property
+   * (`x-orch-list-duplicates: allowed` on ObjectMeta's `ownerReferences`): behaviour kube
+   * implements in Go rather than in the schema it publishes. Only `x-orch-*` keys that no
+   * upstream marker maps to; never prose.
+   */
+  readonly orchMarkers?: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, string | boolean>>>>>>;
   /** Generated modules (by name) whose definitions this module imports instead of generating. */
   readonly uses?: readonly string[];
   /** The `apiVersion` / `kind` properties of kinds: the shared field constants and their module. */
@@ -37,12 +44,6 @@ export interface ExternalType {
   readonly names: readonly string[];
   /** Module (path from the repository root). */
   readonly from: string;
-  /**
-   * Expression of a field of this type given its protobuf number, when the type is not used as
-   * `{ ...<schema>, 'x-orch-protobuf-field': n }` (ObjectMeta: `objectMetaField()`); such a type
-   * can only be a field, never a list item or map value.
-   */
-  readonly field?: (protobufNumber: number) => string;
   /** The type's own `x-orch-*` type markers, for fields that override one (see `x-orch-field-overrides`). */
   readonly markers?: Readonly<Record<string, unknown>>;
 }

@@ -1,5 +1,11 @@
 import { SchemaGenError } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
+import {
+  AUTHENTICATION_MODULE,
+  AUTHORIZATION_MODULE,
+  COORDINATION_MODULE,
+  COORDINATION_V1ALPHA2_MODULE,
+} from './modules/access.js';
 import { APIEXTENSIONS_MODULE } from './modules/apiextensions.js';
 import {
   CERTIFICATES_MODULE,
@@ -37,6 +43,10 @@ export const MODULES: Readonly<Record<string, ModuleConfig>> = {
   storage: STORAGE_MODULE,
   certificates: CERTIFICATES_MODULE,
   flowcontrol: FLOWCONTROL_MODULE,
+  coordination: COORDINATION_MODULE,
+  'coordination-v1alpha2': COORDINATION_V1ALPHA2_MODULE,
+  authentication: AUTHENTICATION_MODULE,
+  authorization: AUTHORIZATION_MODULE,
   apiextensions: APIEXTENSIONS_MODULE,
 };
 

@@ -49,19 +49,19 @@ export function protobufLayout(facts: UpstreamFacts, def: string, s: UpstreamSch
 }
 
 /**
- * Property order as Go declares the fields: the TypeMeta fields first, then by protobuf number
- * (go-to-protobuf numbers fields in struct order), an inlined struct's fields at its number.
+ * Property order as Go declares the fields (the order kube writes them in JSON): the TypeMeta
+ * fields first, then the order of the protobuf facts, which list a struct's fields as Go
+ * declares them (not by number: core/v1 ConfigMap declares `immutable`, field 4, before `data`,
+ * field 2), an inlined struct's fields where the struct is embedded.
  */
 export function propertyOrder(layout: ProtobufLayout, names: string[]): string[] {
   const typeMeta = ['apiVersion', 'kind'];
-  const rank = (n: string): [number, number] => {
-    const pf = layout.properties.get(n);
-    if (pf === undefined) return [typeMeta.includes(n) ? typeMeta.indexOf(n) - 2 : 0, 0];
-    return pf.via ? [pf.via.number, pf.field.number] : [pf.field.number, 0];
+  const declared = [...layout.properties.keys()];
+  const rank = (n: string): number => {
+    const at = declared.indexOf(n);
+    if (at >= 0) return at;
+    // A property without a protobuf field: TypeMeta's (in the envelope), else last.
+    return typeMeta.includes(n) ? typeMeta.indexOf(n) - typeMeta.length : declared.length;
   };
-  return [...names].sort((a, b) => {
-    const [a1, a2] = rank(a);
-    const [b1, b2] = rank(b);
-    return a1 - b1 || a2 - b2 || a.localeCompare(b);
-  });
+  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }

@@ -38,6 +38,11 @@ export const RBAC_MODULE: ModuleConfig = {
  */
 export const RBAC_STANDALONE_MODULE: ModuleConfig = {
   ...RBAC_MODULE,
+  // ObjectMeta comes from the meta module, as in the RBAC module that imports it from there.
+  external: {
+    ...RBAC_MODULE.external,
+    [`${META}.ObjectMeta`]: { names: ['objectMetaSchema'], from: 'src/apis/meta/meta-v1-schemas.ts' },
+  },
   facts: 'scripts/schema-gen/upstream/rbac-v1.openapi.facts.json',
   command: 'npx tsx scripts/schema-gen/generate.ts rbac-standalone',
   types: { ...RBAC_TYPES, ...LABEL_SELECTOR_TYPES },

@@ -5,6 +5,7 @@ import { type GoSourceReader, type GoSourceRepo, GoUniverse } from './go-univers
 import type { ModuleConfig } from './module-config.js';
 import { RBAC_MODULE } from './rbac-config.js';
 import { kubeRepos, reduceGoTypes } from './reduce-go-types.js';
+import { renderSchemaModule } from './render-schema-module.js';
 
 /**
  * The Go reducer over small in-memory packages written like kube's API packages: each rule of
@@ -51,9 +52,9 @@ function universe(types: string, extra: Record<string, string> = {}): GoUniverse
 const DEMO = 'io.k8s.api.demo.v1';
 const REF = '#/components/schemas/';
 
-/** A module of `types` (with descriptions where given) from package demo/v1. */
+/** A module of `types` (with descriptions where given) from package demo/v1; meta/v1 types are referenced. */
 function config(types: ModuleConfig['types']): ModuleConfig {
-  return { ...RBAC_MODULE, goPackage: 'k8s.io/api/demo/v1', types, uses: [] };
+  return { ...RBAC_MODULE, goPackage: 'k8s.io/api/demo/v1', types, uses: ['meta'] };
 }
 
 const HEADER = `package v1
@@ -254,6 +255,69 @@ const CachingNone Caching = "None"
     assert.deepEqual(facts.schemas[`${DEMO}.Disk`].properties?.caching, { default: 'None', type: 'string' });
     assert.equal(facts.protobuf[`${DEMO}.Disk`].zones.label, 'repeated');
     assert.equal(facts.protobuf[`${DEMO}.Disk`].audience.label, 'optional');
+  });
+
+  it('renders properties in Go order, and an omitempty zero default as published only', () => {
+    const cfg = config({ [`${DEMO}.Ref`]: undefined });
+    const facts = reduceGoTypes(
+      cfg,
+      universe(`package v1
+
+type Ref struct {
+	// Declared first, numbered last, as upstream types grow.
+	// +optional
+	Immutable *bool \`json:"immutable,omitempty" protobuf:"varint,3,opt,name=immutable"\`
+	// +default=""
+	// +optional
+	Name string \`json:"name,omitempty" protobuf:"bytes,1,opt,name=name"\`
+	// +optional
+	Reporter string \`json:"reporter" protobuf:"bytes,2,opt,name=reporter"\`
+	// +default="x"
+	// +optional
+	Mode *string \`json:"mode,omitempty" protobuf:"bytes,4,opt,name=mode"\`
+}
+`),
+    );
+    const pb = facts.protobuf[`${DEMO}.Ref`];
+    assert.deepEqual(Object.keys(pb), ['immutable', 'name', 'reporter', 'mode']);
+    // Only the zero default of a non-pointer omitempty field is one kube never writes.
+    assert.equal(pb.name.omitEmpty, true);
+    assert.equal(pb.reporter.omitEmpty, undefined);
+    assert.equal(pb.mode.omitEmpty, undefined);
+    const text = renderSchemaModule(facts, cfg);
+    assert.match(text, /properties: \{ immutable: .*, name: .*, reporter: .*, mode: .* \}/s);
+    // (The renderer's output before formatting, with double quotes.)
+    assert.match(text, /name: \{ type: "string", "x-orch-published-default": "", "x-orch-protobuf-field": 1 \}/);
+    assert.match(text, /reporter: \{ type: "string", default: "", "x-orch-protobuf-field": 2 \}/);
+    assert.match(
+      text,
+      /mode: \{ type: "string", default: "x", "x-orch-protobuf-field": 4, "x-orch-protobuf-presence": "explicit" \}/,
+    );
+  });
+
+  it("adds Orch's own markers to a property, and refuses ones upstream markers map to", () => {
+    const facts = reduceGoTypes(
+      config({ [`${DEMO}.Part`]: undefined }),
+      universe(`package v1
+
+type Part struct {
+	// +listType=set
+	Tags []string \`json:"tags,omitempty" protobuf:"bytes,1,rep,name=tags"\`
+}
+`),
+    );
+    const withMarkers = (markers: Record<string, string>): ModuleConfig => ({
+      ...config({ [`${DEMO}.Part`]: undefined }),
+      orchMarkers: { [`${DEMO}.Part`]: { tags: markers } },
+    });
+    assert.match(
+      renderSchemaModule(facts, withMarkers({ 'x-orch-list-duplicates': 'allowed' })),
+      /"x-orch-list-type": "set", "x-orch-list-duplicates": "allowed", "x-orch-protobuf-field": 1/,
+    );
+    assert.throws(
+      () => renderSchemaModule(facts, withMarkers({ 'x-orch-list-type': 'atomic' })),
+      (err: unknown) => err instanceof SchemaGenError && err.message.includes('is not a marker of Orch'),
+    );
   });
 
   const refusals: [string, string, string][] = [

@@ -2,14 +2,15 @@ import { dirname, relative } from 'node:path';
 import { type ProtoField, refOf, SchemaGenError, type UpstreamFacts, type UpstreamSchema } from './facts.js';
 import type { ModuleConfig } from './module-config.js';
 import { type ProtobufLayout, propertyOrder, protobufLayout } from './protobuf-layout.js';
-import { Code, convertKeywords, convertMarkers, GVK, type Node, print, Spread } from './schema-nodes.js';
+import { Code, convertKeywords, convertMarkers, GVK, MARKERS, type Node, print, Spread } from './schema-nodes.js';
 
 /**
  * Renders an Orch schema module (TypeScript source, before formatting) from upstream facts:
  * one `namedType` constant per generated definition, dependencies first; `x-kubernetes-*`
  * markers become `x-orch-*`; every property gets its protobuf field number (and explicit
  * presence for Go pointers to scalars); structs Go inlines are listed in
- * `x-orch-protobuf-inline`; references to types Orch already defines, or another generated
+ * `x-orch-protobuf-inline`; a zero default of an `omitempty` field is published, not applied
+ * (`x-orch-published-default`); references to types Orch already defines, or another generated
  * module provides, use those constants. Kinds carry Orch's description; other types may have
  * none. Pure: the same facts and config give the same text. Throws `SchemaGenError` naming the
  * definition and field for anything it cannot map.
@@ -48,7 +49,6 @@ function constantFor(ctx: Context, def: string, where: string): string {
     return provided.constant;
   }
   const external = ctx.config.external[def];
-  if (external?.field) throw new SchemaGenError(`${where}: ${def} can only be a field`);
   if (external) {
     for (const n of external.names) need(ctx, external.from, n);
     return external.names[0];
@@ -122,12 +122,26 @@ function checkLabel(s: UpstreamSchema, pf: ProtoField, where: string): void {
   if (!Number.isInteger(pf.number) || pf.number < 1) throw new SchemaGenError(`${where}: bad field number`);
 }
 
-function withField(node: Node, number: number, explicit: boolean): Node {
-  const pb: Record<string, Node> = { 'x-orch-protobuf-field': number };
-  if (explicit) pb['x-orch-protobuf-presence'] = 'explicit';
-  if (node instanceof Code) return new Spread(node.text, pb);
-  if (node instanceof Spread) return new Spread(node.base, { ...node.extra, ...pb });
-  return { ...(node as Record<string, Node>), ...pb };
+/** `node` with `extra` keys added (a bare constant becomes a spread). */
+function withKeys(node: Node, extra: Record<string, Node>): Node {
+  if (Object.keys(extra).length === 0) return node;
+  if (node instanceof Code) return new Spread(node.text, extra);
+  if (node instanceof Spread) return new Spread(node.base, { ...node.extra, ...extra });
+  return { ...(node as Record<string, Node>), ...extra };
+}
+
+/** Upstream markers as Orch writes them: the keys Orch's own markers may not set. */
+const UPSTREAM_MARKERS = new Set(Object.values(MARKERS));
+
+/** Orch's own markers of a property (see `ModuleConfig.orchMarkers`), checked. */
+function orchMarkersOf(ctx: Context, def: string, name: string): Record<string, Node> {
+  const markers = ctx.config.orchMarkers?.[def]?.[name] ?? {};
+  for (const key of Object.keys(markers)) {
+    if (!key.startsWith('x-orch-') || UPSTREAM_MARKERS.has(key) || key.startsWith('x-orch-protobuf-')) {
+      throw new SchemaGenError(`${def}.${name}: ${key} is not a marker of Orch's own`);
+    }
+  }
+  return { ...markers };
 }
 
 /** One property of a definition, with its protobuf number. */
@@ -149,17 +163,26 @@ function convertProperty(
   const pf = layout.properties.get(name)?.field;
   if (pf === undefined) throw new SchemaGenError(`${where}: no protobuf field number`);
   checkLabel(s, pf, where);
-  const ref = refOf(s);
-  const external = ref === undefined ? undefined : ctx.config.external[ref];
-  if (external?.field) {
-    for (const n of external.names) need(ctx, external.from, n);
-    const extra = { ...convertKeywords(s, where), ...convertMarkers(s) };
-    const code = external.field(pf.number);
-    return Object.keys(extra).length === 0 ? new Code(code) : new Spread(code, extra);
-  }
+  const pb: Record<string, Node> = { 'x-orch-protobuf-field': pf.number };
   // A zero value of a Go pointer to a scalar is a set value (messages are always written).
-  const scalar = ref === undefined && s.type !== undefined && s.type !== 'object' && s.type !== 'array';
-  return withField(convert(ctx, s, where), pf.number, pf.pointer === true && scalar);
+  const scalar = refOf(s) === undefined && s.type !== undefined && s.type !== 'object' && s.type !== 'array';
+  if (pf.pointer === true && scalar) pb['x-orch-protobuf-presence'] = 'explicit';
+  let node = convert(ctx, s, where);
+  if (pf.omitEmpty === true) node = publishedOnlyDefault(node, where);
+  return withKeys(node, { ...orchMarkersOf(ctx, def, name), ...pb });
+}
+
+/**
+ * A scalar whose default kube publishes but never writes (the zero value of an `omitempty`
+ * field): `default` becomes `x-orch-published-default`, so that it is published, not applied.
+ */
+function publishedOnlyDefault(node: Node, where: string): Node {
+  const inline = node !== null && typeof node === 'object' && !Array.isArray(node);
+  if (!inline || node instanceof Code || node instanceof Spread || !('default' in node)) {
+    throw new SchemaGenError(`${where}: an omitempty default on a value that is not an inline scalar`);
+  }
+  const { default: value, ...rest } = node;
+  return { ...rest, 'x-orch-published-default': value };
 }
 
 function convertDefinition(ctx: Context, def: string): Node {
@@ -179,6 +202,9 @@ function convertDefinition(ctx: Context, def: string): Node {
     }));
   }
   const properties: Record<string, Node> = {};
+  for (const name of Object.keys(ctx.config.orchMarkers?.[def] ?? {})) {
+    if (!(name in props)) throw new SchemaGenError(`${def}.${name}: Orch markers for a property upstream lacks`);
+  }
   for (const name of order) {
     properties[name] = convertProperty(ctx, def, name, props[name], isKind, layout);
   }
@@ -255,6 +281,9 @@ export function renderSchemaModule(
 ): string {
   const ctx: Context = { facts, config, constants: new Map(), provided, imports: new Map() };
   const order = generationOrder(facts, config, provided);
+  for (const def of Object.keys(config.orchMarkers ?? {})) {
+    if (!order.includes(def)) throw new SchemaGenError(`${def}: Orch markers for a type this module does not generate`);
+  }
   // Constants imported from other modules must not clash with the ones declared here.
   const imported = new Set(order.flatMap((def) => referencesOf(facts.schemas[def])).filter((d) => provided.has(d)));
   const taken = new Map([...imported].map((def) => [(provided.get(def) as ProvidedType).constant, def]));

@@ -21,7 +21,7 @@ export class Spread {
 export type Node = Code | Spread | null | boolean | number | string | Node[] | { [key: string]: Node };
 
 /** Upstream extensions and the Orch markers they become. */
-const MARKERS: Readonly<Record<string, string>> = {
+export const MARKERS: Readonly<Record<string, string>> = {
   'x-kubernetes-list-type': 'x-orch-list-type',
   'x-kubernetes-list-map-keys': 'x-orch-list-map-keys',
   'x-kubernetes-map-type': 'x-orch-map-type',

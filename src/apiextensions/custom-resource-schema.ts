@@ -3,7 +3,8 @@ import {
   schemaFromJSONSchemaProps,
   stripUnsupportedFormats,
 } from '../apis/apiextensions/schema-from-json-schema-props.js';
-import { apiVersionField, kindField, objectMetaField } from '../apis/meta/object-meta-schema.js';
+import { objectMetaField } from '../apis/meta/object-meta-schema.js';
+import { apiVersionField, kindField } from '../apis/meta/type-meta-fields.js';
 import type { Schema } from '../apis/schema/schema.js';
 
 /** The schemas one version of a custom resource is served with. */

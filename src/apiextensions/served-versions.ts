@@ -6,7 +6,6 @@ import {
 } from '../apis/apiextensions/crd-types.js';
 import { byKubeVersionPriority, compareKubeAwareVersions } from '../apis/apiextensions/version-priority.js';
 import { STANDARD_VERBS } from '../apis/meta/builtin-definition.js';
-import { objectMetaSchema } from '../apis/meta/object-meta-schema.js';
 import type { ApiObject } from '../apis/object.js';
 import {
   apiVersionOf,
@@ -18,7 +17,7 @@ import { applyDefaults } from '../apis/schema/defaults.js';
 import { pruneUnknownFields } from '../apis/schema/prune.js';
 import type { Schema } from '../apis/schema/schema.js';
 import { selectableFieldLabels } from '../apis/selectors/selectable-fields.js';
-import { describeField } from '../apis/table/column-helpers.js';
+import { CREATED_DESCRIPTION } from '../apis/table/column-helpers.js';
 import { declarativeTableColumns } from '../apis/table/declarative-columns.js';
 import { type CustomResourceSchemas, customResourceSchemas } from './custom-resource-schema.js';
 import { customResourceStatusStrategy, customResourceStrategy } from './custom-resource-strategy.js';
@@ -37,7 +36,7 @@ export interface ServedVersionsOptions {
 const AGE: CustomResourceColumnDefinition = {
   name: 'Age',
   type: 'date',
-  description: describeField(objectMetaSchema, 'creationTimestamp'),
+  description: CREATED_DESCRIPTION,
   jsonPath: '.metadata.creationTimestamp',
 };
 

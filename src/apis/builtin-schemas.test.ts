@@ -6,10 +6,14 @@ import { describe, it } from 'node:test';
 import { apiDomain } from './api-domain.js';
 import * as apiextensions from './apiextensions/apiextensions-v1-schemas.js';
 import * as apps from './apps/apps-v1-schemas.js';
+import * as authentication from './authentication/authentication-v1-schemas.js';
+import * as authorization from './authorization/authorization-v1-schemas.js';
 import * as autoscalingV1 from './autoscaling/autoscaling-v1-schemas.js';
 import * as autoscalingV2 from './autoscaling/autoscaling-v2-schemas.js';
 import * as batch from './batch/batch-v1-schemas.js';
 import * as certificates from './certificates/certificates-v1-schemas.js';
+import * as coordination from './coordination/coordination-v1-schemas.js';
+import * as coordinationV1alpha2 from './coordination/coordination-v1alpha2-schemas.js';
 import * as core from './core/core-v1-schemas.js';
 import * as discovery from './discovery/discovery-v1-schemas.js';
 import * as flowcontrol from './flowcontrol/flowcontrol-v1-schemas.js';
@@ -48,6 +52,10 @@ const MODULES: Record<string, Record<string, Schema>> = {
   'storage-v1': storage,
   'certificates-v1': certificates,
   'flowcontrol-v1': flowcontrol,
+  'coordination-v1': coordination,
+  'coordination-v1alpha2': coordinationV1alpha2,
+  'authentication-v1': authentication,
+  'authorization-v1': authorization,
   'apiextensions-v1': apiextensions,
 };
 
@@ -113,7 +121,10 @@ describe('generated built-in schema modules', () => {
         const description = schema['x-orch-type-description'];
         if (isKind) {
           assert.ok(description && !description.includes('\n') && description.length < 120, def);
-          assert.ok(schema.properties?.apiVersion && schema.properties.kind && schema.properties.metadata, def);
+          assert.ok(schema.properties?.apiVersion && schema.properties.kind, def);
+          // Options kinds (DeleteOptions) have no metadata.
+          const hasMetadata = (facts.schemas[def].properties as Record<string, unknown>).metadata !== undefined;
+          assert.equal(schema.properties.metadata !== undefined, hasMetadata, def);
         } else if (!['meta-v1', 'rbac-v1'].includes(name)) {
           assert.equal(description, undefined, def);
         }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapSchema } from '../apis/core/config-map.js';
+import { configMapSchema } from '../apis/core/core-v1-schemas.js';
 import { decodeCbor, encodeCbor } from './cbor.js';
 import { encodeJson, encodeJsonCompact, encodeJsonList } from './json-encode.js';
 import { decodeJsonStrict } from './json-strict.js';

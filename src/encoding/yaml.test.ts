@@ -95,12 +95,12 @@ num:
   it('folds long scalars at column 80', () => {
     assert.equal(
       encodeYaml({
-        desc: 'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+        desc: 'A long plain value that the encoder breaks at a space once a line passes column eighty, then goes on with the rest of the value indented by two spaces, as go-yaml writes it.',
         q: 'It\'s: a "quoted" value that is long enough to need folding because it goes past the eighty column limit',
       }),
-      `desc: APIVersion defines the versioned schema of this representation of an object.
-  Servers should convert recognized schemas to the latest internal value, and may
-  reject unrecognized values.
+      `desc: A long plain value that the encoder breaks at a space once a line passes column
+  eighty, then goes on with the rest of the value indented by two spaces, as go-yaml
+  writes it.
 q: 'It''s: a "quoted" value that is long enough to need folding because it goes past
   the eighty column limit'
 `,

@@ -21,7 +21,12 @@ export async function openStore(o: StoreOptions): Promise<Store> {
   if (o.backend === 'etcd3') {
     if (o.etcdServers.length === 0) throw new Error('--etcd-servers must be set with --storage-backend=etcd3');
     const { openEtcdStore } = await import('../storage/etcd/etcd-store.js');
-    return openEtcdStore({ endpoints: [...o.etcdServers], prefix: o.etcdPrefix, logger: o.logger });
+    // On an etcd cluster, a write forwarded to a leader that dies is answered only at its
+    // deadline (2 s), and a call failing while the members elect a new leader (about one election
+    // timeout, 1 s by default) is retried for about 3 s (backoff 0.1, 0.2, 0.4, 0.8, 1.6 s).
+    const cluster = o.etcdServers.length > 1;
+    const tuning = cluster ? { maxAttempts: 6, writeTimeoutMs: 2000 } : {};
+    return openEtcdStore({ endpoints: [...o.etcdServers], prefix: o.etcdPrefix, logger: o.logger, ...tuning });
   }
   const path = join(o.dataDir, 'store');
   await mkdir(path, { recursive: true, mode: 0o700 });

@@ -259,7 +259,7 @@ describe('generic create/get/update/delete', () => {
 
   it('accepts Protobuf request bodies and rejects malformed ones with 400', async () => {
     const { encodeObject } = await import('../../src/encoding/protobuf/index.js');
-    const { configMapSchema } = await import('../../src/apis/core/config-map.js');
+    const { configMapSchema } = await import('../../src/apis/core/core-v1-schemas.js');
     const bytes = encodeObject(configMapSchema, {
       ...cm('from-proto', { k: 'v' }),
       metadata: { name: 'from-proto', namespace: 'default' },

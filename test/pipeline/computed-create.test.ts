@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../src/admission/index.js';
-import { apiVersionField, kindField, objectMetaField } from '../../src/apis/meta/object-meta-schema.js';
+import { objectMetaField } from '../../src/apis/meta/object-meta-schema.js';
 import { apiErrors } from '../../src/apis/meta/status.js';
+import { apiVersionField, kindField } from '../../src/apis/meta/type-meta-fields.js';
 import type { ApiObject } from '../../src/apis/object.js';
 import type { ResourceDefinition, SubresourceCreate } from '../../src/apis/resource-definition.js';
 import type { Schema } from '../../src/apis/schema/schema.js';

@@ -1,6 +1,7 @@
 import { nameIsDNSSubdomain } from '../../src/apis/meta/name-validation.js';
-import { apiVersionField, kindField, objectMetaField } from '../../src/apis/meta/object-meta-schema.js';
+import { objectMetaField } from '../../src/apis/meta/object-meta-schema.js';
 import { schemaStrategy } from '../../src/apis/meta/resource-strategy.js';
+import { apiVersionField, kindField } from '../../src/apis/meta/type-meta-fields.js';
 import type { ApiObject } from '../../src/apis/object.js';
 import type { ResourceDefinition, StorageVersionConversion } from '../../src/apis/resource-definition.js';
 import type { Schema } from '../../src/apis/schema/schema.js';

@@ -1,7 +1,8 @@
 import { fieldErrors } from '../../src/apis/meta/field-error.js';
 import { nameIsDNSSubdomain } from '../../src/apis/meta/name-validation.js';
-import { apiVersionField, kindField, objectMetaField } from '../../src/apis/meta/object-meta-schema.js';
+import { objectMetaField } from '../../src/apis/meta/object-meta-schema.js';
 import { schemaStrategy } from '../../src/apis/meta/resource-strategy.js';
+import { apiVersionField, kindField } from '../../src/apis/meta/type-meta-fields.js';
 import type { ApiObject } from '../../src/apis/object.js';
 import type { ResourceDefinition, SubresourceKind } from '../../src/apis/resource-definition.js';
 import type { Schema } from '../../src/apis/schema/schema.js';

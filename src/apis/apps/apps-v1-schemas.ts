@@ -3,9 +3,10 @@
 
 import { persistentVolumeClaimSchema, podTemplateSpecSchema } from '../core/core-v1-schemas.js';
 import { intOrStringSchema } from '../meta/int-or-string-schema.js';
-import { labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
+import { labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
 import { rawExtensionSchema } from '../meta/raw-extension-schema.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -19,7 +20,7 @@ export const controllerRevisionSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       data: { ...rawExtensionSchema, 'x-orch-protobuf-field': 2 },
       revision: { type: 'integer', format: 'int64', default: 0, 'x-orch-protobuf-field': 3 },
     },
@@ -119,7 +120,7 @@ export const daemonSetSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...daemonSetSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...daemonSetStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -186,10 +187,10 @@ export const deploymentConditionSchema: Schema = namedType('io.orch.api.apps.v1.
   properties: {
     type: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
     status: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
-    reason: { type: 'string', 'x-orch-protobuf-field': 4 },
-    message: { type: 'string', 'x-orch-protobuf-field': 5 },
     lastUpdateTime: { ...timeSchema, 'x-orch-protobuf-field': 6 },
     lastTransitionTime: { ...timeSchema, 'x-orch-protobuf-field': 7 },
+    reason: { type: 'string', 'x-orch-protobuf-field': 4 },
+    message: { type: 'string', 'x-orch-protobuf-field': 5 },
   },
 });
 
@@ -200,6 +201,7 @@ export const deploymentStatusSchema: Schema = namedType('io.orch.api.apps.v1.Dep
     observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 1 },
     replicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 2 },
     updatedReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 3 },
+    readyReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 7 },
     availableReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     unavailableReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
     conditions: {
@@ -211,7 +213,6 @@ export const deploymentStatusSchema: Schema = namedType('io.orch.api.apps.v1.Dep
       'x-orch-patch-merge-key': 'type',
       'x-orch-protobuf-field': 6,
     },
-    readyReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 7 },
     collisionCount: {
       type: 'integer',
       format: 'int32',
@@ -230,7 +231,7 @@ export const deploymentSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...deploymentSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...deploymentStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -243,9 +244,9 @@ export const replicaSetSpecSchema: Schema = namedType('io.orch.api.apps.v1.Repli
   required: ['selector'],
   properties: {
     replicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 1, 'x-orch-protobuf-presence': 'explicit' },
+    minReadySeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     selector: { ...labelSelectorSchema, 'x-orch-protobuf-field': 2 },
     template: { ...podTemplateSpecSchema, default: {}, 'x-orch-protobuf-field': 3 },
-    minReadySeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
   },
 });
 
@@ -269,9 +270,9 @@ export const replicaSetStatusSchema: Schema = namedType('io.orch.api.apps.v1.Rep
   properties: {
     replicas: { type: 'integer', format: 'int32', default: 0, 'x-orch-protobuf-field': 1 },
     fullyLabeledReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 2 },
-    observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 3 },
     readyReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     availableReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
+    observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 3 },
     conditions: {
       type: 'array',
       items: { ...replicaSetConditionSchema, default: {} },
@@ -293,7 +294,7 @@ export const replicaSetSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...replicaSetSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...replicaSetStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -435,7 +436,7 @@ export const statefulSetSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...statefulSetSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...statefulSetStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },

@@ -2,7 +2,7 @@ import type { ApiDomain } from '../api-domain.js';
 import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
 import { virtualResource } from '../meta/virtual-definition.js';
 import type { VirtualCreate } from '../resource-definition.js';
-import { selfSubjectReviewSchema, tokenReviewSchema } from './review-schemas.js';
+import { selfSubjectReviewSchema, tokenReviewSchema } from './authentication-v1-schemas.js';
 
 /** `authentication.<domain>/v1` `tokenreviews`: create only; `virtual` authenticates the token. */
 export function tokenReviewResource(domain: ApiDomain, virtual: VirtualCreate): BuiltinResourceDefinition {

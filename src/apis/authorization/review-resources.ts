@@ -7,7 +7,7 @@ import {
   selfSubjectAccessReviewSchema,
   selfSubjectRulesReviewSchema,
   subjectAccessReviewSchema,
-} from './review-schemas.js';
+} from './authorization-v1-schemas.js';
 
 /** The computed creates behind the four access-review resources. */
 export interface AccessReviewHandlers {

@@ -3,31 +3,14 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isConfigMapKey, type NameValidator } from '../meta/name-validation.js';
-import {
-  API_CONVENTIONS,
-  apiVersionField,
-  kindField,
-  microTimeSchema,
-  objectMetaField,
-} from '../meta/object-meta-schema.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
-import { fieldOf, namedType, pb, stringField } from '../schema/named.js';
-import type { Schema } from '../schema/schema.js';
-import {
-  AGE_COLUMN,
-  column,
-  describeField,
-  NAME_COLUMN,
-  objectName,
-  stringAt,
-  valueAt,
-} from '../table/column-helpers.js';
+import { AGE_COLUMN, column, NAME_COLUMN, objectName, stringAt, valueAt } from '../table/column-helpers.js';
 import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
+import { leaseCandidateSchema } from './coordination-v1alpha2-schemas.js';
 import { validateLeaseStrategy } from './lease.js';
-
-const COORDINATION_V1ALPHA2 = 'io.orch.api.coordination.v1alpha2';
 
 export interface LeaseCandidateSpec {
   leaseName?: string;
@@ -43,60 +26,6 @@ export interface LeaseCandidateSpec {
 export interface LeaseCandidate extends ApiObject {
   spec?: LeaseCandidateSpec;
 }
-
-const leaseCandidateSpecSchema: Schema = namedType(
-  `${COORDINATION_V1ALPHA2}.LeaseCandidateSpec`,
-  'LeaseCandidateSpec is a specification of a Lease.',
-  {
-    type: 'object',
-    properties: {
-      leaseName: stringField(
-        'LeaseName is the name of the lease for which this candidate is contending. This field is immutable.',
-        pb(1),
-      ),
-      pingTime: fieldOf(
-        microTimeSchema,
-        'PingTime is the last time that the server has requested the LeaseCandidate to renew. It is only done during leader election to check if any LeaseCandidates have become ineligible. When PingTime is updated, the LeaseCandidate will respond by updating RenewTime.',
-        pb(2),
-      ),
-      renewTime: fieldOf(
-        microTimeSchema,
-        'RenewTime is the time that the LeaseCandidate was last updated. Any time a Lease needs to do leader election, the PingTime field is updated to signal to the LeaseCandidate that they should update the RenewTime. Old LeaseCandidate objects are also garbage collected if it has been hours since the last renew. The PingTime field is updated regularly to prevent garbage collection for still active LeaseCandidates.',
-        pb(3),
-      ),
-      binaryVersion: stringField(
-        'BinaryVersion is the binary version. It must be in a semver format without leading `v`. This field is required.',
-        pb(4),
-      ),
-      emulationVersion: stringField(
-        'EmulationVersion is the emulation version. It must be in a semver format without leading `v`. EmulationVersion must be less than or equal to BinaryVersion. This field is required when strategy is "OldestEmulationVersion"',
-        pb(5),
-      ),
-      strategy: stringField(
-        'Strategy is the strategy that coordinated leader election will use for picking the leader. If multiple candidates for the same Lease return different strategies, the strategy provided by the candidate with the latest BinaryVersion will be used. If there is still conflict, this is a user error and coordinated leader election will not operate the Lease until resolved. (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled.',
-        pb(6),
-      ),
-    },
-  },
-);
-
-export const leaseCandidateSchema: Schema = namedType(
-  `${COORDINATION_V1ALPHA2}.LeaseCandidate`,
-  'LeaseCandidate defines a candidate for a Lease object. Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.',
-  {
-    type: 'object',
-    properties: {
-      apiVersion: apiVersionField,
-      kind: kindField,
-      metadata: objectMetaField(`More info: ${API_CONVENTIONS}#metadata`),
-      spec: fieldOf(
-        leaseCandidateSpecSchema,
-        `spec contains the specification of the Lease. More info: ${API_CONVENTIONS}#spec-and-status`,
-        pb(2),
-      ),
-    },
-  },
-);
 
 /** kube's `ValidLeaseCandidateName`: a ConfigMap key (so `<host>_<uuid>` identities fit). */
 const leaseCandidateName: NameValidator = (name) => isConfigMapKey(name);
@@ -154,13 +83,13 @@ function validateLeaseCandidateUpdate(lc: LeaseCandidate, old: LeaseCandidate): 
 }
 
 /** kube's printer: `Name`, `LeaseName`, `BinaryVersion`, `EmulationVersion`, `Age`. */
-function leaseCandidateTableColumns(schema: Schema): TableColumns {
+function leaseCandidateTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('LeaseName', 'string', describeField(schema, 'spec', 'leaseName')),
-      column('BinaryVersion', 'string', describeField(schema, 'spec', 'binaryVersion')),
-      column('EmulationVersion', 'string', describeField(schema, 'spec', 'emulationVersion')),
+      column('LeaseName', 'string', 'The Lease the candidate contends for.'),
+      column('BinaryVersion', 'string', "The candidate's binary version."),
+      column('EmulationVersion', 'string', 'The version the candidate emulates.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [
@@ -194,13 +123,12 @@ export function leaseCandidateResource(domain: ApiDomain = ORCH_DOMAIN): Builtin
     allowCreateOnUpdate: true,
     hasGeneration: false,
     schema: leaseCandidateSchema,
-    tableColumns: leaseCandidateTableColumns(leaseCandidateSchema),
+    tableColumns: leaseCandidateTableColumns(),
     featureGate: 'CoordinatedLeaderElection',
-    listDescription: 'LeaseCandidateList is a list of Lease objects.',
-    listItemsDescription: 'items is a list of schema objects.',
-    listMetadataDescription: `Standard list metadata. More info: ${API_CONVENTIONS}#metadata`,
+    listDescription: 'A list of lease candidates.',
+    listItemsDescription: 'The lease candidates.',
     strategy: schemaStrategy<LeaseCandidate>({
-      schema: leaseCandidateSchema,
+      schema: nativeValidationSchema(leaseCandidateSchema),
       namespaced: true,
       nameValidator: leaseCandidateName,
       validateCreate: (lc) => validateLeaseCandidateSpec(lc.spec),

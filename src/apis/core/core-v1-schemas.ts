@@ -2,12 +2,27 @@
 // (Go declarations: kubernetes/api v0.32.0 e622342ab4ab, kubernetes/apimachinery v0.32.0 59e9003f02d6). Do not edit by hand.
 
 import { intOrStringSchema } from '../meta/int-or-string-schema.js';
-import { conditionSchema, labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
+import { conditionSchema, labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
 import { quantitySchema } from '../meta/quantity-schema.js';
+import { microTimeSchema, timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
-import { localObjectReferenceSchema, objectReferenceSchema } from './object-reference-schema.js';
+
+/** `io.orch.api.core.v1.ObjectReference`. */
+export const objectReferenceSchema: Schema = namedType('io.orch.api.core.v1.ObjectReference', undefined, {
+  type: 'object',
+  'x-orch-map-type': 'atomic',
+  properties: {
+    kind: { type: 'string', 'x-orch-protobuf-field': 1 },
+    namespace: { type: 'string', 'x-orch-protobuf-field': 2 },
+    name: { type: 'string', 'x-orch-protobuf-field': 3 },
+    uid: { type: 'string', 'x-orch-protobuf-field': 4 },
+    apiVersion: { type: 'string', 'x-orch-protobuf-field': 5 },
+    resourceVersion: { type: 'string', 'x-orch-protobuf-field': 6 },
+    fieldPath: { type: 'string', 'x-orch-protobuf-field': 7 },
+  },
+});
 
 /** `io.orch.api.core.v1.Binding`. */
 export const bindingSchema: Schema = namedType(
@@ -19,8 +34,29 @@ export const bindingSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       target: { ...objectReferenceSchema, default: {}, 'x-orch-protobuf-field': 2 },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.ConfigMap`. */
+export const configMapSchema: Schema = namedType(
+  'io.orch.api.core.v1.ConfigMap',
+  'Configuration data for pods to use: string values and binary values by key.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      immutable: { type: 'boolean', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
+      data: { type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-orch-protobuf-field': 2 },
+      binaryData: {
+        type: 'object',
+        additionalProperties: { type: 'string', format: 'byte' },
+        'x-orch-protobuf-field': 3,
+      },
     },
   },
 );
@@ -32,9 +68,9 @@ export const endpointAddressSchema: Schema = namedType('io.orch.api.core.v1.Endp
   'x-orch-map-type': 'atomic',
   properties: {
     ip: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
-    targetRef: { ...objectReferenceSchema, 'x-orch-protobuf-field': 2 },
     hostname: { type: 'string', 'x-orch-protobuf-field': 3 },
     nodeName: { type: 'string', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
+    targetRef: { ...objectReferenceSchema, 'x-orch-protobuf-field': 2 },
   },
 });
 
@@ -85,13 +121,60 @@ export const endpointsSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       subsets: {
         type: 'array',
         items: { ...endpointSubsetSchema, default: {} },
         'x-orch-list-type': 'atomic',
         'x-orch-protobuf-field': 2,
       },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.EventSeries`. */
+export const eventSeriesSchema: Schema = namedType('io.orch.api.core.v1.EventSeries', undefined, {
+  type: 'object',
+  properties: {
+    count: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 1 },
+    lastObservedTime: { ...microTimeSchema, 'x-orch-protobuf-field': 2 },
+  },
+});
+
+/** `io.orch.api.core.v1.EventSource`. */
+export const eventSourceSchema: Schema = namedType('io.orch.api.core.v1.EventSource', undefined, {
+  type: 'object',
+  properties: {
+    component: { type: 'string', 'x-orch-protobuf-field': 1 },
+    host: { type: 'string', 'x-orch-protobuf-field': 2 },
+  },
+});
+
+/** `io.orch.api.core.v1.Event`. */
+export const eventSchema: Schema = namedType(
+  'io.orch.api.core.v1.Event',
+  'A report of something that happened to an object: reason, message, source and count.',
+  {
+    type: 'object',
+    required: ['metadata', 'involvedObject'],
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      involvedObject: { ...objectReferenceSchema, default: {}, 'x-orch-protobuf-field': 2 },
+      reason: { type: 'string', 'x-orch-protobuf-field': 3 },
+      message: { type: 'string', 'x-orch-protobuf-field': 4 },
+      source: { ...eventSourceSchema, default: {}, 'x-orch-protobuf-field': 5 },
+      firstTimestamp: { ...timeSchema, 'x-orch-protobuf-field': 6 },
+      lastTimestamp: { ...timeSchema, 'x-orch-protobuf-field': 7 },
+      count: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 8 },
+      type: { type: 'string', 'x-orch-protobuf-field': 9 },
+      eventTime: { ...microTimeSchema, 'x-orch-protobuf-field': 10 },
+      series: { ...eventSeriesSchema, 'x-orch-protobuf-field': 11 },
+      action: { type: 'string', 'x-orch-protobuf-field': 12 },
+      related: { ...objectReferenceSchema, 'x-orch-protobuf-field': 13 },
+      reportingComponent: { type: 'string', default: '', 'x-orch-protobuf-field': 14 },
+      reportingInstance: { type: 'string', default: '', 'x-orch-protobuf-field': 15 },
     },
   },
 );
@@ -133,8 +216,67 @@ export const limitRangeSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...limitRangeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.NamespaceSpec`. */
+export const namespaceSpecSchema: Schema = namedType('io.orch.api.core.v1.NamespaceSpec', undefined, {
+  type: 'object',
+  properties: {
+    finalizers: {
+      type: 'array',
+      items: { type: 'string', default: '' },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 1,
+    },
+  },
+});
+
+/** `io.orch.api.core.v1.NamespaceCondition`. */
+export const namespaceConditionSchema: Schema = namedType('io.orch.api.core.v1.NamespaceCondition', undefined, {
+  type: 'object',
+  required: ['type', 'status'],
+  properties: {
+    type: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    status: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
+    lastTransitionTime: { ...timeSchema, 'x-orch-protobuf-field': 4 },
+    reason: { type: 'string', 'x-orch-protobuf-field': 5 },
+    message: { type: 'string', 'x-orch-protobuf-field': 6 },
+  },
+});
+
+/** `io.orch.api.core.v1.NamespaceStatus`. */
+export const namespaceStatusSchema: Schema = namedType('io.orch.api.core.v1.NamespaceStatus', undefined, {
+  type: 'object',
+  properties: {
+    phase: { type: 'string', enum: ['Active', 'Terminating'], 'x-orch-protobuf-field': 1 },
+    conditions: {
+      type: 'array',
+      items: { ...namespaceConditionSchema, default: {} },
+      'x-orch-list-type': 'map',
+      'x-orch-list-map-keys': ['type'],
+      'x-orch-patch-strategy': 'merge',
+      'x-orch-patch-merge-key': 'type',
+      'x-orch-protobuf-field': 2,
+    },
+  },
+});
+
+/** `io.orch.api.core.v1.Namespace`. */
+export const namespaceSchema: Schema = namedType(
+  'io.orch.api.core.v1.Namespace',
+  'A scope for the names of namespaced objects, and its lifecycle phase.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      spec: { ...namespaceSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
+      status: { ...namespaceStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
   },
 );
@@ -184,7 +326,13 @@ export const nodeSpecSchema: Schema = namedType('io.orch.api.core.v1.NodeSpec', 
   type: 'object',
   properties: {
     podCIDR: { type: 'string', 'x-orch-protobuf-field': 1 },
-    externalID: { type: 'string', 'x-orch-protobuf-field': 2 },
+    podCIDRs: {
+      type: 'array',
+      items: { type: 'string', default: '' },
+      'x-orch-list-type': 'set',
+      'x-orch-patch-strategy': 'merge',
+      'x-orch-protobuf-field': 7,
+    },
     providerID: { type: 'string', 'x-orch-protobuf-field': 3 },
     unschedulable: { type: 'boolean', 'x-orch-protobuf-field': 4 },
     taints: {
@@ -194,13 +342,7 @@ export const nodeSpecSchema: Schema = namedType('io.orch.api.core.v1.NodeSpec', 
       'x-orch-protobuf-field': 5,
     },
     configSource: { ...nodeConfigSourceSchema, 'x-orch-protobuf-field': 6 },
-    podCIDRs: {
-      type: 'array',
-      items: { type: 'string', default: '' },
-      'x-orch-list-type': 'set',
-      'x-orch-patch-strategy': 'merge',
-      'x-orch-protobuf-field': 7,
-    },
+    externalID: { type: 'string', 'x-orch-protobuf-field': 2 },
   },
 });
 
@@ -400,7 +542,7 @@ export const nodeSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...nodeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...nodeStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -656,8 +798,8 @@ export const iscsiPersistentVolumeSourceSchema: Schema = namedType(
         'x-orch-protobuf-field': 7,
       },
       chapAuthDiscovery: { type: 'boolean', 'x-orch-protobuf-field': 8 },
-      secretRef: { ...secretReferenceSchema, 'x-orch-protobuf-field': 10 },
       chapAuthSession: { type: 'boolean', 'x-orch-protobuf-field': 11 },
+      secretRef: { ...secretReferenceSchema, 'x-orch-protobuf-field': 10 },
       initiatorName: { type: 'string', 'x-orch-protobuf-field': 12, 'x-orch-protobuf-presence': 'explicit' },
     },
   },
@@ -987,7 +1129,7 @@ export const persistentVolumeSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...persistentVolumeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...persistentVolumeStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -1052,9 +1194,9 @@ export const persistentVolumeClaimSpecSchema: Schema = namedType(
         'x-orch-list-type': 'atomic',
         'x-orch-protobuf-field': 1,
       },
+      selector: { ...labelSelectorSchema, 'x-orch-protobuf-field': 4 },
       resources: { ...volumeResourceRequirementsSchema, default: {}, 'x-orch-protobuf-field': 2 },
       volumeName: { type: 'string', 'x-orch-protobuf-field': 3 },
-      selector: { ...labelSelectorSchema, 'x-orch-protobuf-field': 4 },
       storageClassName: { type: 'string', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
       volumeMode: {
         type: 'string',
@@ -1161,7 +1303,7 @@ export const persistentVolumeClaimSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...persistentVolumeClaimSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...persistentVolumeClaimStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -1294,7 +1436,7 @@ export const configMapKeySelectorSchema: Schema = namedType('io.orch.api.core.v1
   'x-orch-map-type': 'atomic',
   'x-orch-protobuf-inline': [{ field: 1, properties: ['name'] }],
   properties: {
-    name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 },
     key: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
     optional: { type: 'boolean', 'x-orch-protobuf-field': 3, 'x-orch-protobuf-presence': 'explicit' },
   },
@@ -1330,7 +1472,7 @@ export const secretKeySelectorSchema: Schema = namedType('io.orch.api.core.v1.Se
   'x-orch-map-type': 'atomic',
   'x-orch-protobuf-inline': [{ field: 1, properties: ['name'] }],
   properties: {
-    name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 },
     key: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
     optional: { type: 'boolean', 'x-orch-protobuf-field': 3, 'x-orch-protobuf-presence': 'explicit' },
   },
@@ -1363,7 +1505,7 @@ export const configMapEnvSourceSchema: Schema = namedType('io.orch.api.core.v1.C
   type: 'object',
   'x-orch-protobuf-inline': [{ field: 1, properties: ['name'] }],
   properties: {
-    name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 },
     optional: { type: 'boolean', 'x-orch-protobuf-field': 2, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
@@ -1373,7 +1515,7 @@ export const secretEnvSourceSchema: Schema = namedType('io.orch.api.core.v1.Secr
   type: 'object',
   'x-orch-protobuf-inline': [{ field: 1, properties: ['name'] }],
   properties: {
-    name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 },
     optional: { type: 'boolean', 'x-orch-protobuf-field': 2, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
@@ -1630,23 +1772,23 @@ export const securityContextSchema: Schema = namedType('io.orch.api.core.v1.Secu
     capabilities: { ...capabilitiesSchema, 'x-orch-protobuf-field': 1 },
     privileged: { type: 'boolean', 'x-orch-protobuf-field': 2, 'x-orch-protobuf-presence': 'explicit' },
     seLinuxOptions: { ...seLinuxOptionsSchema, 'x-orch-protobuf-field': 3 },
+    windowsOptions: { ...windowsSecurityContextOptionsSchema, 'x-orch-protobuf-field': 10 },
     runAsUser: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
-    runAsNonRoot: { type: 'boolean', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
-    readOnlyRootFilesystem: { type: 'boolean', 'x-orch-protobuf-field': 6, 'x-orch-protobuf-presence': 'explicit' },
-    allowPrivilegeEscalation: { type: 'boolean', 'x-orch-protobuf-field': 7, 'x-orch-protobuf-presence': 'explicit' },
     runAsGroup: {
       type: 'integer',
       format: 'int64',
       'x-orch-protobuf-field': 8,
       'x-orch-protobuf-presence': 'explicit',
     },
+    runAsNonRoot: { type: 'boolean', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
+    readOnlyRootFilesystem: { type: 'boolean', 'x-orch-protobuf-field': 6, 'x-orch-protobuf-presence': 'explicit' },
+    allowPrivilegeEscalation: { type: 'boolean', 'x-orch-protobuf-field': 7, 'x-orch-protobuf-presence': 'explicit' },
     procMount: {
       type: 'string',
       enum: ['Default', 'Unmasked'],
       'x-orch-protobuf-field': 9,
       'x-orch-protobuf-presence': 'explicit',
     },
-    windowsOptions: { ...windowsSecurityContextOptionsSchema, 'x-orch-protobuf-field': 10 },
     seccompProfile: { ...seccompProfileSchema, 'x-orch-protobuf-field': 11 },
     appArmorProfile: { ...appArmorProfileSchema, 'x-orch-protobuf-field': 12 },
   },
@@ -1669,6 +1811,7 @@ export const volumeMountSchema: Schema = namedType('io.orch.api.core.v1.VolumeMo
   properties: {
     name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
     readOnly: { type: 'boolean', 'x-orch-protobuf-field': 2 },
+    recursiveReadOnly: { type: 'string', 'x-orch-protobuf-field': 7, 'x-orch-protobuf-presence': 'explicit' },
     mountPath: { type: 'string', default: '', 'x-orch-protobuf-field': 3 },
     subPath: { type: 'string', 'x-orch-protobuf-field': 4 },
     mountPropagation: {
@@ -1678,7 +1821,6 @@ export const volumeMountSchema: Schema = namedType('io.orch.api.core.v1.VolumeMo
       'x-orch-protobuf-presence': 'explicit',
     },
     subPathExpr: { type: 'string', 'x-orch-protobuf-field': 6 },
-    recursiveReadOnly: { type: 'string', 'x-orch-protobuf-field': 7, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
 
@@ -1711,6 +1853,12 @@ export const containerSchema: Schema = namedType('io.orch.api.core.v1.Container'
       'x-orch-patch-merge-key': 'containerPort',
       'x-orch-protobuf-field': 6,
     },
+    envFrom: {
+      type: 'array',
+      items: { ...envFromSourceSchema, default: {} },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 19,
+    },
     env: {
       type: 'array',
       items: { ...envVarSchema, default: {} },
@@ -1721,6 +1869,13 @@ export const containerSchema: Schema = namedType('io.orch.api.core.v1.Container'
       'x-orch-protobuf-field': 7,
     },
     resources: { ...resourceRequirementsSchema, default: {}, 'x-orch-protobuf-field': 8 },
+    resizePolicy: {
+      type: 'array',
+      items: { ...containerResizePolicySchema, default: {} },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 23,
+    },
+    restartPolicy: { type: 'string', 'x-orch-protobuf-field': 24, 'x-orch-protobuf-presence': 'explicit' },
     volumeMounts: {
       type: 'array',
       items: { ...volumeMountSchema, default: {} },
@@ -1730,22 +1885,6 @@ export const containerSchema: Schema = namedType('io.orch.api.core.v1.Container'
       'x-orch-patch-merge-key': 'mountPath',
       'x-orch-protobuf-field': 9,
     },
-    livenessProbe: { ...probeSchema, 'x-orch-protobuf-field': 10 },
-    readinessProbe: { ...probeSchema, 'x-orch-protobuf-field': 11 },
-    lifecycle: { ...lifecycleSchema, 'x-orch-protobuf-field': 12 },
-    terminationMessagePath: { type: 'string', 'x-orch-protobuf-field': 13 },
-    imagePullPolicy: { type: 'string', enum: ['Always', 'IfNotPresent', 'Never'], 'x-orch-protobuf-field': 14 },
-    securityContext: { ...securityContextSchema, 'x-orch-protobuf-field': 15 },
-    stdin: { type: 'boolean', 'x-orch-protobuf-field': 16 },
-    stdinOnce: { type: 'boolean', 'x-orch-protobuf-field': 17 },
-    tty: { type: 'boolean', 'x-orch-protobuf-field': 18 },
-    envFrom: {
-      type: 'array',
-      items: { ...envFromSourceSchema, default: {} },
-      'x-orch-list-type': 'atomic',
-      'x-orch-protobuf-field': 19,
-    },
-    terminationMessagePolicy: { type: 'string', enum: ['FallbackToLogsOnError', 'File'], 'x-orch-protobuf-field': 20 },
     volumeDevices: {
       type: 'array',
       items: { ...volumeDeviceSchema, default: {} },
@@ -1755,14 +1894,17 @@ export const containerSchema: Schema = namedType('io.orch.api.core.v1.Container'
       'x-orch-patch-merge-key': 'devicePath',
       'x-orch-protobuf-field': 21,
     },
+    livenessProbe: { ...probeSchema, 'x-orch-protobuf-field': 10 },
+    readinessProbe: { ...probeSchema, 'x-orch-protobuf-field': 11 },
     startupProbe: { ...probeSchema, 'x-orch-protobuf-field': 22 },
-    resizePolicy: {
-      type: 'array',
-      items: { ...containerResizePolicySchema, default: {} },
-      'x-orch-list-type': 'atomic',
-      'x-orch-protobuf-field': 23,
-    },
-    restartPolicy: { type: 'string', 'x-orch-protobuf-field': 24, 'x-orch-protobuf-presence': 'explicit' },
+    lifecycle: { ...lifecycleSchema, 'x-orch-protobuf-field': 12 },
+    terminationMessagePath: { type: 'string', 'x-orch-protobuf-field': 13 },
+    terminationMessagePolicy: { type: 'string', enum: ['FallbackToLogsOnError', 'File'], 'x-orch-protobuf-field': 20 },
+    imagePullPolicy: { type: 'string', enum: ['Always', 'IfNotPresent', 'Never'], 'x-orch-protobuf-field': 14 },
+    securityContext: { ...securityContextSchema, 'x-orch-protobuf-field': 15 },
+    stdin: { type: 'boolean', 'x-orch-protobuf-field': 16 },
+    stdinOnce: { type: 'boolean', 'x-orch-protobuf-field': 17 },
+    tty: { type: 'boolean', 'x-orch-protobuf-field': 18 },
   },
 });
 
@@ -1814,24 +1956,24 @@ export const ephemeralContainerSchema: Schema = namedType('io.orch.api.core.v1.E
         'args',
         'workingDir',
         'ports',
+        'envFrom',
         'env',
         'resources',
+        'resizePolicy',
+        'restartPolicy',
         'volumeMounts',
+        'volumeDevices',
         'livenessProbe',
         'readinessProbe',
+        'startupProbe',
         'lifecycle',
         'terminationMessagePath',
+        'terminationMessagePolicy',
         'imagePullPolicy',
         'securityContext',
         'stdin',
         'stdinOnce',
         'tty',
-        'envFrom',
-        'terminationMessagePolicy',
-        'volumeDevices',
-        'startupProbe',
-        'resizePolicy',
-        'restartPolicy',
       ],
     },
   ],
@@ -1860,6 +2002,12 @@ export const ephemeralContainerSchema: Schema = namedType('io.orch.api.core.v1.E
       'x-orch-patch-merge-key': 'containerPort',
       'x-orch-protobuf-field': 6,
     },
+    envFrom: {
+      type: 'array',
+      items: { ...envFromSourceSchema, default: {} },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 19,
+    },
     env: {
       type: 'array',
       items: { ...envVarSchema, default: {} },
@@ -1870,6 +2018,13 @@ export const ephemeralContainerSchema: Schema = namedType('io.orch.api.core.v1.E
       'x-orch-protobuf-field': 7,
     },
     resources: { ...resourceRequirementsSchema, default: {}, 'x-orch-protobuf-field': 8 },
+    resizePolicy: {
+      type: 'array',
+      items: { ...containerResizePolicySchema, default: {} },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 23,
+    },
+    restartPolicy: { type: 'string', 'x-orch-protobuf-field': 24, 'x-orch-protobuf-presence': 'explicit' },
     volumeMounts: {
       type: 'array',
       items: { ...volumeMountSchema, default: {} },
@@ -1879,22 +2034,6 @@ export const ephemeralContainerSchema: Schema = namedType('io.orch.api.core.v1.E
       'x-orch-patch-merge-key': 'mountPath',
       'x-orch-protobuf-field': 9,
     },
-    livenessProbe: { ...probeSchema, 'x-orch-protobuf-field': 10 },
-    readinessProbe: { ...probeSchema, 'x-orch-protobuf-field': 11 },
-    lifecycle: { ...lifecycleSchema, 'x-orch-protobuf-field': 12 },
-    terminationMessagePath: { type: 'string', 'x-orch-protobuf-field': 13 },
-    imagePullPolicy: { type: 'string', enum: ['Always', 'IfNotPresent', 'Never'], 'x-orch-protobuf-field': 14 },
-    securityContext: { ...securityContextSchema, 'x-orch-protobuf-field': 15 },
-    stdin: { type: 'boolean', 'x-orch-protobuf-field': 16 },
-    stdinOnce: { type: 'boolean', 'x-orch-protobuf-field': 17 },
-    tty: { type: 'boolean', 'x-orch-protobuf-field': 18 },
-    envFrom: {
-      type: 'array',
-      items: { ...envFromSourceSchema, default: {} },
-      'x-orch-list-type': 'atomic',
-      'x-orch-protobuf-field': 19,
-    },
-    terminationMessagePolicy: { type: 'string', enum: ['FallbackToLogsOnError', 'File'], 'x-orch-protobuf-field': 20 },
     volumeDevices: {
       type: 'array',
       items: { ...volumeDeviceSchema, default: {} },
@@ -1904,14 +2043,17 @@ export const ephemeralContainerSchema: Schema = namedType('io.orch.api.core.v1.E
       'x-orch-patch-merge-key': 'devicePath',
       'x-orch-protobuf-field': 21,
     },
+    livenessProbe: { ...probeSchema, 'x-orch-protobuf-field': 10 },
+    readinessProbe: { ...probeSchema, 'x-orch-protobuf-field': 11 },
     startupProbe: { ...probeSchema, 'x-orch-protobuf-field': 22 },
-    resizePolicy: {
-      type: 'array',
-      items: { ...containerResizePolicySchema, default: {} },
-      'x-orch-list-type': 'atomic',
-      'x-orch-protobuf-field': 23,
-    },
-    restartPolicy: { type: 'string', 'x-orch-protobuf-field': 24, 'x-orch-protobuf-presence': 'explicit' },
+    lifecycle: { ...lifecycleSchema, 'x-orch-protobuf-field': 12 },
+    terminationMessagePath: { type: 'string', 'x-orch-protobuf-field': 13 },
+    terminationMessagePolicy: { type: 'string', enum: ['FallbackToLogsOnError', 'File'], 'x-orch-protobuf-field': 20 },
+    imagePullPolicy: { type: 'string', enum: ['Always', 'IfNotPresent', 'Never'], 'x-orch-protobuf-field': 14 },
+    securityContext: { ...securityContextSchema, 'x-orch-protobuf-field': 15 },
+    stdin: { type: 'boolean', 'x-orch-protobuf-field': 16 },
+    stdinOnce: { type: 'boolean', 'x-orch-protobuf-field': 17 },
+    tty: { type: 'boolean', 'x-orch-protobuf-field': 18 },
     targetContainerName: { type: 'string', 'x-orch-protobuf-field': 2 },
   },
 });
@@ -1929,6 +2071,13 @@ export const hostAliasSchema: Schema = namedType('io.orch.api.core.v1.HostAlias'
       'x-orch-protobuf-field': 2,
     },
   },
+});
+
+/** `io.orch.api.core.v1.LocalObjectReference`. */
+export const localObjectReferenceSchema: Schema = namedType('io.orch.api.core.v1.LocalObjectReference', undefined, {
+  type: 'object',
+  'x-orch-map-type': 'atomic',
+  properties: { name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 } },
 });
 
 /** `io.orch.api.core.v1.PodOS`. */
@@ -1978,7 +2127,14 @@ export const podSecurityContextSchema: Schema = namedType('io.orch.api.core.v1.P
   type: 'object',
   properties: {
     seLinuxOptions: { ...seLinuxOptionsSchema, 'x-orch-protobuf-field': 1 },
+    windowsOptions: { ...windowsSecurityContextOptionsSchema, 'x-orch-protobuf-field': 8 },
     runAsUser: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 2, 'x-orch-protobuf-presence': 'explicit' },
+    runAsGroup: {
+      type: 'integer',
+      format: 'int64',
+      'x-orch-protobuf-field': 6,
+      'x-orch-protobuf-presence': 'explicit',
+    },
     runAsNonRoot: { type: 'boolean', 'x-orch-protobuf-field': 3, 'x-orch-protobuf-presence': 'explicit' },
     supplementalGroups: {
       type: 'array',
@@ -1986,20 +2142,19 @@ export const podSecurityContextSchema: Schema = namedType('io.orch.api.core.v1.P
       'x-orch-list-type': 'atomic',
       'x-orch-protobuf-field': 4,
     },
-    fsGroup: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
-    runAsGroup: {
-      type: 'integer',
-      format: 'int64',
-      'x-orch-protobuf-field': 6,
+    supplementalGroupsPolicy: {
+      type: 'string',
+      enum: ['Merge', 'Strict'],
+      'x-orch-protobuf-field': 12,
       'x-orch-protobuf-presence': 'explicit',
     },
+    fsGroup: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
     sysctls: {
       type: 'array',
       items: { ...sysctlSchema, default: {} },
       'x-orch-list-type': 'atomic',
       'x-orch-protobuf-field': 7,
     },
-    windowsOptions: { ...windowsSecurityContextOptionsSchema, 'x-orch-protobuf-field': 8 },
     fsGroupChangePolicy: {
       type: 'string',
       enum: ['Always', 'OnRootMismatch'],
@@ -2008,12 +2163,6 @@ export const podSecurityContextSchema: Schema = namedType('io.orch.api.core.v1.P
     },
     seccompProfile: { ...seccompProfileSchema, 'x-orch-protobuf-field': 10 },
     appArmorProfile: { ...appArmorProfileSchema, 'x-orch-protobuf-field': 11 },
-    supplementalGroupsPolicy: {
-      type: 'string',
-      enum: ['Merge', 'Strict'],
-      'x-orch-protobuf-field': 12,
-      'x-orch-protobuf-presence': 'explicit',
-    },
     seLinuxChangePolicy: { type: 'string', 'x-orch-protobuf-field': 13, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
@@ -2138,7 +2287,7 @@ export const configMapVolumeSourceSchema: Schema = namedType('io.orch.api.core.v
   type: 'object',
   'x-orch-protobuf-inline': [{ field: 1, properties: ['name'] }],
   properties: {
-    name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 },
     items: {
       type: 'array',
       items: { ...keyToPathSchema, default: {} },
@@ -2224,7 +2373,7 @@ export const persistentVolumeClaimTemplateSchema: Schema = namedType(
     type: 'object',
     required: ['spec'],
     properties: {
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...persistentVolumeClaimSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -2298,8 +2447,8 @@ export const iscsiVolumeSourceSchema: Schema = namedType('io.orch.api.core.v1.IS
       'x-orch-protobuf-field': 7,
     },
     chapAuthDiscovery: { type: 'boolean', 'x-orch-protobuf-field': 8 },
-    secretRef: { ...localObjectReferenceSchema, 'x-orch-protobuf-field': 10 },
     chapAuthSession: { type: 'boolean', 'x-orch-protobuf-field': 11 },
+    secretRef: { ...localObjectReferenceSchema, 'x-orch-protobuf-field': 10 },
     initiatorName: { type: 'string', 'x-orch-protobuf-field': 12, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
@@ -2329,8 +2478,8 @@ export const clusterTrustBundleProjectionSchema: Schema = namedType(
       name: { type: 'string', 'x-orch-protobuf-field': 1, 'x-orch-protobuf-presence': 'explicit' },
       signerName: { type: 'string', 'x-orch-protobuf-field': 2, 'x-orch-protobuf-presence': 'explicit' },
       labelSelector: { ...labelSelectorSchema, 'x-orch-protobuf-field': 3 },
-      path: { type: 'string', default: '', 'x-orch-protobuf-field': 4 },
       optional: { type: 'boolean', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
+      path: { type: 'string', default: '', 'x-orch-protobuf-field': 4 },
     },
   },
 );
@@ -2340,7 +2489,7 @@ export const configMapProjectionSchema: Schema = namedType('io.orch.api.core.v1.
   type: 'object',
   'x-orch-protobuf-inline': [{ field: 1, properties: ['name'] }],
   properties: {
-    name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 },
     items: {
       type: 'array',
       items: { ...keyToPathSchema, default: {} },
@@ -2369,7 +2518,7 @@ export const secretProjectionSchema: Schema = namedType('io.orch.api.core.v1.Sec
   type: 'object',
   'x-orch-protobuf-inline': [{ field: 1, properties: ['name'] }],
   properties: {
-    name: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+    name: { type: 'string', 'x-orch-published-default': '', 'x-orch-protobuf-field': 1 },
     items: {
       type: 'array',
       items: { ...keyToPathSchema, default: {} },
@@ -2534,9 +2683,9 @@ export const volumeSchema: Schema = namedType('io.orch.api.core.v1.Volume', unde
         'quobyte',
         'azureDisk',
         'photonPersistentDisk',
+        'projected',
         'portworxVolume',
         'scaleIO',
-        'projected',
         'storageos',
         'csi',
         'ephemeral',
@@ -2569,9 +2718,9 @@ export const volumeSchema: Schema = namedType('io.orch.api.core.v1.Volume', unde
     quobyte: { ...quobyteVolumeSourceSchema, 'x-orch-protobuf-field': 21 },
     azureDisk: { ...azureDiskVolumeSourceSchema, 'x-orch-protobuf-field': 22 },
     photonPersistentDisk: { ...photonPersistentDiskVolumeSourceSchema, 'x-orch-protobuf-field': 23 },
+    projected: { ...projectedVolumeSourceSchema, 'x-orch-protobuf-field': 26 },
     portworxVolume: { ...portworxVolumeSourceSchema, 'x-orch-protobuf-field': 24 },
     scaleIO: { ...scaleIOVolumeSourceSchema, 'x-orch-protobuf-field': 25 },
-    projected: { ...projectedVolumeSourceSchema, 'x-orch-protobuf-field': 26 },
     storageos: { ...storageOSVolumeSourceSchema, 'x-orch-protobuf-field': 27 },
     csi: { ...csiVolumeSourceSchema, 'x-orch-protobuf-field': 28 },
     ephemeral: { ...ephemeralVolumeSourceSchema, 'x-orch-protobuf-field': 29 },
@@ -2593,6 +2742,15 @@ export const podSpecSchema: Schema = namedType('io.orch.api.core.v1.PodSpec', un
       'x-orch-patch-merge-key': 'name',
       'x-orch-protobuf-field': 1,
     },
+    initContainers: {
+      type: 'array',
+      items: { ...containerSchema, default: {} },
+      'x-orch-list-type': 'map',
+      'x-orch-list-map-keys': ['name'],
+      'x-orch-patch-strategy': 'merge',
+      'x-orch-patch-merge-key': 'name',
+      'x-orch-protobuf-field': 20,
+    },
     containers: {
       type: 'array',
       items: { ...containerSchema, default: {} },
@@ -2601,6 +2759,15 @@ export const podSpecSchema: Schema = namedType('io.orch.api.core.v1.PodSpec', un
       'x-orch-patch-strategy': 'merge',
       'x-orch-patch-merge-key': 'name',
       'x-orch-protobuf-field': 2,
+    },
+    ephemeralContainers: {
+      type: 'array',
+      items: { ...ephemeralContainerSchema, default: {} },
+      'x-orch-list-type': 'map',
+      'x-orch-list-map-keys': ['name'],
+      'x-orch-patch-strategy': 'merge',
+      'x-orch-patch-merge-key': 'name',
+      'x-orch-protobuf-field': 34,
     },
     restartPolicy: { type: 'string', enum: ['Always', 'Never', 'OnFailure'], 'x-orch-protobuf-field': 3 },
     terminationGracePeriodSeconds: {
@@ -2628,10 +2795,16 @@ export const podSpecSchema: Schema = namedType('io.orch.api.core.v1.PodSpec', un
     },
     serviceAccountName: { type: 'string', 'x-orch-protobuf-field': 8 },
     serviceAccount: { type: 'string', 'x-orch-protobuf-field': 9 },
+    automountServiceAccountToken: {
+      type: 'boolean',
+      'x-orch-protobuf-field': 21,
+      'x-orch-protobuf-presence': 'explicit',
+    },
     nodeName: { type: 'string', 'x-orch-protobuf-field': 10 },
     hostNetwork: { type: 'boolean', 'x-orch-protobuf-field': 11 },
     hostPID: { type: 'boolean', 'x-orch-protobuf-field': 12 },
     hostIPC: { type: 'boolean', 'x-orch-protobuf-field': 13 },
+    shareProcessNamespace: { type: 'boolean', 'x-orch-protobuf-field': 27, 'x-orch-protobuf-presence': 'explicit' },
     securityContext: { ...podSecurityContextSchema, 'x-orch-protobuf-field': 14 },
     imagePullSecrets: {
       type: 'array',
@@ -2646,20 +2819,6 @@ export const podSpecSchema: Schema = namedType('io.orch.api.core.v1.PodSpec', un
     subdomain: { type: 'string', 'x-orch-protobuf-field': 17 },
     affinity: { ...affinitySchema, 'x-orch-protobuf-field': 18 },
     schedulerName: { type: 'string', 'x-orch-protobuf-field': 19 },
-    initContainers: {
-      type: 'array',
-      items: { ...containerSchema, default: {} },
-      'x-orch-list-type': 'map',
-      'x-orch-list-map-keys': ['name'],
-      'x-orch-patch-strategy': 'merge',
-      'x-orch-patch-merge-key': 'name',
-      'x-orch-protobuf-field': 20,
-    },
-    automountServiceAccountToken: {
-      type: 'boolean',
-      'x-orch-protobuf-field': 21,
-      'x-orch-protobuf-presence': 'explicit',
-    },
     tolerations: {
       type: 'array',
       items: { ...tolerationSchema, default: {} },
@@ -2678,7 +2837,6 @@ export const podSpecSchema: Schema = namedType('io.orch.api.core.v1.PodSpec', un
     priorityClassName: { type: 'string', 'x-orch-protobuf-field': 24 },
     priority: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 25, 'x-orch-protobuf-presence': 'explicit' },
     dnsConfig: { ...podDNSConfigSchema, 'x-orch-protobuf-field': 26 },
-    shareProcessNamespace: { type: 'boolean', 'x-orch-protobuf-field': 27, 'x-orch-protobuf-presence': 'explicit' },
     readinessGates: {
       type: 'array',
       items: { ...podReadinessGateSchema, default: {} },
@@ -2702,15 +2860,6 @@ export const podSpecSchema: Schema = namedType('io.orch.api.core.v1.PodSpec', un
       'x-orch-patch-strategy': 'merge',
       'x-orch-patch-merge-key': 'topologyKey',
       'x-orch-protobuf-field': 33,
-    },
-    ephemeralContainers: {
-      type: 'array',
-      items: { ...ephemeralContainerSchema, default: {} },
-      'x-orch-list-type': 'map',
-      'x-orch-list-map-keys': ['name'],
-      'x-orch-patch-strategy': 'merge',
-      'x-orch-patch-merge-key': 'name',
-      'x-orch-protobuf-field': 34,
     },
     setHostnameAsFQDN: { type: 'boolean', 'x-orch-protobuf-field': 35, 'x-orch-protobuf-presence': 'explicit' },
     os: { ...podOSSchema, 'x-orch-protobuf-field': 36 },
@@ -2937,23 +3086,17 @@ export const podStatusSchema: Schema = namedType('io.orch.api.core.v1.PodStatus'
     },
     message: { type: 'string', 'x-orch-protobuf-field': 3 },
     reason: { type: 'string', 'x-orch-protobuf-field': 4 },
-    hostIP: { type: 'string', 'x-orch-protobuf-field': 5 },
-    podIP: { type: 'string', 'x-orch-protobuf-field': 6 },
-    startTime: { ...timeSchema, 'x-orch-protobuf-field': 7 },
-    containerStatuses: {
-      type: 'array',
-      items: { ...containerStatusSchema, default: {} },
-      'x-orch-list-type': 'atomic',
-      'x-orch-protobuf-field': 8,
-    },
-    qosClass: { type: 'string', enum: ['BestEffort', 'Burstable', 'Guaranteed'], 'x-orch-protobuf-field': 9 },
-    initContainerStatuses: {
-      type: 'array',
-      items: { ...containerStatusSchema, default: {} },
-      'x-orch-list-type': 'atomic',
-      'x-orch-protobuf-field': 10,
-    },
     nominatedNodeName: { type: 'string', 'x-orch-protobuf-field': 11 },
+    hostIP: { type: 'string', 'x-orch-protobuf-field': 5 },
+    hostIPs: {
+      type: 'array',
+      items: { ...hostIPSchema, default: {} },
+      'x-orch-list-type': 'atomic',
+      'x-orch-patch-strategy': 'merge',
+      'x-orch-patch-merge-key': 'ip',
+      'x-orch-protobuf-field': 16,
+    },
+    podIP: { type: 'string', 'x-orch-protobuf-field': 6 },
     podIPs: {
       type: 'array',
       items: { ...podIPSchema, default: {} },
@@ -2963,6 +3106,20 @@ export const podStatusSchema: Schema = namedType('io.orch.api.core.v1.PodStatus'
       'x-orch-patch-merge-key': 'ip',
       'x-orch-protobuf-field': 12,
     },
+    startTime: { ...timeSchema, 'x-orch-protobuf-field': 7 },
+    initContainerStatuses: {
+      type: 'array',
+      items: { ...containerStatusSchema, default: {} },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 10,
+    },
+    containerStatuses: {
+      type: 'array',
+      items: { ...containerStatusSchema, default: {} },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 8,
+    },
+    qosClass: { type: 'string', enum: ['BestEffort', 'Burstable', 'Guaranteed'], 'x-orch-protobuf-field': 9 },
     ephemeralContainerStatuses: {
       type: 'array',
       items: { ...containerStatusSchema, default: {} },
@@ -2979,14 +3136,6 @@ export const podStatusSchema: Schema = namedType('io.orch.api.core.v1.PodStatus'
       'x-orch-patch-merge-key': 'name',
       'x-orch-protobuf-field': 15,
     },
-    hostIPs: {
-      type: 'array',
-      items: { ...hostIPSchema, default: {} },
-      'x-orch-list-type': 'atomic',
-      'x-orch-patch-strategy': 'merge',
-      'x-orch-patch-merge-key': 'ip',
-      'x-orch-protobuf-field': 16,
-    },
   },
 });
 
@@ -2999,7 +3148,7 @@ export const podSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...podSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...podStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -3010,7 +3159,7 @@ export const podSchema: Schema = namedType(
 export const podTemplateSpecSchema: Schema = namedType('io.orch.api.core.v1.PodTemplateSpec', undefined, {
   type: 'object',
   properties: {
-    metadata: { ...objectMetaField(), default: {} },
+    metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
     spec: { ...podSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
   },
 });
@@ -3024,7 +3173,7 @@ export const podTemplateSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       template: { ...podTemplateSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -3043,6 +3192,7 @@ export const replicationControllerSpecSchema: Schema = namedType(
         'x-orch-protobuf-field': 1,
         'x-orch-protobuf-presence': 'explicit',
       },
+      minReadySeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
       selector: {
         type: 'object',
         additionalProperties: { type: 'string', default: '' },
@@ -3050,7 +3200,6 @@ export const replicationControllerSpecSchema: Schema = namedType(
         'x-orch-protobuf-field': 2,
       },
       template: { ...podTemplateSpecSchema, 'x-orch-protobuf-field': 3 },
-      minReadySeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
     },
   },
 );
@@ -3082,9 +3231,9 @@ export const replicationControllerStatusSchema: Schema = namedType(
     properties: {
       replicas: { type: 'integer', format: 'int32', default: 0, 'x-orch-protobuf-field': 1 },
       fullyLabeledReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 2 },
-      observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 3 },
       readyReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 4 },
       availableReplicas: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
+      observedGeneration: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 3 },
       conditions: {
         type: 'array',
         items: { ...replicationControllerConditionSchema, default: {} },
@@ -3107,7 +3256,7 @@ export const replicationControllerSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...replicationControllerSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...replicationControllerStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -3209,9 +3358,27 @@ export const resourceQuotaSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...resourceQuotaSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...resourceQuotaStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.Secret`. */
+export const secretSchema: Schema = namedType(
+  'io.orch.api.core.v1.Secret',
+  'Sensitive data by key, of a type that says what keys it holds; at most 1 MiB in all.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      immutable: { type: 'boolean', 'x-orch-protobuf-field': 5, 'x-orch-protobuf-presence': 'explicit' },
+      data: { type: 'object', additionalProperties: { type: 'string', format: 'byte' }, 'x-orch-protobuf-field': 2 },
+      stringData: { type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-orch-protobuf-field': 4 },
+      type: { type: 'string', 'x-orch-protobuf-field': 3 },
     },
   },
 );
@@ -3223,10 +3390,10 @@ export const servicePortSchema: Schema = namedType('io.orch.api.core.v1.ServiceP
   properties: {
     name: { type: 'string', 'x-orch-protobuf-field': 1 },
     protocol: { type: 'string', enum: ['SCTP', 'TCP', 'UDP'], default: 'TCP', 'x-orch-protobuf-field': 2 },
+    appProtocol: { type: 'string', 'x-orch-protobuf-field': 6, 'x-orch-protobuf-presence': 'explicit' },
     port: { type: 'integer', format: 'int32', default: 0, 'x-orch-protobuf-field': 3 },
     targetPort: { ...intOrStringSchema, 'x-orch-protobuf-field': 4 },
     nodePort: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
-    appProtocol: { type: 'string', 'x-orch-protobuf-field': 6, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
 
@@ -3269,6 +3436,12 @@ export const serviceSpecSchema: Schema = namedType('io.orch.api.core.v1.ServiceS
       'x-orch-protobuf-field': 2,
     },
     clusterIP: { type: 'string', 'x-orch-protobuf-field': 3 },
+    clusterIPs: {
+      type: 'array',
+      items: { type: 'string', default: '' },
+      'x-orch-list-type': 'atomic',
+      'x-orch-protobuf-field': 18,
+    },
     type: {
       type: 'string',
       enum: ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'],
@@ -3293,23 +3466,17 @@ export const serviceSpecSchema: Schema = namedType('io.orch.api.core.v1.ServiceS
     healthCheckNodePort: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 12 },
     publishNotReadyAddresses: { type: 'boolean', 'x-orch-protobuf-field': 13 },
     sessionAffinityConfig: { ...sessionAffinityConfigSchema, 'x-orch-protobuf-field': 14 },
-    ipFamilyPolicy: {
-      type: 'string',
-      enum: ['PreferDualStack', 'RequireDualStack', 'SingleStack'],
-      'x-orch-protobuf-field': 17,
-      'x-orch-protobuf-presence': 'explicit',
-    },
-    clusterIPs: {
-      type: 'array',
-      items: { type: 'string', default: '' },
-      'x-orch-list-type': 'atomic',
-      'x-orch-protobuf-field': 18,
-    },
     ipFamilies: {
       type: 'array',
       items: { type: 'string', enum: ['', 'IPv4', 'IPv6'], default: '' },
       'x-orch-list-type': 'atomic',
       'x-orch-protobuf-field': 19,
+    },
+    ipFamilyPolicy: {
+      type: 'string',
+      enum: ['PreferDualStack', 'RequireDualStack', 'SingleStack'],
+      'x-orch-protobuf-field': 17,
+      'x-orch-protobuf-presence': 'explicit',
     },
     allocateLoadBalancerNodePorts: {
       type: 'boolean',
@@ -3393,9 +3560,43 @@ export const serviceSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...serviceSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...serviceStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
+    },
+  },
+);
+
+/** `io.orch.api.core.v1.ServiceAccount`. */
+export const serviceAccountSchema: Schema = namedType(
+  'io.orch.api.core.v1.ServiceAccount',
+  'An identity for processes in pods, with the secrets they may use.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      secrets: {
+        type: 'array',
+        items: { ...objectReferenceSchema, default: {} },
+        'x-orch-list-type': 'map',
+        'x-orch-list-map-keys': ['name'],
+        'x-orch-patch-strategy': 'merge',
+        'x-orch-patch-merge-key': 'name',
+        'x-orch-protobuf-field': 2,
+      },
+      imagePullSecrets: {
+        type: 'array',
+        items: { ...localObjectReferenceSchema, default: {} },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 3,
+      },
+      automountServiceAccountToken: {
+        type: 'boolean',
+        'x-orch-protobuf-field': 4,
+        'x-orch-protobuf-presence': 'explicit',
+      },
     },
   },
 );

@@ -2,20 +2,12 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isDNS1123Subdomain, isQualifiedName } from '../meta/name-validation.js';
-import {
-  apiVersionField,
-  kindField,
-  microTimeSchema,
-  objectMetaField,
-  timeSchema,
-} from '../meta/object-meta-schema.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
-import { fieldOf, int32Field, namedType, pb, stringField } from '../schema/named.js';
-import type { Schema } from '../schema/schema.js';
 import { eventFieldLabels } from '../selectors/builtin-field-labels.js';
 import { eventTableColumns } from '../table/builtin-columns.js';
-import { CORE_V1, objectReferenceSchema } from './object-reference-schema.js';
+import { eventSchema } from './core-v1-schemas.js';
 
 const REPORTING_INSTANCE_LIMIT = 128;
 const ACTION_LIMIT = 128;
@@ -38,79 +30,6 @@ export interface Event extends ApiObject {
   reportingComponent?: string;
   reportingInstance?: string;
 }
-
-const eventSourceSchema: Schema = namedType(
-  `${CORE_V1}.EventSource`,
-  'EventSource contains information for an event.',
-  {
-    type: 'object',
-    properties: {
-      component: stringField('Component from which the event is generated.', pb(1)),
-      host: stringField('Node name on which the event is generated.', pb(2)),
-    },
-  },
-);
-
-const eventSeriesSchema: Schema = namedType(
-  `${CORE_V1}.EventSeries`,
-  'EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time.',
-  {
-    type: 'object',
-    properties: {
-      count: int32Field('Number of occurrences in this series up to the last heartbeat time', pb(1)),
-      lastObservedTime: fieldOf(microTimeSchema, 'Time of the last occurrence observed', pb(2)),
-    },
-  },
-);
-
-export const eventSchema: Schema = namedType(
-  `${CORE_V1}.Event`,
-  'Event is a report of an event somewhere in the cluster.  Events have a limited retention time and triggers and messages may evolve with time.  Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason.  Events should be treated as informative, best-effort, supplemental data.',
-  {
-    type: 'object',
-    properties: {
-      apiVersion: apiVersionField,
-      kind: kindField,
-      metadata: objectMetaField(),
-      involvedObject: fieldOf(objectReferenceSchema, 'The object that this event is about.', pb(2)),
-      reason: stringField(
-        "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
-        pb(3),
-      ),
-      message: stringField('A human-readable description of the status of this operation.', pb(4)),
-      source: fieldOf(
-        eventSourceSchema,
-        'The component reporting this event. Should be a short machine understandable string.',
-        pb(5),
-      ),
-      firstTimestamp: fieldOf(
-        timeSchema,
-        'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)',
-        pb(6),
-      ),
-      lastTimestamp: fieldOf(
-        timeSchema,
-        'The time at which the most recent occurrence of this event was recorded.',
-        pb(7),
-      ),
-      count: int32Field('The number of times this event has occurred.', pb(8)),
-      type: stringField('Type of this event (Normal, Warning), new types could be added in the future', pb(9)),
-      eventTime: fieldOf(microTimeSchema, 'Time when this Event was first observed.', pb(10)),
-      series: fieldOf(
-        eventSeriesSchema,
-        "Data about the Event series this event represents or nil if it's a singleton Event.",
-        pb(11),
-      ),
-      action: stringField('What action was taken/failed regarding to the Regarding object.', pb(12)),
-      related: fieldOf(objectReferenceSchema, 'Optional secondary object for more complex actions.', pb(13)),
-      reportingComponent: stringField(
-        'Name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`.',
-        pb(14),
-      ),
-      reportingInstance: stringField('ID of the controller instance, e.g. `kubelet-xyzf`.', pb(15)),
-    },
-  },
-);
 
 function bytes(s: string | undefined): number {
   return Buffer.byteLength(s ?? '', 'utf8');
@@ -183,11 +102,11 @@ export function eventResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceD
     hasGeneration: false,
     schema: eventSchema,
     fieldLabels: eventFieldLabels,
-    tableColumns: eventTableColumns(eventSchema),
-    listDescription: 'EventList is a list of events.',
-    listItemsDescription: 'List of events',
+    tableColumns: eventTableColumns(),
+    listDescription: 'A list of events.',
+    listItemsDescription: 'The events.',
     strategy: schemaStrategy<Event>({
-      schema: eventSchema,
+      schema: nativeValidationSchema(eventSchema),
       namespaced: true,
       validateCreate: (ev) => validateEventLegacy(ev, domain.systemNamespace),
       validateUpdate: (ev) => validateEventLegacy(ev, domain.systemNamespace),

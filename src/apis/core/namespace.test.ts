@@ -126,6 +126,18 @@ describe('Namespace update', () => {
     ]);
   });
 
+  it('checks the phase with the Go rule only, not with the enum kube publishes', () => {
+    const status = subresource('status');
+    const old = created();
+    const next = forUpdate(old, (o) => {
+      o.status = { phase: 'Pending', conditions: [{ type: 'A' }, { type: 'A' }] };
+    });
+    status.prepareForUpdate(next, old);
+    assert.deepEqual(status.validateUpdate(next, old).map(formatFieldError), [
+      'status.Phase: Invalid value: "Pending": may only be \'Active\' if `deletionTimestamp` is empty',
+    ]);
+  });
+
   it('finalize subresource changes only spec.finalizers', () => {
     const finalize = subresource('finalize');
     const old = created();

@@ -2,13 +2,7 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { nameIsDNSLabel } from '../meta/name-validation.js';
-import {
-  API_CONVENTIONS,
-  apiVersionField,
-  kindField,
-  objectMetaField,
-  timeSchema,
-} from '../meta/object-meta-schema.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import {
   standardFinalizers,
   validateFinalizerName,
@@ -20,98 +14,17 @@ import type { ApiObject } from '../object.js';
 import type { ResourceStrategy } from '../resource-definition.js';
 import { childPath, indexPath } from '../schema/field-path.js';
 import { cloneJson, isPlainObject } from '../schema/json-value.js';
-import { fieldOf, namedType, pb, stringField } from '../schema/named.js';
-import type { Schema } from '../schema/schema.js';
 import { namespaceFieldLabels } from '../selectors/builtin-field-labels.js';
 import { namespaceTableColumns } from '../table/builtin-columns.js';
-import { CORE_V1 } from './object-reference-schema.js';
+import { namespaceSchema } from './core-v1-schemas.js';
 
-const NAMESPACES_DOC = 'https://kubernetes.io/docs/tasks/administer-cluster/namespaces/';
+/** The schema writes are checked against: kube validates namespaces in Go, not by its schema. */
+const VALIDATION_SCHEMA = nativeValidationSchema(namespaceSchema);
 
 export interface Namespace extends ApiObject {
   spec?: { finalizers?: string[] };
   status?: { phase?: string; conditions?: Record<string, unknown>[] };
 }
-
-const namespaceConditionSchema: Schema = namedType(
-  `${CORE_V1}.NamespaceCondition`,
-  'NamespaceCondition contains details about state of namespace.',
-  {
-    type: 'object',
-    properties: {
-      type: stringField('Type of namespace controller condition.', pb(1)),
-      status: stringField('Status of the condition, one of True, False, Unknown.', pb(2)),
-      lastTransitionTime: fieldOf(
-        timeSchema,
-        'Last time the condition transitioned from one status to another.',
-        pb(4),
-      ),
-      reason: stringField("Unique, one-word, CamelCase reason for the condition's last transition.", pb(5)),
-      message: stringField('Human-readable message indicating details about last transition.', pb(6)),
-    },
-  },
-);
-
-const namespaceSpecSchema: Schema = namedType(
-  `${CORE_V1}.NamespaceSpec`,
-  'NamespaceSpec describes the attributes on a Namespace.',
-  {
-    type: 'object',
-    properties: {
-      finalizers: {
-        type: 'array',
-        items: { type: 'string' },
-        description: `Finalizers is an opaque list of values that must be empty to permanently remove object from storage. More info: ${NAMESPACES_DOC}`,
-        'x-orch-list-type': 'atomic',
-        ...pb(1),
-      },
-    },
-  },
-);
-
-const namespaceStatusSchema: Schema = namedType(
-  `${CORE_V1}.NamespaceStatus`,
-  'NamespaceStatus is information about the current status of a Namespace.',
-  {
-    type: 'object',
-    properties: {
-      phase: stringField(`Phase is the current lifecycle phase of the namespace. More info: ${NAMESPACES_DOC}`, pb(1)),
-      conditions: {
-        type: 'array',
-        items: namespaceConditionSchema,
-        description: "Represents the latest available observations of a namespace's current state.",
-        'x-orch-list-type': 'map',
-        'x-orch-list-map-keys': ['type'],
-        'x-orch-patch-strategy': 'merge',
-        'x-orch-patch-merge-key': 'type',
-        ...pb(2),
-      },
-    },
-  },
-);
-
-export const namespaceSchema: Schema = namedType(
-  `${CORE_V1}.Namespace`,
-  'Namespace provides a scope for Names. Use of multiple namespaces is optional.',
-  {
-    type: 'object',
-    properties: {
-      apiVersion: apiVersionField,
-      kind: kindField,
-      metadata: objectMetaField(),
-      spec: fieldOf(
-        namespaceSpecSchema,
-        `Spec defines the behavior of the Namespace. More info: ${API_CONVENTIONS}#spec-and-status`,
-        pb(2),
-      ),
-      status: fieldOf(
-        namespaceStatusSchema,
-        `Status describes the current status of a Namespace. More info: ${API_CONVENTIONS}#spec-and-status`,
-        pb(3),
-      ),
-    },
-  },
-);
 
 /** Defaulting kube applies on every write: the namespace's name as a label (`domain.namespaceNameLabel`). */
 function labelWithName(ns: Namespace, label: string): void {
@@ -146,7 +59,7 @@ function validateSpecFinalizers(ns: Namespace, indexed: boolean, standard: reado
 function statusStrategy(domain: ApiDomain): ResourceStrategy {
   const standard = standardFinalizers(domain);
   return subresourceStrategy<Namespace>({
-    schema: namespaceSchema,
+    schema: VALIDATION_SCHEMA,
     prepareForUpdate(ns, old) {
       ns.spec = cloneJson(old.spec);
       labelWithName(ns, domain.namespaceNameLabel);
@@ -170,7 +83,7 @@ function statusStrategy(domain: ApiDomain): ResourceStrategy {
 function finalizeStrategy(domain: ApiDomain): ResourceStrategy {
   const standard = standardFinalizers(domain);
   return subresourceStrategy<Namespace>({
-    schema: namespaceSchema,
+    schema: VALIDATION_SCHEMA,
     prepareForUpdate(ns, old) {
       ns.status = cloneJson(old.status);
       labelWithName(ns, domain.namespaceNameLabel);
@@ -216,12 +129,11 @@ export function namespaceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResou
     zeroObject: () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: {}, spec: {}, status: {} }),
     fieldLabels: namespaceFieldLabels,
     tableColumns: namespaceTableColumns(),
-    listDescription: 'NamespaceList is a list of Namespaces.',
-    listItemsDescription:
-      'Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/',
+    listDescription: 'A list of namespaces.',
+    listItemsDescription: 'The namespaces.',
     strategy: withControllerFinalization(
       schemaStrategy<Namespace>({
-        schema: namespaceSchema,
+        schema: VALIDATION_SCHEMA,
         namespaced: false,
         nameValidator: nameIsDNSLabel,
         standardFinalizers: standard,

@@ -2,20 +2,18 @@ import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../meta/name-validation.js';
-import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
+import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { standardFinalizers, validateImmutableField } from '../meta/object-meta-validation.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
 import { keyPath } from '../schema/field-path.js';
 import { base64DecodedLength } from '../schema/formats.js';
 import { isPlainObject } from '../schema/json-value.js';
-import { booleanField, bytesMapField, namedType, pb, pbPointer, stringField, stringMapField } from '../schema/named.js';
-import type { Schema } from '../schema/schema.js';
 import { secretFieldLabels } from '../selectors/builtin-field-labels.js';
 import { secretTableColumns } from '../table/builtin-columns.js';
 import { IMMUTABLE_WHEN_SET, MAX_CONFIG_DATA_SIZE_BYTES, sameData } from './config-map.js';
+import { secretSchema } from './core-v1-schemas.js';
 import { goJsonObjectError } from './go-json-error.js';
-import { CORE_V1 } from './object-reference-schema.js';
 
 /** Secret types with server-side rules. The strings are kube's, since clients send them as is. */
 export const SecretType = {
@@ -41,34 +39,20 @@ export interface Secret extends ApiObject {
   type?: string;
 }
 
-export const secretSchema: Schema = namedType(
-  `${CORE_V1}.Secret`,
-  'Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.',
-  {
-    type: 'object',
-    properties: {
-      apiVersion: apiVersionField,
-      kind: kindField,
-      metadata: objectMetaField(),
-      immutable: booleanField(
-        'Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.',
-        pbPointer(5),
-      ),
-      data: bytesMapField(
-        "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4",
-        pb(2),
-      ),
-      stringData: stringMapField(
-        'stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API.',
-        pb(4),
-      ),
-      type: stringField(
-        'Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types',
-        { default: SecretType.Opaque, ...pb(3) },
-      ),
-    },
-  },
-);
+/**
+ * kube's defaulting of a Secret's `type` (Go code, not in the schema it publishes): an empty or
+ * absent type becomes `Opaque`. Leaves an ill-typed value for validation to report.
+ */
+function defaultSecretType(secret: Secret): void {
+  const type: unknown = secret.type;
+  if (type === undefined || type === null || type === '') secret.type = SecretType.Opaque;
+}
+
+/** What kube does to a Secret as it decodes one: `stringData` folded into `data`, `type` defaulted. */
+function prepareSecret(secret: Secret): void {
+  foldStringData(secret);
+  defaultSecretType(secret);
+}
 
 /**
  * Folds `stringData` into `data` (UTF-8, base64-encoded; stringData wins) and removes it, as
@@ -175,17 +159,16 @@ export function secretResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResource
     hasGeneration: false,
     schema: secretSchema,
     fieldLabels: secretFieldLabels,
-    tableColumns: secretTableColumns(secretSchema),
-    listDescription: 'SecretList is a list of Secret.',
-    listItemsDescription:
-      'Items is a list of secret objects. More info: https://kubernetes.io/docs/concepts/configuration/secret',
+    tableColumns: secretTableColumns(),
+    listDescription: 'A list of secrets.',
+    listItemsDescription: 'The secrets.',
     strategy: schemaStrategy<Secret>({
-      schema: secretSchema,
+      schema: nativeValidationSchema(secretSchema),
       namespaced: true,
       nameValidator: nameIsDNSSubdomain,
       standardFinalizers: standardFinalizers(domain),
-      prepareForCreate: foldStringData,
-      prepareForUpdate: (secret) => foldStringData(secret),
+      prepareForCreate: prepareSecret,
+      prepareForUpdate: (secret) => prepareSecret(secret),
       validateCreate: validateSecretData,
       validateUpdate: (secret, old) => [...validateSecretImmutability(secret, old), ...validateSecretData(secret)],
     }),

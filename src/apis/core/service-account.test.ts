@@ -38,12 +38,18 @@ describe('ServiceAccount', () => {
     );
   });
 
-  it('rejects duplicate secret names (list map keyed by name)', () => {
+  it('accepts duplicate secret names, as kube validates service accounts in Go (no list-map keys)', () => {
     const obj = sa({ secrets: [{ name: 'a' }, { name: 'a' }] });
     def.strategy.prepareForCreate(obj);
-    assert.deepEqual(def.strategy.validateCreate(obj).map(formatFieldError), [
-      'secrets[1]: Duplicate value: {"name":"a"}',
-    ]);
+    assert.deepEqual(def.strategy.validateCreate(obj).map(formatFieldError), []);
+  });
+
+  it('leaves a pull secret reference without a name empty, as kube writes it', () => {
+    // LocalObjectReference.name publishes default "", but kube never writes it (omitempty).
+    const obj = sa({ imagePullSecrets: [{}, { name: 'pull' }] });
+    def.strategy.prepareForCreate(obj);
+    assert.deepEqual(obj.imagePullSecrets, [{}, { name: 'pull' }]);
+    assert.deepEqual(def.strategy.validateCreate(obj), []);
   });
 
   it('is served as serviceaccounts (sa)', () => {

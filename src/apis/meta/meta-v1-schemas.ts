@@ -3,7 +3,10 @@
 
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
-import { timeSchema } from './object-meta-schema.js';
+import { fieldsV1Schema } from './fields-v1-schema.js';
+import { rawExtensionSchema } from './raw-extension-schema.js';
+import { timeSchema } from './time-schema.js';
+import { apiVersionField, kindField } from './type-meta-fields.js';
 
 /** `io.orch.apimachinery.pkg.apis.meta.v1.Condition`. */
 export const conditionSchema: Schema = namedType(
@@ -19,6 +22,72 @@ export const conditionSchema: Schema = namedType(
       lastTransitionTime: { ...timeSchema, 'x-orch-protobuf-field': 4 },
       reason: { type: 'string', default: '', 'x-orch-protobuf-field': 5 },
       message: { type: 'string', default: '', 'x-orch-protobuf-field': 6 },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.Preconditions`. */
+export const preconditionsSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.Preconditions',
+  'What must still hold of an object for an operation to go ahead.',
+  {
+    type: 'object',
+    properties: {
+      uid: { type: 'string', 'x-orch-protobuf-field': 1, 'x-orch-protobuf-presence': 'explicit' },
+      resourceVersion: { type: 'string', 'x-orch-protobuf-field': 2, 'x-orch-protobuf-presence': 'explicit' },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.DeleteOptions`. */
+export const deleteOptionsSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.DeleteOptions',
+  'How to delete: grace period, preconditions, dependents and dry run.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      gracePeriodSeconds: {
+        type: 'integer',
+        format: 'int64',
+        'x-orch-protobuf-field': 1,
+        'x-orch-protobuf-presence': 'explicit',
+      },
+      preconditions: { ...preconditionsSchema, 'x-orch-protobuf-field': 2 },
+      orphanDependents: { type: 'boolean', 'x-orch-protobuf-field': 3, 'x-orch-protobuf-presence': 'explicit' },
+      propagationPolicy: { type: 'string', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
+      dryRun: {
+        type: 'array',
+        items: { type: 'string', default: '' },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 5,
+      },
+      ignoreStoreReadErrorWithClusterBreakingPotential: {
+        type: 'boolean',
+        'x-orch-protobuf-field': 6,
+        'x-orch-protobuf-presence': 'explicit',
+      },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement`. */
+export const fieldSelectorRequirementSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement',
+  'One field requirement: a key, an operator and the values it relates.',
+  {
+    type: 'object',
+    required: ['key', 'operator'],
+    properties: {
+      key: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+      operator: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
+      values: {
+        type: 'array',
+        items: { type: 'string', default: '' },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 3,
+      },
     },
   },
 );
@@ -62,6 +131,199 @@ export const labelSelectorSchema: Schema = namedType(
         'x-orch-list-type': 'atomic',
         'x-orch-protobuf-field': 2,
       },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.ListMeta`. */
+export const listMetaSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.ListMeta',
+  'Metadata of a list: the resource version it was read at and how to continue it.',
+  {
+    type: 'object',
+    properties: {
+      selfLink: { type: 'string', 'x-orch-protobuf-field': 1 },
+      resourceVersion: { type: 'string', 'x-orch-protobuf-field': 2 },
+      continue: { type: 'string', 'x-orch-protobuf-field': 3 },
+      remainingItemCount: {
+        type: 'integer',
+        format: 'int64',
+        'x-orch-protobuf-field': 4,
+        'x-orch-protobuf-presence': 'explicit',
+      },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry`. */
+export const managedFieldsEntrySchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry',
+  'The fields one manager set with one kind of operation, at one API version.',
+  {
+    type: 'object',
+    properties: {
+      manager: { type: 'string', 'x-orch-protobuf-field': 1 },
+      operation: { type: 'string', 'x-orch-protobuf-field': 2 },
+      apiVersion: { type: 'string', 'x-orch-protobuf-field': 3 },
+      time: { ...timeSchema, 'x-orch-protobuf-field': 4 },
+      fieldsType: { type: 'string', 'x-orch-protobuf-field': 6 },
+      fieldsV1: { ...fieldsV1Schema, 'x-orch-protobuf-field': 7 },
+      subresource: { type: 'string', 'x-orch-protobuf-field': 8 },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.OwnerReference`. */
+export const ownerReferenceSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.OwnerReference',
+  'An object this one belongs to: same namespace or cluster-scoped, named by UID.',
+  {
+    type: 'object',
+    required: ['apiVersion', 'kind', 'name', 'uid'],
+    'x-orch-map-type': 'atomic',
+    properties: {
+      apiVersion: { type: 'string', default: '', 'x-orch-protobuf-field': 5 },
+      kind: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+      name: { type: 'string', default: '', 'x-orch-protobuf-field': 3 },
+      uid: { type: 'string', default: '', 'x-orch-protobuf-field': 4 },
+      controller: { type: 'boolean', 'x-orch-protobuf-field': 6, 'x-orch-protobuf-presence': 'explicit' },
+      blockOwnerDeletion: { type: 'boolean', 'x-orch-protobuf-field': 7, 'x-orch-protobuf-presence': 'explicit' },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta`. */
+export const objectMetaSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.ObjectMeta',
+  'Metadata of a stored object: name, namespace, labels, annotations, owners, finalizers and system fields.',
+  {
+    type: 'object',
+    properties: {
+      name: { type: 'string', 'x-orch-protobuf-field': 1 },
+      generateName: { type: 'string', 'x-orch-protobuf-field': 2 },
+      namespace: { type: 'string', 'x-orch-protobuf-field': 3 },
+      selfLink: { type: 'string', 'x-orch-protobuf-field': 4 },
+      uid: { type: 'string', 'x-orch-protobuf-field': 5 },
+      resourceVersion: { type: 'string', 'x-orch-protobuf-field': 6 },
+      generation: { type: 'integer', format: 'int64', 'x-orch-protobuf-field': 7 },
+      creationTimestamp: { ...timeSchema, 'x-orch-protobuf-field': 8 },
+      deletionTimestamp: { ...timeSchema, 'x-orch-protobuf-field': 9 },
+      deletionGracePeriodSeconds: {
+        type: 'integer',
+        format: 'int64',
+        'x-orch-protobuf-field': 10,
+        'x-orch-protobuf-presence': 'explicit',
+      },
+      labels: { type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-orch-protobuf-field': 11 },
+      annotations: {
+        type: 'object',
+        additionalProperties: { type: 'string', default: '' },
+        'x-orch-protobuf-field': 12,
+      },
+      ownerReferences: {
+        type: 'array',
+        items: { ...ownerReferenceSchema, default: {} },
+        'x-orch-list-type': 'map',
+        'x-orch-list-map-keys': ['uid'],
+        'x-orch-patch-strategy': 'merge',
+        'x-orch-patch-merge-key': 'uid',
+        'x-orch-list-duplicates': 'allowed',
+        'x-orch-protobuf-field': 13,
+      },
+      finalizers: {
+        type: 'array',
+        items: { type: 'string', default: '' },
+        'x-orch-list-type': 'set',
+        'x-orch-patch-strategy': 'merge',
+        'x-orch-protobuf-field': 14,
+      },
+      managedFields: {
+        type: 'array',
+        items: { ...managedFieldsEntrySchema, default: {} },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 17,
+      },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.Patch`. */
+export const patchSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.Patch',
+  'The body of a patch request, in the form its content type names.',
+  { type: 'object' },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.StatusCause`. */
+export const statusCauseSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.StatusCause',
+  'One cause of an error: a reason, a message and the field it concerns.',
+  {
+    type: 'object',
+    properties: {
+      reason: { type: 'string', 'x-orch-protobuf-field': 1 },
+      message: { type: 'string', 'x-orch-protobuf-field': 2 },
+      field: { type: 'string', 'x-orch-protobuf-field': 3 },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.StatusDetails`. */
+export const statusDetailsSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.StatusDetails',
+  'The object an outcome concerns and the causes of an error.',
+  {
+    type: 'object',
+    properties: {
+      name: { type: 'string', 'x-orch-protobuf-field': 1 },
+      group: { type: 'string', 'x-orch-protobuf-field': 2 },
+      kind: { type: 'string', 'x-orch-protobuf-field': 3 },
+      uid: { type: 'string', 'x-orch-protobuf-field': 6 },
+      causes: {
+        type: 'array',
+        items: { ...statusCauseSchema, default: {} },
+        'x-orch-list-type': 'atomic',
+        'x-orch-protobuf-field': 4,
+      },
+      retryAfterSeconds: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 5 },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.Status`. */
+export const statusSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.Status',
+  'The outcome of an operation that returns no object: success, or an error and why.',
+  {
+    type: 'object',
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: { ...listMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
+      status: { type: 'string', 'x-orch-protobuf-field': 2 },
+      message: { type: 'string', 'x-orch-protobuf-field': 3 },
+      reason: { type: 'string', 'x-orch-protobuf-field': 4 },
+      details: {
+        ...statusDetailsSchema,
+        'x-orch-list-type': 'atomic',
+        'x-orch-field-overrides': { 'x-orch-list-type': null },
+        'x-orch-protobuf-field': 5,
+      },
+      code: { type: 'integer', format: 'int32', 'x-orch-protobuf-field': 6 },
+    },
+  },
+);
+
+/** `io.orch.apimachinery.pkg.apis.meta.v1.WatchEvent`. */
+export const watchEventSchema: Schema = namedType(
+  'io.orch.apimachinery.pkg.apis.meta.v1.WatchEvent',
+  'One event of a watch stream: what happened and the object it happened to.',
+  {
+    type: 'object',
+    required: ['type', 'object'],
+    properties: {
+      type: { type: 'string', default: '', 'x-orch-protobuf-field': 1 },
+      object: { ...rawExtensionSchema, 'x-orch-protobuf-field': 2 },
     },
   },
 );

@@ -1,5 +1,5 @@
 import type { ObjectMeta } from '../object.js';
-import { objectMetaSchema } from './object-meta-schema.js';
+import { objectMetaSchema } from './meta-v1-schemas.js';
 
 /** ObjectMeta's fields in the order Go declares them (and kube serializes them). */
 const FIELD_ORDER: readonly string[] = Object.keys(objectMetaSchema.properties ?? {});

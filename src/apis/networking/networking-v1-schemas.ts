@@ -2,8 +2,8 @@
 // (Go declarations: kubernetes/api v0.32.0 e622342ab4ab, kubernetes/apimachinery v0.32.0 59e9003f02d6). Do not edit by hand.
 import { typedLocalObjectReferenceSchema } from '../core/core-v1-schemas.js';
 import { intOrStringSchema } from '../meta/int-or-string-schema.js';
-import { labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
+import { labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -35,8 +35,8 @@ export const ingressServiceBackendSchema: Schema = namedType(
 export const ingressBackendSchema: Schema = namedType('io.orch.api.networking.v1.IngressBackend', undefined, {
   type: 'object',
   properties: {
-    resource: { ...typedLocalObjectReferenceSchema, 'x-orch-protobuf-field': 3 },
     service: { ...ingressServiceBackendSchema, 'x-orch-protobuf-field': 4 },
+    resource: { ...typedLocalObjectReferenceSchema, 'x-orch-protobuf-field': 3 },
   },
 });
 
@@ -46,8 +46,8 @@ export const httpIngressPathSchema: Schema = namedType('io.orch.api.networking.v
   required: ['pathType', 'backend'],
   properties: {
     path: { type: 'string', 'x-orch-protobuf-field': 1 },
-    backend: { ...ingressBackendSchema, default: {}, 'x-orch-protobuf-field': 2 },
     pathType: { type: 'string', 'x-orch-protobuf-field': 3, 'x-orch-protobuf-presence': 'explicit' },
+    backend: { ...ingressBackendSchema, default: {}, 'x-orch-protobuf-field': 2 },
   },
 });
 
@@ -97,6 +97,7 @@ export const ingressTLSSchema: Schema = namedType('io.orch.api.networking.v1.Ing
 export const ingressSpecSchema: Schema = namedType('io.orch.api.networking.v1.IngressSpec', undefined, {
   type: 'object',
   properties: {
+    ingressClassName: { type: 'string', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
     defaultBackend: { ...ingressBackendSchema, 'x-orch-protobuf-field': 1 },
     tls: {
       type: 'array',
@@ -110,7 +111,6 @@ export const ingressSpecSchema: Schema = namedType('io.orch.api.networking.v1.In
       'x-orch-list-type': 'atomic',
       'x-orch-protobuf-field': 3,
     },
-    ingressClassName: { type: 'string', 'x-orch-protobuf-field': 4, 'x-orch-protobuf-presence': 'explicit' },
   },
 });
 
@@ -176,7 +176,7 @@ export const ingressSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...ingressSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...ingressStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },
@@ -218,7 +218,7 @@ export const ingressClassSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...ingressClassSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -346,7 +346,7 @@ export const networkPolicySchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...networkPolicySpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },

@@ -2,8 +2,9 @@
 // (Go declarations: kubernetes/api v0.32.0 e622342ab4ab, kubernetes/apimachinery v0.32.0 59e9003f02d6). Do not edit by hand.
 
 import { tolerationSchema } from '../core/core-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField } from '../meta/object-meta-schema.js';
+import { objectMetaSchema } from '../meta/meta-v1-schemas.js';
 import { quantitySchema } from '../meta/quantity-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -42,7 +43,7 @@ export const runtimeClassSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       handler: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
       overhead: { ...overheadSchema, 'x-orch-protobuf-field': 3 },
       scheduling: { ...schedulingSchema, 'x-orch-protobuf-field': 4 },

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
-import { API_CONVENTIONS, apiVersionField, kindField, listMetaField } from '../meta/object-meta-schema.js';
+import { deleteOptionsSchema, patchSchema, statusSchema, watchEventSchema } from '../meta/meta-v1-schemas.js';
+import { listMetaField } from '../meta/object-meta-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import type { ResourceDefinition } from '../resource-definition.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
-import { deleteOptionsSchema, patchSchema, statusSchema, watchEventSchema } from './meta-definitions.js';
 import { type OperationRefs, resourcePaths } from './paths.js';
 import { DefinitionCollector, type OpenApiObject, type OpenApiStyle, sortKeys } from './schema-conversion.js';
 
@@ -49,27 +50,24 @@ function kindSchemaOf(def: ResourceDefinition): Schema {
   return namedType(fallbackTypeName(def), def.schema.description ?? '', def.schema);
 }
 
+/** The description of a list's `metadata`, unless its definition gives one. */
+const LIST_METADATA = "The list's metadata: its resource version and continue token.";
+
 function listSchemaOf(def: ResourceDefinition & Partial<BuiltinResourceDefinition>, kindSchema: Schema): Schema {
-  return namedType(
-    `${kindSchema['x-orch-type-name']}List`,
-    def.listDescription ?? `${def.listKind} is a list of ${def.kind} objects.`,
-    {
-      type: 'object',
-      required: ['items'],
-      properties: {
-        apiVersion: apiVersionField,
-        kind: kindField,
-        metadata: listMetaField(
-          def.listMetadataDescription ?? `Standard list metadata. More info: ${API_CONVENTIONS}#types-kinds`,
-        ),
-        items: {
-          type: 'array',
-          items: kindSchema,
-          description: def.listItemsDescription ?? `List of ${def.resource}.`,
-        },
+  return namedType(`${kindSchema['x-orch-type-name']}List`, def.listDescription ?? `A list of ${def.kind} objects.`, {
+    type: 'object',
+    required: ['items'],
+    properties: {
+      apiVersion: apiVersionField,
+      kind: kindField,
+      metadata: listMetaField(def.listMetadataDescription ?? LIST_METADATA),
+      items: {
+        type: 'array',
+        items: kindSchema,
+        description: def.listItemsDescription ?? `The ${def.resource}.`,
       },
     },
-  );
+  });
 }
 
 /** Definitions and paths of a set of resources, in one document flavour. */

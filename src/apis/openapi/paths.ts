@@ -165,7 +165,7 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
     add(collectionOps, {
       action: 'list',
       operationId: `list${gv}${scope}${kind}`,
-      description: `list or watch objects of kind ${kind}`,
+      description: `Lists ${kind} objects, or watches them for changes`,
       responseRef: opts.refs.list,
     });
   }
@@ -173,7 +173,7 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
     add(collectionOps, {
       action: 'create',
       operationId: `create${gv}${scope}${kind}`,
-      description: `create a ${kind}`,
+      description: `Creates a ${kind}`,
       responseRef: opts.refs.kind,
       bodyRef: opts.refs.kind,
     });
@@ -182,7 +182,7 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
     add(collectionOps, {
       action: 'deletecollection',
       operationId: `delete${gv}Collection${scope}${kind}`,
-      description: `delete collection of ${kind}`,
+      description: `Deletes a collection of ${kind} objects`,
       responseRef: opts.refs.status,
       bodyRef: opts.refs.deleteOptions,
     });
@@ -194,22 +194,24 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
     add(allOps, {
       action: 'list',
       operationId: `list${gv}${kind}ForAllNamespaces`,
-      description: `list or watch objects of kind ${kind}`,
+      description: `Lists ${kind} objects in all namespaces, or watches them for changes`,
       responseRef: opts.refs.list,
     });
     paths[`${prefix}/${resource}`] = sortKeys({ ...allOps, parameters: [parameter('pretty', opts.style)] });
   }
 
   const itemOps: OpenApiObject = {};
+  // Verb, action, what the operation does (to `a ${kind}` or `the <subresource> of a ${kind}`), body.
   const itemActions: [string, Action, string, string | undefined][] = [
-    ['get', 'read', `read the specified ${kind}`, undefined],
-    ['update', 'replace', `replace the specified ${kind}`, opts.refs.kind],
-    ['patch', 'patch', `partially update the specified ${kind}`, opts.refs.patch],
-    ['delete', 'delete', `delete a ${kind}`, opts.refs.deleteOptions],
+    ['get', 'read', 'Reads', undefined],
+    ['update', 'replace', 'Replaces', opts.refs.kind],
+    ['patch', 'patch', 'Patches', opts.refs.patch],
+    ['delete', 'delete', 'Deletes', opts.refs.deleteOptions],
   ];
-  for (const [verb, action, description, bodyRef] of itemActions) {
+  for (const [verb, action, does, bodyRef] of itemActions) {
     if (!verbs.has(verb)) continue;
     const responseRef = action === 'delete' ? opts.refs.status : opts.refs.kind;
+    const description = `${does} a ${kind}`;
     add(itemOps, { action, operationId: `${action}${gv}${scope}${kind}`, description, responseRef, bodyRef });
   }
   if (Object.keys(itemOps).length > 0) paths[`${base}/{name}`] = pathItem(true, itemOps);
@@ -219,12 +221,12 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
     const subVerbs = new Set(sub.verbs);
     const subOps: OpenApiObject = {};
     const suffix = capitalize(sub.name);
-    for (const [verb, action, description, bodyRef] of itemActions) {
+    for (const [verb, action, does, bodyRef] of itemActions) {
       if (!subVerbs.has(verb) || action === 'delete') continue;
       add(subOps, {
         action,
         operationId: `${action}${gv}${scope}${kind}${suffix}`,
-        description: description.replace(' the specified', ` ${sub.name} of the specified`),
+        description: `${does} the ${sub.name} of a ${kind}`,
         responseRef: opts.refs.kind,
         bodyRef,
       });
@@ -238,7 +240,7 @@ export function resourcePaths(def: ResourceDefinition, opts: PathOptions): Recor
     add(subOps, {
       action: 'create',
       operationId: `create${gv}${scope}${kind}${capitalize(sub.name)}`,
-      description: `create ${sub.name} of a ${kind}`,
+      description: `Creates a ${sub.name} for a ${kind}`,
       responseRef: ref,
       bodyRef: ref,
       gvk: { group: sub.create.group, kind: sub.create.kind, version: sub.create.version },

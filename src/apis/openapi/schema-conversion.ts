@@ -107,6 +107,7 @@ export class DefinitionCollector {
     for (const key of PLAIN_KEYS) {
       if (schema[key] !== undefined) out[key] = schema[key];
     }
+    if (schema['x-orch-published-default'] !== undefined) out.default = schema['x-orch-published-default'];
     if (schema.description) out.description = schema.description;
     if (schema.required && schema.required.length > 0) out.required = [...schema.required];
     if (schema.nullable && this.style === 'v3') out.nullable = true;

@@ -2,9 +2,14 @@
 // (Go declarations: kubernetes/api v0.32.0 e622342ab4ab, kubernetes/apimachinery v0.32.0 59e9003f02d6). Do not edit by hand.
 
 import { intOrStringSchema } from '../meta/int-or-string-schema.js';
-import { conditionSchema, labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
-import { deleteOptionsSchema } from '../openapi/meta-definitions.js';
+import {
+  conditionSchema,
+  deleteOptionsSchema,
+  labelSelectorSchema,
+  objectMetaSchema,
+} from '../meta/meta-v1-schemas.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -17,7 +22,7 @@ export const evictionSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       deleteOptions: { ...deleteOptionsSchema, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -79,7 +84,7 @@ export const podDisruptionBudgetSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...podDisruptionBudgetSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...podDisruptionBudgetStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },

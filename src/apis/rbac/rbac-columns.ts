@@ -31,16 +31,18 @@ export function subjectStrings(subjects: unknown): { users: string[]; groups: st
   return out;
 }
 
-/** The columns of a binding kind; `what` is `roleBinding` or `clusterRoleBinding` (kube's wording). */
-export function bindingTableColumns(what: 'roleBinding' | 'clusterRoleBinding'): TableColumns {
+/** The columns of a binding kind; `what` is `role binding` or `cluster role binding`. */
+export function bindingTableColumns(what: 'role binding' | 'cluster role binding'): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
       column('Role', 'string', 'The role the binding grants, as kind/name.'),
       AGE_COLUMN,
-      column('Users', 'string', `Users in the ${what}`, { priority: 1 }),
-      column('Groups', 'string', `Groups in the ${what}`, { priority: 1 }),
-      column('ServiceAccounts', 'string', `ServiceAccounts in the ${what}`, { priority: 1 }),
+      column('Users', 'string', `The users the ${what} grants its role to.`, { priority: 1 }),
+      column('Groups', 'string', `The groups the ${what} grants its role to.`, { priority: 1 }),
+      column('ServiceAccounts', 'string', `The service accounts the ${what} grants its role to, as namespace/name.`, {
+        priority: 1,
+      }),
     ]),
     cells: (obj: ApiObject, now: Date) => {
       const { users, groups, serviceAccounts } = subjectStrings(obj.subjects);

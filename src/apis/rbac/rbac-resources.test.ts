@@ -297,10 +297,10 @@ describe('RoleBinding and ClusterRoleBinding', () => {
       ],
     );
     assert.deepEqual(table.rows?.[0].cells, ['b', 'ClusterRole/view', '5m', 'alice, bob', 'devs', 'ns/sa, /other']);
-    assert.equal(table.columnDefinitions?.[3].description, 'Users in the roleBinding');
+    assert.equal(table.columnDefinitions?.[3].description, 'The users the role binding grants its role to.');
     assert.equal(
       clusterRoleBindingResource().tableColumns?.columnDefinitions[5].description,
-      'ServiceAccounts in the clusterRoleBinding',
+      'The service accounts the cluster role binding grants its role to, as namespace/name.',
     );
   });
 

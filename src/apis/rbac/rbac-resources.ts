@@ -153,7 +153,7 @@ export function roleBindingResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinRes
     roleBindingSchema,
     {
       strategy: bindingStrategy<RoleBinding>(roleBindingSchema, true, domain.group('rbac.authorization')),
-      tableColumns: bindingTableColumns('roleBinding'),
+      tableColumns: bindingTableColumns('role binding'),
     },
     domain,
   );
@@ -176,7 +176,7 @@ export function clusterRoleBindingResource(domain: ApiDomain = ORCH_DOMAIN): Bui
         false,
         domain.group('rbac.authorization'),
       ),
-      tableColumns: bindingTableColumns('clusterRoleBinding'),
+      tableColumns: bindingTableColumns('cluster role binding'),
     },
     domain,
   );

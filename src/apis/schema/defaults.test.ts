@@ -18,6 +18,7 @@ const schema: Schema = {
       },
     },
     map: { type: 'object', additionalProperties: { type: 'string' } },
+    ref: { type: 'object', properties: { name: { type: 'string', 'x-orch-published-default': '' } } },
   },
 };
 
@@ -43,6 +44,11 @@ describe('applyDefaults', () => {
       name: 'defaults apply inside existing objects and list items, but do not create parents',
       obj: { spec: { strategy: {}, list: [{}, { p: 'UDP' }] } },
       want: { type: 'Opaque', spec: { strategy: { kind: 'Rolling' }, list: [{ p: 'TCP' }, { p: 'UDP' }] } },
+    },
+    {
+      name: 'a published-only default (the zero of an omitempty Go field) is not applied',
+      obj: { ref: {} },
+      want: { type: 'Opaque', spec: { replicas: 1 }, ref: {} },
     },
   ];
   for (const c of cases) {

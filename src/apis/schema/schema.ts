@@ -12,6 +12,12 @@ export interface Schema {
   required?: string[];
   enum?: unknown[];
   default?: unknown;
+  /**
+   * A default that is published (as `default`) but never applied: the Go zero value of an
+   * `omitempty` field that kube's types declare as a default (core/v1
+   * `LocalObjectReference.name`, `""`), which kube never writes into an object.
+   */
+  'x-orch-published-default'?: unknown;
   nullable?: boolean;
   minimum?: number;
   maximum?: number;

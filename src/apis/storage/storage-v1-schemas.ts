@@ -2,9 +2,10 @@
 // (Go declarations: kubernetes/api v0.32.0 e622342ab4ab, kubernetes/apimachinery v0.32.0 59e9003f02d6). Do not edit by hand.
 
 import { persistentVolumeSpecSchema, topologySelectorTermSchema } from '../core/core-v1-schemas.js';
-import { labelSelectorSchema } from '../meta/meta-v1-schemas.js';
-import { apiVersionField, kindField, objectMetaField, timeSchema } from '../meta/object-meta-schema.js';
+import { labelSelectorSchema, objectMetaSchema } from '../meta/meta-v1-schemas.js';
 import { quantitySchema } from '../meta/quantity-schema.js';
+import { timeSchema } from '../meta/time-schema.js';
+import { apiVersionField, kindField } from '../meta/type-meta-fields.js';
 import { namedType } from '../schema/named.js';
 import type { Schema } from '../schema/schema.js';
 
@@ -58,7 +59,7 @@ export const csiDriverSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...csiDriverSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -116,7 +117,7 @@ export const csiNodeSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...csiNodeSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
     },
   },
@@ -132,7 +133,7 @@ export const csiStorageCapacitySchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       nodeTopology: { ...labelSelectorSchema, 'x-orch-protobuf-field': 2 },
       storageClassName: { type: 'string', default: '', 'x-orch-protobuf-field': 3 },
       capacity: { ...quantitySchema, 'x-orch-protobuf-field': 4 },
@@ -151,7 +152,7 @@ export const storageClassSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       provisioner: { type: 'string', default: '', 'x-orch-protobuf-field': 2 },
       parameters: { type: 'object', additionalProperties: { type: 'string', default: '' }, 'x-orch-protobuf-field': 3 },
       reclaimPolicy: {
@@ -246,7 +247,7 @@ export const volumeAttachmentSchema: Schema = namedType(
     properties: {
       apiVersion: apiVersionField,
       kind: kindField,
-      metadata: { ...objectMetaField(), default: {} },
+      metadata: { ...objectMetaSchema, default: {}, 'x-orch-protobuf-field': 1 },
       spec: { ...volumeAttachmentSpecSchema, default: {}, 'x-orch-protobuf-field': 2 },
       status: { ...volumeAttachmentStatusSchema, default: {}, 'x-orch-protobuf-field': 3 },
     },

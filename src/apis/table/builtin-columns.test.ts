@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { builtinResources } from '../builtin.js';
-import { objectMetaSchema } from '../meta/object-meta-schema.js';
 import type { ApiObject } from '../object.js';
 import { buildTable } from './build-table.js';
+import { AGE_COLUMN, NAME_COLUMN } from './column-helpers.js';
 import type { TableCell } from './table-types.js';
 
 const defs = new Map(builtinResources().map((d) => [d.kind, d]));
@@ -82,17 +82,18 @@ describe('column definitions of the built-in kinds', () => {
     it(kind, () => assert.deepEqual(columnsOf(kind), want));
   }
 
-  it('describe columns with the documentation of the fields they show', () => {
+  it("describe columns in Orch's words", () => {
     const ns = buildTable(defs.get('Namespace')!, [], { now }).columnDefinitions!;
-    assert.equal(ns[0].description, objectMetaSchema.properties!.name.description);
-    assert.match(ns[0].description, /^Name must be unique within a namespace\./);
-    assert.equal(ns[1].description, 'The status of the namespace');
-    assert.match(ns[2].description, /^CreationTimestamp is a timestamp representing the server time/);
+    assert.equal(ns[0].description, NAME_COLUMN.description);
+    assert.match(ns[0].description, /^The name of the object/);
+    assert.equal(ns[1].description, 'The lifecycle phase of the namespace: Active or Terminating.');
+    assert.equal(ns[2].description, AGE_COLUMN.description);
+    assert.match(ns[2].description, /^When the server created the object/);
     const lease = buildTable(defs.get('Lease')!, [], { now }).columnDefinitions!;
-    assert.match(lease[1].description, /^holderIdentity contains the identity of the holder of a current lease\./);
+    assert.equal(lease[1].description, 'The identity of the current holder of the lease.');
     const ev = buildTable(defs.get('Event')!, [], { now }).columnDefinitions!;
-    assert.equal(ev[3].description, 'The object that this event is about.');
-    assert.match(ev[4].description, /^If referring to a piece of an object/);
+    assert.equal(ev[3].description, 'The object the event is about, as kind/name.');
+    assert.match(ev[4].description, /^The part of the object the event is about/);
     for (const d of defs.values()) {
       for (const c of buildTable(d, [], { now }).columnDefinitions!) assert.ok(c.description, `${d.kind} ${c.name}`);
     }

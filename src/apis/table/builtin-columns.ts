@@ -1,9 +1,7 @@
 import type { ApiObject } from '../object.js';
-import type { Schema } from '../schema/schema.js';
 import {
   AGE_COLUMN,
   column,
-  describeField,
   entryCount,
   goTrimSpace,
   itemCount,
@@ -18,8 +16,8 @@ import type { TableColumns } from './table-types.js';
 
 /**
  * The columns kube's printers give the built-in kinds (what `kubectl get` shows). The server
- * always renders every column, wide ones (priority 1) included. Descriptions come from the
- * kind's schema, as kube takes them from the Go types' documentation.
+ * always renders every column, wide ones (priority 1) included. kube describes the columns with
+ * its Go types' documentation; these descriptions are Orch's own.
  */
 
 function age(obj: ApiObject, now: Date): string {
@@ -29,17 +27,23 @@ function age(obj: ApiObject, now: Date): string {
 /** Namespace: `Name`, `Status` (the phase), `Age`. */
 export function namespaceTableColumns(): TableColumns {
   return declarativeTableColumns([
-    { name: 'Status', type: 'string', description: 'The status of the namespace', jsonPath: '.status.phase', zero: '' },
+    {
+      name: 'Status',
+      type: 'string',
+      description: 'The lifecycle phase of the namespace: Active or Terminating.',
+      jsonPath: '.status.phase',
+      zero: '',
+    },
     AGE_SPEC,
   ]);
 }
 
 /** ConfigMap: `Name`, `Data` (number of `data` plus `binaryData` keys), `Age`. */
-export function configMapTableColumns(schema: Schema): TableColumns {
+export function configMapTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Data', 'string', describeField(schema, 'data')),
+      column('Data', 'string', 'The number of keys in data and binaryData.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [
@@ -51,20 +55,26 @@ export function configMapTableColumns(schema: Schema): TableColumns {
 }
 
 /** Secret: `Name`, `Type`, `Data` (number of keys), `Age`. */
-export function secretTableColumns(schema: Schema): TableColumns {
+export function secretTableColumns(): TableColumns {
   return declarativeTableColumns([
-    { name: 'Type', type: 'string', description: describeField(schema, 'type'), jsonPath: '.type', zero: '' },
-    { name: 'Data', type: 'string', description: describeField(schema, 'data'), cell: (obj) => entryCount(obj.data) },
+    {
+      name: 'Type',
+      type: 'string',
+      description: 'The type of the secret, which says what keys its data holds.',
+      jsonPath: '.type',
+      zero: '',
+    },
+    { name: 'Data', type: 'string', description: 'The number of keys in data.', cell: (obj) => entryCount(obj.data) },
     AGE_SPEC,
   ]);
 }
 
 /** ServiceAccount: `Name`, `Secrets` (number of references), `Age`. */
-export function serviceAccountTableColumns(schema: Schema): TableColumns {
+export function serviceAccountTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Secrets', 'string', describeField(schema, 'secrets')),
+      column('Secrets', 'string', 'The number of secrets the service account lists.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), itemCount(obj.secrets), age(obj, now)],
@@ -72,11 +82,11 @@ export function serviceAccountTableColumns(schema: Schema): TableColumns {
 }
 
 /** Lease: `Name`, `Holder` (`spec.holderIdentity`), `Age`. */
-export function leaseTableColumns(schema: Schema): TableColumns {
+export function leaseTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
       NAME_COLUMN,
-      column('Holder', 'string', describeField(schema, 'spec', 'holderIdentity')),
+      column('Holder', 'string', 'The identity of the current holder of the lease.'),
       AGE_COLUMN,
     ]),
     cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'spec', 'holderIdentity'), age(obj, now)],
@@ -128,18 +138,20 @@ function eventCells(obj: ApiObject, now: Date): (string | number)[] {
  * Event: `Last Seen`, `Type`, `Reason`, `Object` (`kind/name`, lower-case kind), `Message`, and
  * the wide `Subobject`, `Source`, `First Seen`, `Count`, `Name`.
  */
-export function eventTableColumns(schema: Schema): TableColumns {
+export function eventTableColumns(): TableColumns {
   return Object.freeze({
     columnDefinitions: Object.freeze([
-      column('Last Seen', 'string', describeField(schema, 'lastTimestamp')),
-      column('Type', 'string', describeField(schema, 'type')),
-      column('Reason', 'string', describeField(schema, 'reason')),
-      column('Object', 'string', describeField(schema, 'involvedObject')),
-      column('Subobject', 'string', describeField(schema, 'involvedObject', 'fieldPath'), { priority: 1 }),
-      column('Source', 'string', describeField(schema, 'source'), { priority: 1 }),
-      column('Message', 'string', describeField(schema, 'message')),
-      column('First Seen', 'string', describeField(schema, 'firstTimestamp'), { priority: 1 }),
-      column('Count', 'string', describeField(schema, 'count'), { priority: 1 }),
+      column('Last Seen', 'string', 'When the event last occurred.'),
+      column('Type', 'string', 'Normal, or Warning when something may need attention.'),
+      column('Reason', 'string', 'A short, machine-readable reason for the event.'),
+      column('Object', 'string', 'The object the event is about, as kind/name.'),
+      column('Subobject', 'string', 'The part of the object the event is about, such as one container.', {
+        priority: 1,
+      }),
+      column('Source', 'string', 'The component, and host, that reported the event.', { priority: 1 }),
+      column('Message', 'string', 'What happened, in words for people.'),
+      column('First Seen', 'string', 'When the event first occurred.', { priority: 1 }),
+      column('Count', 'string', 'How many times the event has occurred.', { priority: 1 }),
       { ...NAME_COLUMN, priority: 1 },
     ]),
     cells: eventCells,

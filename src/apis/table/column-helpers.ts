@@ -1,11 +1,11 @@
-import { objectMetaSchema } from '../meta/object-meta-schema.js';
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
 import type { TableColumnDefinition } from './table-types.js';
 
 /**
- * The description of the field at `path` in `schema` (kube takes column descriptions from the Go
- * types' documentation, which is what the schema carries); `''` when there is no such field.
+ * The description of the field at `path` in `schema`, if the schema carries one (kube takes
+ * column descriptions from its Go types' documentation; Orch's schemas carry no such prose, so
+ * callers fall back to a description of their own); `''` when there is none.
  */
 export function describeField(schema: Schema, ...path: string[]): string {
   let cur: Schema | undefined = schema;
@@ -24,16 +24,18 @@ export function column(
 }
 
 /** `Name`: the object name column every printer starts with. */
-export const NAME_COLUMN: TableColumnDefinition = column('Name', 'string', describeField(objectMetaSchema, 'name'), {
-  format: 'name',
-});
+export const NAME_COLUMN: TableColumnDefinition = column(
+  'Name',
+  'string',
+  'The name of the object, unique among objects of its kind in its namespace (or in the cluster).',
+  { format: 'name' },
+);
+
+/** The description of the columns that show when an object was created. */
+export const CREATED_DESCRIPTION = 'When the server created the object, set by the server and never changed.';
 
 /** `Age`: the creation timestamp as a human duration. */
-export const AGE_COLUMN: TableColumnDefinition = column(
-  'Age',
-  'string',
-  describeField(objectMetaSchema, 'creationTimestamp'),
-);
+export const AGE_COLUMN: TableColumnDefinition = column('Age', 'string', CREATED_DESCRIPTION);
 
 /** The value at `path` in `obj` when it is a string, else `''` (Go's zero value). */
 export function stringAt(obj: unknown, ...path: string[]): string {

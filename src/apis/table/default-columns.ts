@@ -1,7 +1,6 @@
-import { objectMetaSchema } from '../meta/object-meta-schema.js';
 import type { ApiObject } from '../object.js';
 import { canonicalTimestamp } from '../schema/time-format.js';
-import { column, describeField, NAME_COLUMN, objectName, stringAt } from './column-helpers.js';
+import { CREATED_DESCRIPTION, column, NAME_COLUMN, objectName, stringAt } from './column-helpers.js';
 import type { TableColumns } from './table-types.js';
 
 /** How Go prints the zero `metav1.Time` in RFC 3339. */
@@ -12,10 +11,7 @@ const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
  * `name`) and `Created At` (date; the creation timestamp in RFC 3339, UTC).
  */
 export const DEFAULT_TABLE_COLUMNS: TableColumns = Object.freeze({
-  columnDefinitions: Object.freeze([
-    NAME_COLUMN,
-    column('Created At', 'date', describeField(objectMetaSchema, 'creationTimestamp')),
-  ]),
+  columnDefinitions: Object.freeze([NAME_COLUMN, column('Created At', 'date', CREATED_DESCRIPTION)]),
   cells: (obj: ApiObject) => [
     objectName(obj),
     canonicalTimestamp(stringAt(obj, 'metadata', 'creationTimestamp'), 'second') ?? GO_ZERO_TIME,

@@ -1,4 +1,5 @@
-import { apiVersionField, kindField, objectMetaField } from '../../apis/meta/object-meta-schema.js';
+import { objectMetaField } from '../../apis/meta/object-meta-schema.js';
+import { apiVersionField, kindField } from '../../apis/meta/type-meta-fields.js';
 import type { Schema } from '../../apis/schema/schema.js';
 
 /**

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapSchema } from '../../apis/core/config-map.js';
-import { secretSchema } from '../../apis/core/secret.js';
+import { configMapSchema, secretSchema } from '../../apis/core/core-v1-schemas.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { ProtobufDecodeError, ProtobufEncodeError, ProtobufSchemaError } from './errors.js';
 import { encodeList } from './list-codec.js';

@@ -1,4 +1,4 @@
-import { listMetaSchema } from '../../apis/meta/object-meta-schema.js';
+import { listMetaSchema } from '../../apis/meta/meta-v1-schemas.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { beginEnvelope, endEnvelope, readEnvelope } from './envelope.js';

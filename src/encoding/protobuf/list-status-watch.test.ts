@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { builtinResources } from '../../apis/builtin.js';
-import { configMapSchema } from '../../apis/core/config-map.js';
+import { configMapSchema } from '../../apis/core/core-v1-schemas.js';
 import { type FieldError, fieldErrors } from '../../apis/meta/field-error.js';
 import { apiErrors, successStatus } from '../../apis/meta/status.js';
 import { ProtobufDecodeError } from './errors.js';

@@ -8,7 +8,7 @@ import { WIRE_LEN } from './wire-writer.js';
  * Schema-driven message decoding: protobuf to JSON-shaped objects whose keys follow the schema's
  * property order (Go's struct order, so JSON output looks like kube's). Unknown fields are
  * skipped. Zero scalars of fields without explicit presence are dropped, as Go's `omitempty`
- * drops them from JSON; required properties keep them. A message field that occurs twice is
+ * drops them from JSON; fields Go always prints keep them. A message field that occurs twice is
  * merged, repeated fields append and maps add entries, as protobuf specifies.
  */
 

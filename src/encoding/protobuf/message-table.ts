@@ -56,7 +56,10 @@ export interface FieldInfo {
   readonly message: MessageTable | undefined;
   /** Go pointer field: zero scalars are set values and travel; otherwise they mean "unset". */
   readonly explicit: boolean;
-  /** Decoding keeps a zero scalar (explicit presence, or a required property Go always prints). */
+  /**
+   * Decoding keeps a zero scalar, encoding writes it: explicit presence, or a field Go always
+   * prints (no `omitempty`), which is required or defaults to its zero value.
+   */
   readonly keepZero: boolean;
   /**
    * A struct Go embeds inline (`x-orch-protobuf-inline`): the message is made of the parent's own
@@ -129,6 +132,17 @@ function valueKind(schema: Schema, where: string): KindInfo {
   }
 }
 
+/**
+ * A scalar whose default is its zero value: in kube's schemas, the default openapi-gen gives a
+ * field without `omitempty` (Event `reportingComponent: ""`), which Go always prints.
+ */
+function defaultsToZero(schema: Schema): boolean {
+  const d = schema.default;
+  if (schema.type === 'string') return d === '';
+  if (schema.type === 'integer' || schema.type === 'number') return d === 0;
+  return schema.type === 'boolean' && d === false;
+}
+
 function compileField(name: string, schema: Schema, required: boolean, where: string): FieldInfo | undefined {
   const number = schema['x-orch-protobuf-field'];
   if (number === undefined) return undefined;
@@ -171,7 +185,7 @@ function compileField(name: string, schema: Schema, required: boolean, where: st
     tag: number * 8 + info.wireType,
     message: info.message,
     explicit,
-    keepZero: explicit || required,
+    keepZero: explicit || required || defaultsToZero(schema),
     inline: false,
   };
 }

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { builtinResources } from '../../apis/builtin.js';
-import { leaseSchema } from '../../apis/coordination/lease.js';
-import { configMapSchema } from '../../apis/core/config-map.js';
-import { eventSchema } from '../../apis/core/event.js';
-import { namespaceSchema } from '../../apis/core/namespace.js';
-import { secretSchema } from '../../apis/core/secret.js';
-import { deleteOptionsSchema } from '../../apis/openapi/meta-definitions.js';
+import { leaseSchema } from '../../apis/coordination/coordination-v1-schemas.js';
+import { configMapSchema, eventSchema, namespaceSchema, secretSchema } from '../../apis/core/core-v1-schemas.js';
+import { deleteOptionsSchema } from '../../apis/meta/meta-v1-schemas.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { decodeObject, encodeObject, peekTypeMeta } from './object-codec.js';
 import { fixtureFor } from './testing/fixture-for.js';
@@ -121,6 +118,27 @@ describe('protobuf bytes, computed by hand', () => {
     const ev = decodeObject(eventSchema, withNanos);
     assert.equal(ev.firstTimestamp, '1970-01-01T00:00:01Z');
     assert.equal(ev.eventTime, '1970-01-01T00:00:10.000002Z');
+  });
+
+  it('writes and keeps the zero of a field Go always prints (no omitempty), drops an omitempty zero', () => {
+    const ev = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: {},
+      reason: '',
+      reportingComponent: '',
+      reportingInstance: '',
+    };
+    // reason (3) is omitempty: its zero is not written; reportingComponent (14) and reportingInstance (15) are.
+    const raw = '0a00' + '7200' + '7a00';
+    assert.equal(hex(encodeObject(eventSchema, ev)), hex(envelope('v1', 'Event', raw)));
+    assert.deepEqual(decodeObject(eventSchema, envelope('v1', 'Event', raw)), {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: {},
+      reportingComponent: '',
+      reportingInstance: '',
+    });
   });
 
   it('map<string,bytes> holds raw bytes; JSON holds base64', () => {

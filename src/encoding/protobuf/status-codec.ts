@@ -1,5 +1,5 @@
+import { statusSchema } from '../../apis/meta/meta-v1-schemas.js';
 import type { Status } from '../../apis/meta/status.js';
-import { statusSchema } from '../../apis/openapi/meta-definitions.js';
 import { decodeObject, encodeObject } from './object-codec.js';
 
 /**

@@ -1,5 +1,6 @@
-import { apiVersionField, kindField, objectMetaField } from '../../apis/meta/object-meta-schema.js';
+import { objectMetaField } from '../../apis/meta/object-meta-schema.js';
 import { apiErrors, type Status, StatusError } from '../../apis/meta/status.js';
+import { apiVersionField, kindField } from '../../apis/meta/type-meta-fields.js';
 import type { ApiObject } from '../../apis/object.js';
 import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import type { Schema } from '../../apis/schema/schema.js';

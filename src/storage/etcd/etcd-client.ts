@@ -9,6 +9,12 @@ export interface EtcdClientOptions {
   readonly endpoints: readonly string[];
   /** Deadline of every unary call (default 5 s). */
   readonly callTimeoutMs?: number;
+  /**
+   * Deadline of writes (KV txn, put, deleteRange; default `callTimeoutMs`). On an etcd cluster a
+   * write forwarded to a leader that dies is answered only at its deadline; a short one bounds the
+   * write pause on leader loss (creates are then retried with a check, see EtcdStore.create).
+   */
+  readonly writeTimeoutMs?: number;
   /** How long a host's circuit breaker stays open after 3 consecutive failures (default 300 ms). */
   readonly halfOpenAfterMs?: number;
 }
@@ -21,6 +27,8 @@ export interface EtcdClientOptions {
  */
 export function createEtcdClient(options: EtcdClientOptions): Etcd3 {
   const callTimeoutMs = options.callTimeoutMs ?? 5000;
+  const writeTimeoutMs = options.writeTimeoutMs ?? callTimeoutMs;
+  const writes = new Set(['txn', 'put', 'deleteRange']);
   const halfOpenAfter = options.halfOpenAfterMs ?? 300;
   return new Etcd3({
     hosts: [...options.endpoints],
@@ -39,7 +47,13 @@ export function createEtcdClient(options: EtcdClientOptions): Etcd3 {
       'grpc.enable_channelz': 0,
       'grpc.enable_retries': 0,
     },
-    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
+    defaultCallOptions: (context) =>
+      context.isStream
+        ? {}
+        : {
+            deadline:
+              Date.now() + (context.service === 'KV' && writes.has(context.method) ? writeTimeoutMs : callTimeoutMs),
+          },
     faultHandling: {
       host: () => circuitBreaker(handleWhen(isRecoverableError), { halfOpenAfter, breaker: new ConsecutiveBreaker(3) }),
       global: noop,

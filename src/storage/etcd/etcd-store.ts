@@ -32,7 +32,7 @@ import type {
 import { createEtcdClient, EtcdCaller } from './etcd-client.js';
 import { frameValue, KeyCodec } from './etcd-codec.js';
 import { EtcdCompaction } from './etcd-compaction.js';
-import { isEtcdCompacted, isEtcdFutureRevision } from './etcd-errors.js';
+import { isEtcdCompacted, isEtcdFutureRevision, isTransient, wasNotSent } from './etcd-errors.js';
 import { watchEtcd } from './etcd-watch.js';
 
 export interface EtcdStoreOptions {
@@ -51,6 +51,8 @@ export interface EtcdStoreOptions {
   readonly keyNamespace?: string;
   /** Deadline of each etcd call (default 5 s). */
   readonly callTimeoutMs?: number;
+  /** Deadline of each etcd write (default `callTimeoutMs`). */
+  readonly writeTimeoutMs?: number;
   /** Attempts per call on connection-level failures, the first included (default 3). */
   readonly maxAttempts?: number;
   /** Keys fetched per etcd request when a range needs more (default 10,000). */
@@ -86,7 +88,8 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<EtcdStor
  * items (`get` throws CorruptValueError).
  *
  * Failures reaching etcd become UnavailableError after bounded retries; reads are retried on any
- * connection failure, writes only when the request provably never reached etcd.
+ * connection failure, creates after a check (see {@link EtcdStore.create}), other writes only when
+ * the request provably never reached etcd.
  */
 export class EtcdStore implements Store {
   private readonly client: Etcd3;
@@ -103,7 +106,11 @@ export class EtcdStore implements Store {
     if (options.endpoints.length === 0) throw new Error('openEtcdStore: at least one endpoint is required');
     this.logger = options.logger ?? silentLogger;
     this.codec = new KeyCodec(options.keyNamespace);
-    this.client = createEtcdClient({ endpoints: options.endpoints, callTimeoutMs: options.callTimeoutMs });
+    this.client = createEtcdClient({
+      endpoints: options.endpoints,
+      callTimeoutMs: options.callTimeoutMs,
+      writeTimeoutMs: options.writeTimeoutMs,
+    });
     this.caller = new EtcdCaller({ maxAttempts: options.maxAttempts, logger: this.logger, closed: this.closed.signal });
     this.pageSize = Math.max(1, options.rangePageSize ?? 10_000);
     this.watchRetryBudgetMs = options.watchRetryBudgetMs ?? 10_000;
@@ -164,17 +171,42 @@ export class EtcdStore implements Store {
     return Number(res.count);
   }
 
+  /**
+   * A create that fails without a known outcome (dropped connection, deadline, leader change) is
+   * retried; when the retry finds the key holding exactly the bytes this call wrote (objects carry
+   * a fresh uid, so no other writer's value is equal), the earlier attempt was applied and its
+   * revision is returned instead of KeyExistsError. A create is never applied twice.
+   */
   async create(key: string, value: Uint8Array, signal?: AbortSignal): Promise<WriteResult> {
+    this.checkOpen();
     const wireKey = this.codec.encode(key);
-    const res = await this.txn(
+    const framed = frameValue(value);
+    const req: ITxnRequest = {
+      compare: [{ key: wireKey, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
+      success: [{ request_put: { key: wireKey, value: framed } }],
+      failure: [{ request_range: { key: wireKey } }],
+    };
+    let uncertain = false;
+    const res = await this.caller.run(
       'create',
-      {
-        compare: [{ key: wireKey, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
-        success: [{ request_put: { key: wireKey, value: frameValue(value) } }],
+      async () => {
+        try {
+          return await this.client.kv.txn(req);
+        } catch (e) {
+          if (isTransient(e) && !wasNotSent(e)) uncertain = true;
+          throw e;
+        }
       },
-      signal,
+      { idempotent: true, signal },
     );
-    if (!res.succeeded) throw new KeyExistsError(key);
+    if (!res.succeeded) {
+      const current = res.responses[0]?.response_range.kvs[0];
+      if (uncertain && current !== undefined && Buffer.from(current.value).equals(framed)) {
+        this.logger.info('etcd create applied by an attempt whose outcome was unknown', { key });
+        return { revision: BigInt(current.mod_revision) };
+      }
+      throw new KeyExistsError(key);
+    }
     return { revision: BigInt(res.header.revision) };
   }
 

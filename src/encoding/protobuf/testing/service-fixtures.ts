@@ -95,6 +95,8 @@ export function serviceAreaObjects(
       apiVersion: `${ORCH_DOMAIN.group('discovery')}/v1`,
       kind: 'EndpointSlice',
       metadata: meta('web-abcde', 'default'),
+      // Go declares addressType (protobuf field 4) first.
+      addressType: 'IPv4',
       endpoints: [
         {
           addresses: ['10.244.0.5'],
@@ -112,7 +114,6 @@ export function serviceAreaObjects(
         { name: 'http', protocol: 'TCP', port: 8080, appProtocol: 'http' },
         { name: '', protocol: 'UDP', port: 0 },
       ],
-      addressType: 'IPv4',
     },
     Ingress: {
       apiVersion: networking,
