@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<void>> = {
   authz: async () => (await import('./authz/authz-bench.js')).runAuthzBench(),
   builtin: async () => (await import('./builtin/builtin-bench.js')).runBuiltinBench(),
   cluster: async () => (await import('./cluster/cluster-bench.js')).runClusterBench(),
+  crd: async () => (await import('./crd/crd-bench.js')).runCrdBench(),
 };
 
 const name = process.argv[2];

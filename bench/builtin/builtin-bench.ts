@@ -55,7 +55,14 @@ function configMapBody(like: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Creates per second with wrk: POSTs of `body` (with `generateName`) on 64 connections. */
-function wrkCreates(url: string, body: unknown, seconds: number, dir: string, tag: string): Promise<number> {
+export function wrkCreates(
+  url: string,
+  body: unknown,
+  seconds: number,
+  dir: string,
+  tag: string,
+  token: string = TOKEN,
+): Promise<number> {
   const script = join(dir, `${tag}.lua`);
   writeFileSync(
     script,
@@ -63,7 +70,7 @@ function wrkCreates(url: string, body: unknown, seconds: number, dir: string, ta
       'wrk.method = "POST"',
       `wrk.body = ${JSON.stringify(JSON.stringify(body))}`,
       'wrk.headers["Content-Type"] = "application/json"',
-      `wrk.headers["Authorization"] = "Bearer ${TOKEN}"`,
+      `wrk.headers["Authorization"] = "Bearer ${token}"`,
       '',
     ].join('\n'),
   );

@@ -6,6 +6,7 @@ import {
   COORDINATION_MODULE,
   COORDINATION_V1ALPHA2_MODULE,
 } from './modules/access.js';
+import { APIEXTENSIONS_MODULE } from './modules/apiextensions.js';
 import {
   CERTIFICATES_MODULE,
   DISCOVERY_MODULE,
@@ -46,6 +47,7 @@ export const MODULES: Readonly<Record<string, ModuleConfig>> = {
   'coordination-v1alpha2': COORDINATION_V1ALPHA2_MODULE,
   authentication: AUTHENTICATION_MODULE,
   authorization: AUTHORIZATION_MODULE,
+  apiextensions: APIEXTENSIONS_MODULE,
 };
 
 /** The modules `config` imports from. */

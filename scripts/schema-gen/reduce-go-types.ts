@@ -19,7 +19,7 @@ import { MODULES, usedPackages } from './modules.js';
  *
  *   npx tsx scripts/schema-gen/reduce-go-types.ts <module|all> \
  *     --api=<kubernetes/api git dir> --apimachinery=<kubernetes/apimachinery git dir> \
- *     --tag=v0.32.0 [--out=<file>]
+ *     [--apiextensions=<kubernetes/apiextensions-apiserver git dir>] --tag=v0.32.0 [--out=<file>]
  *
  * then `generate.ts <module>`. The tag, its commit and the files read are recorded.
  */
@@ -97,11 +97,24 @@ function sortKeys(v: unknown): unknown {
   );
 }
 
-/** The two repositories the built-in types come from, at `tag`. */
-export function kubeRepos(api: string, apimachinery: string, tag: string): GoSourceRepo[] {
+/**
+ * The repositories the built-in types come from, at `tag`: kubernetes/api and
+ * kubernetes/apimachinery, and kubernetes/apiextensions-apiserver when its mirror is given.
+ */
+export function kubeRepos(api: string, apimachinery: string, tag: string, apiextensions?: string): GoSourceRepo[] {
   return [
     { module: 'k8s.io/api', repository: 'kubernetes/api', gitDir: api, tag },
     { module: 'k8s.io/apimachinery', repository: 'kubernetes/apimachinery', gitDir: apimachinery, tag },
+    ...(apiextensions
+      ? [
+          {
+            module: 'k8s.io/apiextensions-apiserver',
+            repository: 'kubernetes/apiextensions-apiserver',
+            gitDir: apiextensions,
+            tag,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -109,10 +122,11 @@ function main(args: string[], reader: GoSourceReader = gitReader): number {
   const name = args.find((a) => !a.startsWith('--'));
   const value = (flag: string) => args.find((a) => a.startsWith(`--${flag}=`))?.slice(flag.length + 3);
   const [api, apimachinery, tag] = [value('api'), value('apimachinery'), value('tag')];
+  const apiextensions = value('apiextensions');
   const names = name === 'all' ? Object.keys(MODULES) : name === undefined ? [] : [name];
   if (names.length === 0 || names.some((n) => !MODULES[n]) || !api || !apimachinery || !tag) {
     process.stderr.write(
-      `usage: reduce-go-types.ts <all|${Object.keys(MODULES).join('|')}> --api=<git dir> --apimachinery=<git dir> --tag=<tag> [--out=<file>]\n`,
+      `usage: reduce-go-types.ts <all|${Object.keys(MODULES).join('|')}> --api=<git dir> --apimachinery=<git dir> [--apiextensions=<git dir>] --tag=<tag> [--out=<file>]\n`,
     );
     return 2;
   }
@@ -123,7 +137,7 @@ function main(args: string[], reader: GoSourceReader = gitReader): number {
   }
   for (const n of names) {
     const config = MODULES[n];
-    const facts = reduceGoTypes(config, new GoUniverse(kubeRepos(api, apimachinery, tag), reader));
+    const facts = reduceGoTypes(config, new GoUniverse(kubeRepos(api, apimachinery, tag, apiextensions), reader));
     const file = out ?? join(ROOT, config.facts);
     // Formatted as biome formats the committed facts, so a rerun at the same tag changes nothing.
     writeFileSync(file, formatModule(ROOT, config.facts, `${JSON.stringify(facts, null, 2)}\n`));

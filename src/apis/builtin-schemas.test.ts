@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { apiDomain } from './api-domain.js';
+import * as apiextensions from './apiextensions/apiextensions-v1-schemas.js';
 import * as apps from './apps/apps-v1-schemas.js';
 import * as authentication from './authentication/authentication-v1-schemas.js';
 import * as authorization from './authorization/authorization-v1-schemas.js';
@@ -55,6 +56,7 @@ const MODULES: Record<string, Record<string, Schema>> = {
   'coordination-v1alpha2': coordinationV1alpha2,
   'authentication-v1': authentication,
   'authorization-v1': authorization,
+  'apiextensions-v1': apiextensions,
 };
 
 interface Facts {

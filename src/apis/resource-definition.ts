@@ -63,6 +63,16 @@ export interface ResourceDefinition {
    */
   readonly protobuf?: boolean;
   /**
+   * Whether PATCH accepts strategic merge patches. Absent: yes, as for every built-in kind;
+   * custom resources refuse them (415).
+   */
+  readonly strategicMergePatch?: boolean;
+  /**
+   * A `Warning` every request of this resource gets (a deprecated custom resource version).
+   * Absent: none.
+   */
+  readonly deprecationWarning?: string;
+  /**
    * The kind's zero value as kube's typed decoding produces it (a Namespace has non-pointer
    * `spec` and `status`, so its zero object carries both); server-side apply diffs against it.
    * Absent: `{apiVersion, kind, metadata: {}}`.
@@ -93,7 +103,16 @@ export interface ResourceDefinition {
 export interface StorageVersionConversion {
   /** `apiVersion` of the stored objects, e.g. `autoscaling/v2`. */
   readonly apiVersion: string;
-  /** A stored object (in `apiVersion`) as this definition's version shows it. */
+  /**
+   * Stored objects of other versions than `apiVersion` are converted too (custom resources keep
+   * objects written in every version they ever stored in). Absent: they are read as they are.
+   */
+  readonly readsEveryVersion?: boolean;
+  /**
+   * A stored object (in `apiVersion`, or any version with `readsEveryVersion`) as this
+   * definition's version shows it. `stored` was just decoded and is not shared: it may be
+   * changed and returned.
+   */
   fromStorage(stored: ApiObject): ApiObject;
   /** An object of this definition's version as it is stored. */
   toStorage(obj: ApiObject): ApiObject;
@@ -229,6 +248,12 @@ export interface ResourceStrategy {
    * Collection deletes do not ask (kube's `DeleteCollection` bypasses it too).
    */
   refuseDelete?(name: string): string | undefined;
+  /**
+   * Refuses every create (not an update that creates) before anything else: the message of the
+   * 405, or undefined to go on (kube refuses creates of a custom resource whose definition is
+   * being deleted). Read per request.
+   */
+  refuseCreate?(): string | undefined;
   /**
    * Kinds a controller must finalize before they are removed (a namespace's `spec.finalizers`):
    * the first delete marks the object (`deletionTimestamp`, then `markTerminating`) and keeps it;

@@ -3,8 +3,8 @@ import { apiErrors } from '../apis/meta/status.js';
 import {
   buildOpenApiV2,
   buildOpenApiV3Documents,
-  buildOpenApiV3Root,
   type OpenApiV3Document,
+  openApiV3RootOf,
 } from '../apis/openapi/documents.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
 import { preferredMediaType } from '../encoding/index.js';
@@ -44,8 +44,9 @@ export function openApiHandler(
     const current = source.all().map((r) => r.def);
     defs = current;
     v2 = openApiV2Responder(() => buildOpenApiV2(current, { domain }));
-    v3Docs = buildOpenApiV3Documents(current, { domain });
-    v3Root = JSON.stringify(buildOpenApiV3Root(current, { domain }));
+    // Group versions whose definitions did not change keep their documents.
+    v3Docs = buildOpenApiV3Documents(current, { domain }, v3Docs);
+    v3Root = JSON.stringify(openApiV3RootOf(v3Docs));
   };
   return (req) => {
     if (req.path.startsWith('/openapi/')) refresh();

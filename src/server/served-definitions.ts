@@ -1,4 +1,6 @@
+import { schemaRulesChecks } from '../apiextensions/schema-rules.js';
 import type { ApiDomain } from '../apis/api-domain.js';
+import { customResourceDefinitionResource } from '../apis/apiextensions/crd-resource.js';
 import { builtinResources } from '../apis/builtin.js';
 import { bindingsResource, podServerSubresources } from '../apis/core/pod-resources.js';
 import { serviceAccountTokenSubresource } from '../apis/core/service-account.js';
@@ -62,5 +64,6 @@ export function servedDefinitions(
     bindingsResource(legacyBindingCreate({ resources })),
     ...authenticationReviewResources(domain, () => services().authentication),
     ...authorizationReviewResources(domain, services),
+    customResourceDefinitionResource(domain, { rules: schemaRulesChecks() }),
   ];
 }

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
+import { scaleSchema } from '../apis/autoscaling/autoscaling-v1-schemas.js';
 import { apiErrors } from '../apis/meta/status.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
@@ -23,6 +24,7 @@ import { resolveAdvertiseAddress } from './advertise-address.js';
 import { type ApiServer, buildApiServer, DEFAULT_AUTHORIZATION_MODES } from './api-server.js';
 import { prepareAuthorization } from './authorization-setup.js';
 import { ensureApfConfiguration, ensureSystemPriorityClasses, startApfConfigProducer } from './cluster-bootstrap.js';
+import { serveCustomResources } from './custom-resources.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
@@ -355,6 +357,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         health.markPostStartHookDone('priority-and-fairness-config-producer');
       }),
     ]);
+    // --- custom resources (src/server/custom-resources.ts): the CRD controllers and their serving ---
+    const customResources = serveCustomResources({
+      resources: served,
+      domain,
+      authorizer: api.authorizer,
+      logger,
+      signal: lifetime.signal,
+      scaleSchema,
+    });
+    await customResources.ready;
     // --- controllers (src/controllers): identity lease, coordinated election, and the
     // leader-elected garbage collector, namespace, serviceaccount and aggregation controllers ---
     const replicas = startReplicaControllers({
@@ -403,6 +415,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // The controllers stop and release their Lease while the store is still open.
         await replicas.stop();
         lifetime.abort();
+        await customResources.stopped();
         await server.close({ drainTimeoutMs: 60_000 });
         if (ownsStore) await store.close();
       })();

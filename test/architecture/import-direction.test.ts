@@ -38,14 +38,23 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Backends implement the storage interface (store.ts, errors, keys).
   'storage/backend': ['storage', 'apis', 'util'],
   storage: [...LIBRARIES],
-  registry: ['storage', ...LIBRARIES],
+  registry: ['storage', 'apiextensions', ...LIBRARIES],
   endpoints: ['registry', ...LIBRARIES],
   // API clients (leader election, the REST client): they reach the API over HTTP or through an
   // injected client, never a layer of the server.
   client: ['apis', 'util'],
-  controllers: ['registry', 'client', ...LIBRARIES],
+  controllers: ['registry', 'client', 'apiextensions', ...LIBRARIES],
   // The composition root: it wires every layer, backends and controllers included.
-  server: ['endpoints', 'registry', 'storage', 'storage/backend', 'controllers', 'client', ...LIBRARIES],
+  server: [
+    'endpoints',
+    'registry',
+    'storage',
+    'storage/backend',
+    'controllers',
+    'client',
+    'apiextensions',
+    ...LIBRARIES,
+  ],
   cli: ['server', 'client', ...LIBRARIES],
   // src/index.ts, the package's entry point.
   index: ['server', 'storage', ...LIBRARIES],

@@ -36,6 +36,7 @@ describe('the k8s.io profile over HTTP', () => {
         'apps',
         'batch',
         'autoscaling',
+        'apiextensions.k8s.io',
       ],
     );
     assert.equal((await s.api.admin('GET', '/apis/coordination.orch.io/v1')).status, 404);

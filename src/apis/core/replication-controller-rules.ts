@@ -14,7 +14,8 @@ import { SELECTOR_MISMATCH, validateNonnegative } from '../apps/workload-validat
 import { type FieldError, fieldErrors, invalidShown } from '../meta/field-error.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
-import { type FieldLabelSupport, fieldLabelNotSupported, objectMetaFieldSet } from '../selectors/field-labels.js';
+import type { FieldLabelSupport } from '../selectors/field-labels.js';
+import { declarativeFieldLabels } from '../selectors/selectable-fields.js';
 import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
 import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
@@ -106,13 +107,9 @@ export function validateReplicationControllerSpec(
 }
 
 /** core/v1 ReplicationController field selectors: name, namespace and `status.replicas`. */
-export const replicationControllerFieldLabels: FieldLabelSupport = Object.freeze({
-  supported: Object.freeze(['metadata.name', 'metadata.namespace', 'status.replicas']),
-  unsupportedMessage: fieldLabelNotSupported,
-  fieldSet: (rc: ApiObject) => {
-    const replicas = obj(rc.status).replicas;
-    return { ...objectMetaFieldSet(rc, true), 'status.replicas': String(typeof replicas === 'number' ? replicas : 0) };
-  },
+export const replicationControllerFieldLabels: FieldLabelSupport = declarativeFieldLabels({
+  namespaced: true,
+  fields: [{ label: 'status.replicas', zero: '0' }],
 });
 
 /** ReplicationController: `Name`, `Desired`, `Current`, `Ready`, `Age`; wide `Containers`, `Images`, `Selector`. */

@@ -1,33 +1,19 @@
-import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import {
-  AGE_COLUMN,
-  column,
-  describeField,
-  NAME_COLUMN,
-  objectName,
-  stringAt,
-  valueAt,
-} from '../table/column-helpers.js';
-import { translateTimestampSince } from '../table/human-duration.js';
+import { describeField } from '../table/column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
 import type { TableColumns } from '../table/table-types.js';
 
 /** kube's RuntimeClass printer: `Name`, `Handler`, `Age`. */
 export function runtimeClassTableColumns(schema: Schema): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column(
-        'Handler',
-        'string',
+  return declarativeTableColumns([
+    {
+      name: 'Handler',
+      type: 'string',
+      description:
         describeField(schema, 'handler') || 'The name of the runtime configuration that handles pods of this class.',
-      ),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => [
-      objectName(obj),
-      stringAt(obj, 'handler'),
-      translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now),
-    ],
-  });
+      jsonPath: '.handler',
+      zero: '',
+    },
+    AGE_SPEC,
+  ]);
 }

@@ -19,7 +19,7 @@ export interface OpenApiInfo {
 /** Per-resource choices the documents cannot read from a `ResourceDefinition`. */
 export interface OpenApiOptions {
   readonly info?: OpenApiInfo;
-  /** Whether the resource accepts strategic merge patches (default: yes, as built-in kinds do). */
+  /** Whether the resource accepts strategic merge patches (default: as the definition says). */
   readonly strategicMergePatch?: (def: ResourceDefinition) => boolean;
   /** Whether the resource is served as protobuf (default: unless the definition says not). */
   readonly protobuf?: (def: ResourceDefinition) => boolean;
@@ -113,7 +113,7 @@ function buildBody(defs: readonly ResourceDefinition[], style: OpenApiStyle, opt
         style,
         refTo: (name) => collector.refTo(name),
         refs,
-        strategicMergePatch: options.strategicMergePatch?.(def) ?? true,
+        strategicMergePatch: options.strategicMergePatch?.(def) ?? def.strategicMergePatch !== false,
         protobuf: options.protobuf?.(def) ?? def.protobuf !== false,
         protobufMediaType: (options.domain ?? ORCH_DOMAIN).protobufMediaType,
       }),
@@ -193,22 +193,52 @@ export interface OpenApiV3Document {
   readonly path: string;
   readonly body: string;
   readonly hash: string;
+  /** The definitions the document was built from (a rebuild reuses it while they are the same). */
+  readonly defs?: readonly ResourceDefinition[];
 }
 
-/** Every group-version document, ready to serve, keyed by {@link openApiV3Path}. Pure. */
+function sameDefinitions(a: readonly ResourceDefinition[] | undefined, b: readonly ResourceDefinition[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((d, i) => d === b[i]);
+}
+
+/**
+ * Every group-version document, ready to serve, keyed by {@link openApiV3Path}. Documents of
+ * `previous` whose group version holds the very same definitions are reused, so adding one
+ * resource rebuilds one document. Pure.
+ */
 export function buildOpenApiV3Documents(
   defs: readonly ResourceDefinition[],
   options: OpenApiOptions = {},
+  previous?: ReadonlyMap<string, OpenApiV3Document>,
 ): Map<string, OpenApiV3Document> {
-  const gvs = new Map<string, { group: string; version: string }>();
-  for (const d of defs) gvs.set(openApiV3Path(d.group, d.version), { group: d.group, version: d.version });
+  const gvs = new Map<string, { group: string; version: string; defs: ResourceDefinition[] }>();
+  for (const d of defs) {
+    const path = openApiV3Path(d.group, d.version);
+    const gv = gvs.get(path) ?? { group: d.group, version: d.version, defs: [] };
+    gv.defs.push(d);
+    gvs.set(path, gv);
+  }
   const out = new Map<string, OpenApiV3Document>();
   for (const path of [...gvs.keys()].sort()) {
-    const { group, version } = gvs.get(path)!;
-    const body = serializeOpenApiDocument(buildOpenApiV3GroupVersion(defs, group, version, options));
-    out.set(path, { path, body, hash: openApiHash(body) });
+    const { group, version, defs: own } = gvs.get(path)!;
+    const reuse = previous?.get(path);
+    if (reuse && sameDefinitions(reuse.defs, own)) {
+      out.set(path, reuse);
+      continue;
+    }
+    const body = serializeOpenApiDocument(buildOpenApiV3GroupVersion(own, group, version, options));
+    out.set(path, { path, body, hash: openApiHash(body), defs: own });
   }
   return out;
+}
+
+/** The `/openapi/v3` index of built documents (see {@link buildOpenApiV3Root}). */
+export function openApiV3RootOf(docs: ReadonlyMap<string, OpenApiV3Document>): {
+  paths: Record<string, { serverRelativeURL: string }>;
+} {
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const doc of docs.values()) paths[doc.path] = { serverRelativeURL: `/openapi/v3/${doc.path}?hash=${doc.hash}` };
+  return { paths };
 }
 
 /**
@@ -219,9 +249,5 @@ export function buildOpenApiV3Root(
   defs: readonly ResourceDefinition[],
   options: OpenApiOptions = {},
 ): { paths: Record<string, { serverRelativeURL: string }> } {
-  const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const doc of buildOpenApiV3Documents(defs, options).values()) {
-    paths[doc.path] = { serverRelativeURL: `/openapi/v3/${doc.path}?hash=${doc.hash}` };
-  }
-  return { paths };
+  return openApiV3RootOf(buildOpenApiV3Documents(defs, options));
 }

@@ -35,6 +35,11 @@ const PLAIN_KEYS = [
   'minProperties',
   'maxProperties',
   'pattern',
+  'title',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'uniqueItems',
 ] as const;
 
 /**
@@ -118,6 +123,16 @@ export class DefinitionCollector {
           : this.convert(schema.additionalProperties);
     }
     if (schema.items) out.items = this.convert(schema.items);
+    // Value validations of structural schemas: OpenAPI v3 only (kube drops them from v2).
+    if (this.style === 'v3') {
+      for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+        const list = schema[key];
+        if (list && list.length > 0) out[key] = list.map((m) => this.convertInline(m, false));
+      }
+      if (schema.not) out.not = this.convertInline(schema.not, false);
+    }
+    const rules = schema['x-orch-validations'];
+    if (rules && rules.length > 0) out['x-kubernetes-validations'] = rules.map((r) => sortKeys({ ...r }));
     if (schema['x-orch-int-or-string']) {
       out['x-kubernetes-int-or-string'] = true;
       if (this.style === 'v3') out.anyOf = [{ type: 'integer' }, { type: 'string' }];

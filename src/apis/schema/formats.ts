@@ -1,3 +1,4 @@
+import { customResourceFormatCheck } from './string-formats.js';
 import { parseTimestamp } from './time-format.js';
 
 /**
@@ -20,7 +21,11 @@ export function base64DecodedLength(value: string): number {
   return (compact.length / 4) * 3 - padding;
 }
 
-/** True when the string satisfies the named format; unknown formats always pass. */
+/**
+ * True when the string satisfies the named format; unknown formats always pass. `date-time` is
+ * Go's RFC 3339 (`metav1.Time`); the other checked formats are kube-openapi's (see
+ * `string-formats.ts`).
+ */
 export function stringMatchesFormat(format: string, value: string): boolean {
   switch (format) {
     case 'byte':
@@ -28,7 +33,7 @@ export function stringMatchesFormat(format: string, value: string): boolean {
     case 'date-time':
       return parseTimestamp(value) !== undefined;
     default:
-      return true;
+      return customResourceFormatCheck(format)?.(value) ?? true;
   }
 }
 

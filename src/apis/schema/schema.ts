@@ -28,6 +28,26 @@ export interface Schema {
   minProperties?: number;
   maxProperties?: number;
   pattern?: string;
+  /** `maximum` excludes the bound itself. */
+  exclusiveMaximum?: boolean;
+  /** `minimum` excludes the bound itself. */
+  exclusiveMinimum?: boolean;
+  /** Numbers must be a whole multiple of this (positive) factor. */
+  multipleOf?: number;
+  /** No two items of the array are equal. */
+  uniqueItems?: boolean;
+  title?: string;
+  /** Value validation only: the value must satisfy every one of these (they add no structure). */
+  allOf?: Schema[];
+  /** Value validation only: the value must satisfy at least one of these. */
+  anyOf?: Schema[];
+  /** Value validation only: the value must satisfy exactly one of these. */
+  oneOf?: Schema[];
+  /** Value validation only: the value must not satisfy this. */
+  not?: Schema;
+  /** An example value, published as it is. */
+  example?: unknown;
+  externalDocs?: { description?: string; url?: string };
   'x-orch-list-type'?: 'atomic' | 'set' | 'map';
   'x-orch-list-map-keys'?: string[];
   /**

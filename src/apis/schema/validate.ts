@@ -30,12 +30,27 @@ export function validateAgainstSchema(schema: Schema, obj: unknown, path = ''): 
 }
 
 /**
+ * The errors of a value validated on its own, as kube validates a schema's `default`: field paths
+ * are under `path`, while messages name the value's place relative to itself (the value itself
+ * is the empty name: ` in body must be of type integer: "string"`).
+ */
+export function validateValueAgainstSchema(schema: Schema, value: unknown, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  walk(schema, value, new PathStack(path, true), errs);
+  return errs;
+}
+
+/**
  * The path of the value being checked, kept as a stack of segments the walk pushes and pops, so
  * that a valid object costs no path strings: one is rendered only for an error.
  */
 class PathStack {
   private readonly segments: (string | number)[] = [];
-  constructor(private readonly base: string) {}
+  constructor(
+    readonly base: string,
+    /** Messages name the path below `base` only (a value validated on its own). */
+    private readonly relativeMessages = false,
+  ) {}
   push(segment: string | number): void {
     this.segments.push(segment);
   }
@@ -43,7 +58,14 @@ class PathStack {
     this.segments.pop();
   }
   toString(): string {
-    let out = this.base;
+    return this.render(this.base);
+  }
+  /** The path as messages name it. */
+  message(): string {
+    return this.relativeMessages ? this.render('') : this.toString();
+  }
+  private render(from: string): string {
+    let out = from;
     for (const s of this.segments) out = typeof s === 'number' ? indexPath(out, s) : childPath(out, s);
     return out;
   }
@@ -83,13 +105,14 @@ function walk(schema: Schema, value: unknown, path: PathStack, errs: FieldError[
   if (value === undefined) return;
   const label = typeLabel(schema);
   if (value === null) {
-    if (!schema.nullable && label) errs.push(typeError(String(path), label, 'null'));
+    if (!schema.nullable && label) errs.push(typeError(path, label, 'null'));
     return;
   }
   if (!hasExpectedType(schema, value)) {
-    errs.push(typeError(String(path), label ?? '', jsonTypeName(value)));
+    errs.push(typeError(path, label ?? '', jsonTypeName(value)));
     return;
   }
+  if (schema.allOf || schema.anyOf || schema.oneOf || schema.not) validateComposition(schema, value, path, errs);
   if (schema.enum && !schema.enum.some((allowed) => jsonEqual(allowed, value))) {
     const supported = schema.enum.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
     errs.push(fieldErrors.notSupported(String(path), value, supported));
@@ -100,8 +123,12 @@ function walk(schema: Schema, value: unknown, path: PathStack, errs: FieldError[
   else if (isPlainObject(value)) validateObject(schema, value, path, errs);
 }
 
-function typeError(path: string, expected: string, actual: string): FieldError {
-  return fieldErrors.typeInvalid(path, actual, `${path} in body must be of type ${expected}: "${actual}"`);
+function typeError(path: PathStack, expected: string, actual: string): FieldError {
+  return fieldErrors.typeInvalid(
+    String(path),
+    actual,
+    `${path.message()} in body must be of type ${expected}: "${actual}"`,
+  );
 }
 
 /** Characters (code points) of `value`, as OpenAPI length limits count them. */
@@ -113,12 +140,11 @@ function codePoints(value: string): number {
 
 function validateString(schema: Schema, value: string, stack: PathStack, errs: FieldError[]): void {
   if (schema.format && !stringMatchesFormat(schema.format, value)) {
-    const path = String(stack);
     errs.push(
       fieldErrors.typeInvalid(
-        path,
+        String(stack),
         value,
-        `${path} in body must be of type ${schema.format}: ${JSON.stringify(value)}`,
+        `${stack.message()} in body must be of type ${schema.format}: ${JSON.stringify(value)}`,
       ),
     );
   }
@@ -126,28 +152,65 @@ function validateString(schema: Schema, value: string, stack: PathStack, errs: F
   if (schema.maxLength !== undefined && value.length > schema.maxLength && codePoints(value) > schema.maxLength)
     errs.push(fieldErrors.tooLong(String(stack), schema.maxLength));
   if (schema.minLength !== undefined && codePoints(value) < schema.minLength) {
-    const path = String(stack);
-    errs.push(fieldErrors.invalid(path, value, `${path} in body should be at least ${schema.minLength} chars long`));
+    errs.push(
+      fieldErrors.invalid(
+        String(stack),
+        value,
+        `${stack.message()} in body should be at least ${schema.minLength} chars long`,
+      ),
+    );
   }
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) {
-    const path = String(stack);
-    errs.push(fieldErrors.invalid(path, value, `${path} in body should match '${schema.pattern}'`));
+  if (schema.pattern !== undefined && !patternOf(schema as Schema & { pattern: string }).test(value)) {
+    errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body should match '${schema.pattern}'`));
   }
 }
 
 function validateNumber(schema: Schema, value: number | bigint, stack: PathStack, errs: FieldError[]): void {
+  if (schema.multipleOf !== undefined && !isMultipleOf(value, schema.multipleOf)) {
+    errs.push(
+      fieldErrors.invalid(
+        String(stack),
+        value,
+        `${stack.message()} in body should be a multiple of ${schema.multipleOf}`,
+      ),
+    );
+  }
   const bounds = schema.format ? INTEGER_FORMAT_BOUNDS[schema.format] : undefined;
   if (bounds === undefined && schema.minimum === undefined && schema.maximum === undefined) return;
   const min = maxOf(schema.minimum, bounds?.[0]);
   const max = minOf(schema.maximum, bounds?.[1]);
-  if (min !== undefined && value < min) {
-    const path = String(stack);
-    errs.push(fieldErrors.invalid(path, value, `${path} in body should be greater than or equal to ${min}`));
+  // An exclusive bound applies to the schema's own limit, not to a format's range.
+  const minExclusive = schema.exclusiveMinimum === true && min === schema.minimum;
+  const maxExclusive = schema.exclusiveMaximum === true && max === schema.maximum;
+  if (min !== undefined && (value < min || (minExclusive && value === min))) {
+    const bound = minExclusive ? 'greater than' : 'greater than or equal to';
+    errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body should be ${bound} ${min}`));
   }
-  if (max !== undefined && value > max) {
-    const path = String(stack);
-    errs.push(fieldErrors.invalid(path, value, `${path} in body should be less than or equal to ${max}`));
+  if (max !== undefined && (value > max || (maxExclusive && value === max))) {
+    const bound = maxExclusive ? 'less than' : 'less than or equal to';
+    errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body should be ${bound} ${max}`));
   }
+}
+
+/** kube-openapi's test: the quotient is a whole number (within a relative 1e-9). */
+function isMultipleOf(value: number | bigint, factor: number): boolean {
+  if (factor <= 0) return true;
+  const q = Number(value) / factor;
+  if (Number.isInteger(q)) return true;
+  const r = Math.round(q);
+  return Math.abs(q - r) / Math.max(Math.abs(q) + Math.abs(r), Number.MIN_VALUE) < 1e-9;
+}
+
+/** Each schema's pattern is compiled once (schemas are immutable once built). */
+const patternMemo = new WeakMap<Schema, RegExp>();
+
+function patternOf(schema: Schema & { pattern: string }): RegExp {
+  let re = patternMemo.get(schema);
+  if (re === undefined) {
+    re = new RegExp(schema.pattern, 'u');
+    patternMemo.set(schema, re);
+  }
+  return re;
 }
 
 type Bound = number | bigint | undefined;
@@ -167,8 +230,16 @@ function validateArray(schema: Schema, value: unknown[], stack: PathStack, errs:
     errs.push(fieldErrors.tooMany(String(stack), value.length, schema.maxItems));
   }
   if (schema.minItems !== undefined && value.length < schema.minItems) {
-    const path = String(stack);
-    errs.push(fieldErrors.invalid(path, value, `${path} in body should have at least ${schema.minItems} items`));
+    errs.push(
+      fieldErrors.invalid(
+        String(stack),
+        value,
+        `${stack.message()} in body should have at least ${schema.minItems} items`,
+      ),
+    );
+  }
+  if (schema.uniqueItems && new Set(value.map(canonicalJson)).size !== value.length) {
+    errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body shouldn't contain duplicates`));
   }
   const items = schema.items;
   if (items) {
@@ -208,9 +279,12 @@ function validateObject(schema: Schema, value: Record<string, unknown>, stack: P
       errs.push(fieldErrors.tooMany(String(stack), count, schema.maxProperties));
     }
     if (schema.minProperties !== undefined && count < schema.minProperties) {
-      const path = String(stack);
       errs.push(
-        fieldErrors.invalid(path, value, `${path} in body should have at least ${schema.minProperties} properties`),
+        fieldErrors.invalid(
+          String(stack),
+          value,
+          `${stack.message()} in body should have at least ${schema.minProperties} properties`,
+        ),
       );
     }
   }
@@ -271,4 +345,53 @@ function propertyOrder(props: Readonly<Record<string, Schema>>): PropertyOrder {
     orderMemo.set(props, order);
   }
   return order;
+}
+
+/**
+ * `allOf`, `anyOf`, `oneOf` and `not`, as kube-openapi reports them: the errors of the failing
+ * alternatives (all of them for `allOf`; the closest one, with the fewest errors, for `anyOf` and
+ * `oneOf`), then one error naming the junctor. That error is not a field error in kube: it lands at
+ * the validation's root (`<nil>` when that is the object itself) with an empty value.
+ */
+function validateComposition(schema: Schema, value: unknown, stack: PathStack, errs: FieldError[]): void {
+  const at = JSON.stringify(stack.message());
+  const junctorError = (message: string) => fieldErrors.invalid(stack.base || '<nil>', '', message);
+  const run = (sub: Schema): FieldError[] => {
+    const out: FieldError[] = [];
+    walk(sub, value, stack, out);
+    return out;
+  };
+  if (schema.anyOf && schema.anyOf.length > 0) {
+    const results = schema.anyOf.map(run);
+    if (!results.some((r) => r.length === 0)) {
+      errs.push(junctorError(`${at} must validate at least one schema (anyOf)`));
+      errs.push(...closest(results));
+    }
+  }
+  if (schema.oneOf && schema.oneOf.length > 0) {
+    const results = schema.oneOf.map(run);
+    const valid = results.filter((r) => r.length === 0).length;
+    if (valid === 0) {
+      errs.push(junctorError(`${at} must validate one and only one schema (oneOf). Found none valid`));
+      errs.push(...closest(results));
+    } else if (valid > 1) {
+      errs.push(junctorError(`${at} must validate one and only one schema (oneOf). Found ${valid} valid alternatives`));
+    }
+  }
+  if (schema.allOf && schema.allOf.length > 0) {
+    const results = schema.allOf.map(run);
+    const valid = results.filter((r) => r.length === 0).length;
+    for (const r of results) errs.push(...r);
+    if (valid !== results.length) {
+      const none = valid === 0 ? '. None validated' : '';
+      errs.push(junctorError(`${at} must validate all the schemas (allOf)${none}`));
+    }
+  }
+  if (schema.not && run(schema.not).length === 0) errs.push(junctorError(`${at} must not validate the schema (not)`));
+}
+
+function closest(results: readonly FieldError[][]): FieldError[] {
+  let best = results[0];
+  for (const r of results) if (r.length < best.length) best = r;
+  return best;
 }

@@ -1,5 +1,6 @@
 import type { ApiObject } from '../object.js';
 import { type FieldLabelSupport, fieldLabelNotSupported, objectMetaFieldSet, str } from './field-labels.js';
+import { declarativeFieldLabels } from './selectable-fields.js';
 
 function field(obj: ApiObject, ...path: string[]): string {
   let cur: unknown = obj;
@@ -14,17 +15,15 @@ function field(obj: ApiObject, ...path: string[]): string {
  * core/v1 Namespace: kube converts only `metadata.name` and `status.phase` (not
  * `metadata.namespace`, which answers `field label not supported`).
  */
-export const namespaceFieldLabels: FieldLabelSupport = Object.freeze({
-  supported: Object.freeze(['metadata.name', 'status.phase']),
-  unsupportedMessage: fieldLabelNotSupported,
-  fieldSet: (obj: ApiObject) => ({ ...objectMetaFieldSet(obj, false), 'status.phase': field(obj, 'status', 'phase') }),
+export const namespaceFieldLabels: FieldLabelSupport = declarativeFieldLabels({
+  namespaced: false,
+  fields: [{ label: 'status.phase' }],
 });
 
 /** core/v1 Secret: `metadata.name`, `metadata.namespace` and `type`. */
-export const secretFieldLabels: FieldLabelSupport = Object.freeze({
-  supported: Object.freeze(['type', 'metadata.namespace', 'metadata.name']),
-  unsupportedMessage: fieldLabelNotSupported,
-  fieldSet: (obj: ApiObject) => ({ ...objectMetaFieldSet(obj, true), type: field(obj, 'type') }),
+export const secretFieldLabels: FieldLabelSupport = declarativeFieldLabels({
+  namespaced: true,
+  fields: [{ label: 'type' }],
 });
 
 /**

@@ -10,6 +10,7 @@ import {
   stringAt,
   valueAt,
 } from './column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from './declarative-columns.js';
 import { timestampMillis, translateTimestampSince } from './human-duration.js';
 import type { TableColumns } from './table-types.js';
 
@@ -25,14 +26,16 @@ function age(obj: ApiObject, now: Date): string {
 
 /** Namespace: `Name`, `Status` (the phase), `Age`. */
 export function namespaceTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Status', 'string', 'The lifecycle phase of the namespace: Active or Terminating.'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'status', 'phase'), age(obj, now)],
-  });
+  return declarativeTableColumns([
+    {
+      name: 'Status',
+      type: 'string',
+      description: 'The lifecycle phase of the namespace: Active or Terminating.',
+      jsonPath: '.status.phase',
+      zero: '',
+    },
+    AGE_SPEC,
+  ]);
 }
 
 /** ConfigMap: `Name`, `Data` (number of `data` plus `binaryData` keys), `Age`. */
@@ -53,15 +56,17 @@ export function configMapTableColumns(): TableColumns {
 
 /** Secret: `Name`, `Type`, `Data` (number of keys), `Age`. */
 export function secretTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Type', 'string', 'The type of the secret, which says what keys its data holds.'),
-      column('Data', 'string', 'The number of keys in data.'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'type'), entryCount(obj.data), age(obj, now)],
-  });
+  return declarativeTableColumns([
+    {
+      name: 'Type',
+      type: 'string',
+      description: 'The type of the secret, which says what keys its data holds.',
+      jsonPath: '.type',
+      zero: '',
+    },
+    { name: 'Data', type: 'string', description: 'The number of keys in data.', cell: (obj) => entryCount(obj.data) },
+    AGE_SPEC,
+  ]);
 }
 
 /** ServiceAccount: `Name`, `Secrets` (number of references), `Age`. */

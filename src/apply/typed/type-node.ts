@@ -123,27 +123,44 @@ export class TypeCompiler {
     }
   }
 
+  // Maps and lists are cached before their members are compiled: a schema may reach itself
+  // (apiextensions' JSONSchemaProps), and its members then refer to the node being built.
   private buildMap(s: Schema): MapType {
-    let fields: Map<string, TypeNode> | undefined;
+    const node: { -readonly [K in keyof MapType]: MapType[K] } = {
+      kind: 'map',
+      atomic: s['x-orch-map-type'] === 'atomic',
+      fields: undefined,
+      element: undefined,
+    };
+    this.cache.set(s, node);
     if (s.properties) {
-      fields = new Map();
+      const fields = new Map<string, TypeNode>();
       for (const [name, sub] of Object.entries(s.properties)) fields.set(name, this.compile(sub));
+      node.fields = fields;
     }
-    let element: TypeNode | undefined;
-    if (typeof s.additionalProperties === 'object') element = this.compile(s.additionalProperties);
-    else if (s.additionalProperties === true || s['x-orch-preserve-unknown-fields'] || !fields) element = DEDUCED;
-    return { kind: 'map', atomic: s['x-orch-map-type'] === 'atomic', fields, element };
+    if (typeof s.additionalProperties === 'object') node.element = this.compile(s.additionalProperties);
+    else if (s.additionalProperties === true || s['x-orch-preserve-unknown-fields'] || !node.fields)
+      node.element = DEDUCED;
+    return node;
   }
 
   private buildList(s: Schema): ListType {
-    const element = this.compile(s.items);
     const { atomic, keys } = listRelationship(s);
     const keyDefaults = new Map<string, JsonValue>();
     for (const key of keys ?? []) {
       const d = s.items?.properties?.[key]?.default;
       if (d !== undefined) keyDefaults.set(key, d as JsonValue);
     }
-    return { kind: 'list', atomic, keys, keyDefaults, element };
+    const node: { -readonly [K in keyof ListType]: ListType[K] } = {
+      kind: 'list',
+      atomic,
+      keys,
+      keyDefaults,
+      element: DEDUCED,
+    };
+    this.cache.set(s, node);
+    node.element = this.compile(s.items);
+    return node;
   }
 }
 

@@ -49,7 +49,6 @@ export const NAMESPACE_CONTROLLER_NAME = 'namespace-controller';
 export class NamespaceController {
   private readonly queue: WorkQueue<string>;
   private readonly namespaces: ServedResource | undefined;
-  private readonly content: ServedResource[];
   private readonly clock: Clock;
 
   private readonly client: ControllerClient;
@@ -64,13 +63,6 @@ export class NamespaceController {
     this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
     this.clock = options.clock ?? systemClock;
     this.namespaces = options.resources.lookup('', 'v1', 'namespaces');
-    const seen = new Set<string>();
-    this.content = options.resources.all().filter((r) => {
-      const key = `${r.def.group}/${r.def.resource}`;
-      if (!r.def.namespaced || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
     const nsInformer = options.informers.lookup('', 'namespaces');
     nsInformer?.addHandlers({
       onAdd: (ns) => this.enqueueIfDeleting(ns),
@@ -83,6 +75,23 @@ export class NamespaceController {
     for (const informer of options.informers.namespaced()) {
       informer.addHandlers({ onDelete: contentChanged, onUpdate: (_old, obj) => contentChanged(obj) });
     }
+    // Resources served later (custom resources) are namespace content too.
+    options.informers.onAdded((informer) => {
+      if (informer.served.def.namespaced) {
+        informer.addHandlers({ onDelete: contentChanged, onUpdate: (_old, obj) => contentChanged(obj) });
+      }
+    });
+  }
+
+  /** The namespaced resources served now, one version of each. */
+  private content(): ServedResource[] {
+    const seen = new Set<string>();
+    return this.options.resources.all().filter((r) => {
+      const key = `${r.def.group}/${r.def.resource}`;
+      if (!r.def.namespaced || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
   /** Processes namespaces until the signal aborts. */
@@ -122,7 +131,7 @@ export class NamespaceController {
     }
     if (!(ns.spec?.finalizers ?? []).includes(this.finalizer)) return;
 
-    const totals = await deleteAllContent(this.client, this.content, name, signal);
+    const totals = await deleteAllContent(this.client, this.content(), name, signal);
     const now = formatTime(this.clock.now());
     const failing = failingConditions(totals, now);
     await updateLive(

@@ -131,7 +131,8 @@ export async function decodeObjectBody(
       unknown,
       duplicates,
       yamlDuplicates,
-      kind: 'typed',
+      // Kinds without a Go type (custom resources) decode unstructured, then are pruned.
+      kind: def.schema['x-orch-type-name'] ? 'typed' : 'unstructured',
       jsonText,
     });
     return { obj, warnings };

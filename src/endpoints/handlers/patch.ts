@@ -85,7 +85,7 @@ export async function handlePatch(
   let type: PatchType;
   try {
     type = negotiatePatchType(req.headers['content-type'], {
-      strategicMerge: true,
+      strategicMerge: served.def.strategicMergePatch !== false,
       cborEnabled: o.cfg.cborEnabled,
     }).patchType;
   } catch (e) {
@@ -132,7 +132,11 @@ export async function handlePatch(
           // Fields the schema does not know are dropped and reported per fieldValidation.
           const unknown = pruneUnknownFields(served.def.schema, patched as unknown as Record<string, unknown>);
           try {
-            warnings = fieldValidation(directive, { unknown, duplicates, kind: 'typed' }).warnings;
+            warnings = fieldValidation(directive, {
+              unknown,
+              duplicates,
+              kind: served.def.schema['x-orch-type-name'] ? 'typed' : 'unstructured',
+            }).warnings;
           } catch (err) {
             if (err instanceof StrictDecodingError) throw apiErrors.badRequest(err.message);
             throw err;

@@ -79,7 +79,7 @@ export async function handleSubresourceKind(
     pinned = !!obj.metadata?.resourceVersion;
   } else if (info.verb === 'patch') {
     manager = patchManager(req, false).manager;
-    const patch = await readPatch(req, cfg, kind.schema);
+    const patch = await readPatch(req, cfg, kind.schema, served.def.strategicMergePatch !== false);
     change = (current) => patch.apply(current);
     pinned = patch.pinned;
   } else {
@@ -118,11 +118,12 @@ async function readPatch(
   req: ApiRequest,
   cfg: ResponseConfig,
   schema: SubresourceKindRef['schema'],
+  strategicMerge: boolean,
 ): Promise<DecodedPatch> {
   let type: ReturnType<typeof negotiatePatchType>['patchType'];
   try {
     type = negotiatePatchType(req.headers['content-type'], {
-      strategicMerge: true,
+      strategicMerge,
       cborEnabled: cfg.cborEnabled,
     }).patchType;
   } catch (e) {

@@ -1,5 +1,5 @@
 import { fieldErrors } from '../../apis/meta/field-error.js';
-import { apiErrors } from '../../apis/meta/status.js';
+import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { apiVersionOf } from '../../apis/resource-definition.js';
 import { KeyExistsError } from '../../storage/errors.js';
@@ -25,6 +25,10 @@ export async function createObject(
   input: ApiObject,
   o: CreateOptions,
 ): Promise<ApiObject> {
+  const refused = rc.def.strategy.refuseCreate?.();
+  if (refused !== undefined) {
+    throw new StatusError(405, 'MethodNotAllowed', refused, { group: rc.def.group, kind: rc.def.resource });
+  }
   const obj =
     o.fieldManager === undefined
       ? structuredClone(input)

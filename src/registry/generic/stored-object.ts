@@ -54,7 +54,7 @@ const PLAIN_CODEC: StoredCodec = Object.freeze({ encode: encodeStored, decode: d
 /**
  * The codec of a definition: objects as they are, or, for a definition with a storage version,
  * converted to that version on the way in and back on the way out. A stored value of another
- * version than the storage version is returned as it is.
+ * version than the storage version is returned as it is, unless the conversion reads every version.
  */
 export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>): StoredCodec {
   const conversion = def.storageVersion;
@@ -63,7 +63,7 @@ export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>): St
     encode: (obj) => encodeStored(conversion.toStorage(obj)),
     decode(kv) {
       const stored = decodeStored(kv);
-      if (stored.apiVersion !== conversion.apiVersion) return stored;
+      if (stored.apiVersion !== conversion.apiVersion && !conversion.readsEveryVersion) return stored;
       const obj = conversion.fromStorage(stored);
       obj.metadata.resourceVersion = stored.metadata.resourceVersion;
       return obj;

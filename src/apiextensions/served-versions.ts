@@ -1,0 +1,181 @@
+import {
+  type CustomResourceColumnDefinition,
+  type CustomResourceDefinition,
+  type CustomResourceDefinitionVersion,
+  storageVersionOf,
+} from '../apis/apiextensions/crd-types.js';
+import { byKubeVersionPriority, compareKubeAwareVersions } from '../apis/apiextensions/version-priority.js';
+import { STANDARD_VERBS } from '../apis/meta/builtin-definition.js';
+import type { ApiObject } from '../apis/object.js';
+import {
+  apiVersionOf,
+  type ResourceDefinition,
+  type StorageVersionConversion,
+  type SubresourceDefinition,
+} from '../apis/resource-definition.js';
+import { applyDefaults } from '../apis/schema/defaults.js';
+import { pruneUnknownFields } from '../apis/schema/prune.js';
+import type { Schema } from '../apis/schema/schema.js';
+import { selectableFieldLabels } from '../apis/selectors/selectable-fields.js';
+import { CREATED_DESCRIPTION } from '../apis/table/column-helpers.js';
+import { declarativeTableColumns } from '../apis/table/declarative-columns.js';
+import { type CustomResourceSchemas, customResourceSchemas } from './custom-resource-schema.js';
+import { customResourceStatusStrategy, customResourceStrategy } from './custom-resource-strategy.js';
+import { customResourceScale } from './scale-paths.js';
+import { compileSchemaRules } from './schema-rules.js';
+
+/** What serving a CRD needs besides the CRD. */
+export interface ServedVersionsOptions {
+  /** `autoscaling/v1` Scale's schema (the `scale` sub-resource's kind). */
+  readonly scaleSchema: Schema;
+  /** Whether the CRD is being deleted now (creates are refused then). Read per request. */
+  readonly terminating: () => boolean;
+}
+
+/** kube's default column of a version without printer columns: the age. */
+const AGE: CustomResourceColumnDefinition = {
+  name: 'Age',
+  type: 'date',
+  description: CREATED_DESCRIPTION,
+  jsonPath: '.metadata.creationTimestamp',
+};
+
+/** kube's warning for a deprecated version without its own: the newer served version to use instead. */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, version: string): string {
+  const group = crd.spec.group ?? '';
+  const kind = crd.spec.names?.kind ?? '';
+  const msg = `${group}/${version} ${kind} is deprecated`;
+  const newer = (crd.spec.versions ?? [])
+    .filter((v) => v.served && !v.deprecated && v.name && compareKubeAwareVersions(version, v.name) < 0)
+    .map((v) => v.name as string);
+  if (newer.length === 0) return msg;
+  return `${msg}; use ${group}/${byKubeVersionPriority(newer)[0]} ${kind}`;
+}
+
+/**
+ * Conversion `None` between the versions of one CRD (kube's nop converter): a stored object is
+ * shown in this version by rewriting `apiVersion`, then pruned and defaulted with this version's
+ * schema (kube prunes and defaults what it reads from storage); a written object is stored in
+ * the storage version by rewriting `apiVersion` back.
+ */
+function noneConversion(
+  storageApiVersion: string,
+  apiVersion: string,
+  schemas: CustomResourceSchemas,
+): StorageVersionConversion {
+  return {
+    apiVersion: storageApiVersion,
+    readsEveryVersion: true,
+    fromStorage(stored) {
+      stored.apiVersion = apiVersion;
+      pruneUnknownFields(schemas.published, stored);
+      applyDefaults(schemas.published, stored);
+      return stored;
+    },
+    toStorage: (obj): ApiObject =>
+      obj.apiVersion === storageApiVersion ? obj : { ...obj, apiVersion: storageApiVersion },
+  };
+}
+
+function versionDefinition(
+  crd: CustomResourceDefinition,
+  v: CustomResourceDefinitionVersion,
+  o: ServedVersionsOptions,
+): ResourceDefinition {
+  const group = crd.spec.group ?? '';
+  const names = crd.status?.acceptedNames ?? {};
+  const version = v.name ?? '';
+  const namespaced = crd.spec.scope === 'Namespaced';
+  const schemas = customResourceSchemas(v.schema?.openAPIV3Schema);
+  // A served definition's expressions compile with every library the server has (kube's stored
+  // expressions environment); definition-time errors were reported when it was written.
+  const rules = compileSchemaRules(schemas.structural, { storedExpressions: true }).rules;
+  const scalePaths = v.subresources?.scale;
+  const scale =
+    scalePaths?.specReplicasPath && scalePaths.statusReplicasPath
+      ? {
+          specReplicasPath: scalePaths.specReplicasPath,
+          statusReplicasPath: scalePaths.statusReplicasPath,
+          labelSelectorPath: scalePaths.labelSelectorPath || undefined,
+        }
+      : undefined;
+  const statusSubresource = v.subresources?.status !== undefined && v.subresources.status !== null;
+  const strategyOptions = {
+    schemas,
+    namespaced,
+    statusSubresource,
+    scale,
+    rules,
+    refuseCreate: () =>
+      o.terminating() ? 'create not allowed while custom resource definition is terminating' : undefined,
+  };
+  const subresources: SubresourceDefinition[] = [];
+  if (statusSubresource) {
+    subresources.push({
+      name: 'status',
+      verbs: ['get', 'patch', 'update'],
+      strategy: customResourceStatusStrategy(strategyOptions),
+      resetFields: ['spec'],
+    });
+  }
+  if (scale) subresources.push(customResourceScale(scale, o.scaleSchema));
+  const columns = (v.additionalPrinterColumns ?? []).length > 0 ? (v.additionalPrinterColumns ?? []) : [AGE];
+  const storage = storageVersionOf(crd.spec) ?? version;
+  return {
+    group,
+    version,
+    kind: names.kind ?? '',
+    listKind: names.listKind ?? `${names.kind ?? ''}List`,
+    resource: names.plural ?? '',
+    singular: names.singular ?? '',
+    namespaced,
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    verbs: STANDARD_VERBS,
+    subresources,
+    allowCreateOnUpdate: false,
+    hasGeneration: true,
+    schema: schemas.published,
+    strategy: customResourceStrategy(strategyOptions),
+    fieldLabels: selectableFieldLabels(
+      namespaced,
+      (v.selectableFields ?? []).map((f) => f.jsonPath ?? '').filter((p) => p !== ''),
+    ),
+    tableColumns: declarativeTableColumns(
+      columns.map((c) => ({
+        name: c.name ?? '',
+        type: c.type ?? '',
+        format: c.format,
+        description: c.description,
+        priority: c.priority,
+        jsonPath: c.jsonPath ?? '',
+      })),
+    ),
+    resetFields: statusSubresource ? ['status'] : undefined,
+    protobuf: false,
+    strategicMergePatch: false,
+    deprecationWarning: v.deprecated ? (v.deprecationWarning ?? defaultDeprecationWarning(crd, version)) : undefined,
+    storageVersion: noneConversion(
+      apiVersionOf({ group, version: storage }),
+      apiVersionOf({ group, version }),
+      schemas,
+    ),
+  };
+}
+
+/**
+ * The resource definitions serving a CRD: one per served version, highest version priority
+ * first, named by the CRD's accepted names. Conversion between versions is `None`; a CRD whose
+ * conversion is `Webhook` is served in its storage version only until webhook conversion is
+ * available (its other versions would need the webhook).
+ */
+export function servedVersionDefinitions(
+  crd: CustomResourceDefinition,
+  o: ServedVersionsOptions,
+): ResourceDefinition[] {
+  const storage = storageVersionOf(crd.spec ?? {});
+  const webhook = crd.spec?.conversion?.strategy === 'Webhook';
+  const served = (crd.spec?.versions ?? []).filter((v) => v.served && v.name && (!webhook || v.name === storage));
+  const order = byKubeVersionPriority(served.map((v) => v.name as string));
+  return order.map((name) => versionDefinition(crd, served.find((v) => v.name === name)!, o));
+}
