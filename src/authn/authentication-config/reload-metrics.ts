@@ -1,50 +1,11 @@
-import { createHash } from 'node:crypto';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { ConfigReloadMetrics } from '../../util/config-reload-metrics.js';
 
-const RELOADS_TOTAL = 'apiserver_authentication_config_controller_automatic_reloads_total';
-const LAST_RELOAD = 'apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds';
+export { apiServerIdHash, type ReloadStatus } from '../../util/config-reload-metrics.js';
 
-/** Outcome of one automatic reload of the authentication configuration. */
-export type ReloadStatus = 'success' | 'failure';
-
-/** kube-apiserver's hashed labels (server identity, JWT issuer): `sha256:<hex>` of the text, empty for none. */
-export function apiServerIdHash(apiServerId: string): string {
-  return apiServerId === '' ? '' : `sha256:${createHash('sha256').update(apiServerId).digest('hex')}`;
-}
-
-/**
- * The authentication configuration controller's metrics, with kube-apiserver v1.32's names,
- * help texts and labels (`status`, `apiserver_id_hash`), registered once per registry.
- */
-export class AuthenticationConfigReloadMetrics {
-  readonly #reloads: Counter<'status' | 'apiserver_id_hash'>;
-  readonly #last: Gauge<'status' | 'apiserver_id_hash'>;
-  readonly #idHash: string;
-
+/** The authentication configuration controller's reload metrics. */
+export class AuthenticationConfigReloadMetrics extends ConfigReloadMetrics {
   constructor(registry: Registry, apiServerId: string) {
-    this.#idHash = apiServerIdHash(apiServerId);
-    this.#reloads =
-      (registry.getSingleMetric(RELOADS_TOTAL) as Counter<'status' | 'apiserver_id_hash'> | undefined) ??
-      new Counter({
-        name: RELOADS_TOTAL,
-        help: 'Total number of automatic reloads of authentication configuration split by status and apiserver identity.',
-        labelNames: ['status', 'apiserver_id_hash'],
-        registers: [registry],
-      });
-    this.#last =
-      (registry.getSingleMetric(LAST_RELOAD) as Gauge<'status' | 'apiserver_id_hash'> | undefined) ??
-      new Gauge({
-        name: LAST_RELOAD,
-        help: 'Timestamp of the last automatic reload of authentication configuration split by status and apiserver identity.',
-        labelNames: ['status', 'apiserver_id_hash'],
-        registers: [registry],
-      });
-  }
-
-  /** Counts a reload and stamps its time (seconds since the epoch). */
-  record(status: ReloadStatus, at: Date): void {
-    const labels = { status, apiserver_id_hash: this.#idHash };
-    this.#reloads.inc(labels);
-    this.#last.set(labels, at.getTime() / 1000);
+    super(registry, apiServerId, 'authentication');
   }
 }
