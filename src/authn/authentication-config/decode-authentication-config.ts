@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import type { ApiDomain } from '../../apis/api-domain.js';
+import { checkGoStrict, type GoShape, jsonKind } from '../../util/go-strict-json.js';
 import { aggregateMessage } from './authentication-config-error.js';
 import {
   AUTHENTICATION_CONFIGURATION_KIND,
@@ -12,18 +13,11 @@ export class AuthenticationConfigDecodeError extends Error {
   override readonly name = 'AuthenticationConfigDecodeError';
 }
 
-/** What a field holds, with the Go type kube-apiserver decodes it into (named in type errors). */
-type Shape =
-  | { readonly kind: 'string'; readonly goType: string }
-  | { readonly kind: 'bool' }
-  | { readonly kind: 'list'; readonly goType: string; readonly of: Shape }
-  | { readonly kind: 'object'; readonly goType: string; readonly fields: Readonly<Record<string, Shape>> };
+const str: GoShape = { kind: 'string', goType: 'string' };
+const list = (goType: string, of: GoShape): GoShape => ({ kind: 'list', goType, of });
+const obj = (goType: string, fields: Record<string, GoShape>): GoShape => ({ kind: 'object', goType, fields });
 
-const str: Shape = { kind: 'string', goType: 'string' };
-const list = (goType: string, of: Shape): Shape => ({ kind: 'list', goType, of });
-const obj = (goType: string, fields: Record<string, Shape>): Shape => ({ kind: 'object', goType, fields });
-
-function configShape(version: string): Shape {
+function configShape(version: string): GoShape {
   const t = (name: string) => `${version}.${name}`;
   const prefixed = obj(t('PrefixedClaimOrExpression'), { claim: str, prefix: str, expression: str });
   return obj(t('AuthenticationConfiguration'), {
@@ -60,66 +54,6 @@ function configShape(version: string): Shape {
       conditions: list(`[]${t('AnonymousAuthCondition')}`, obj(t('AnonymousAuthCondition'), { path: str })),
     }),
   });
-}
-
-/** Go's name for the JSON kind of a value, as its decoder reports it. */
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number') return 'number';
-  return typeof value === 'string' ? 'string' : 'object';
-}
-
-interface DecodeState {
-  readonly typeErrors: string[];
-  readonly unknownFields: string[];
-}
-
-/**
- * Checks `value` against `shape` as Go's strict JSON decoding does: `null` is the zero value,
- * a wrong type is `json: cannot unmarshal <kind> into Go struct field <Struct>.<path> of type <T>`,
- * an unknown field is `unknown field "<path>"`.
- */
-function check(value: unknown, shape: Shape, path: string, goPath: string, parent: string, s: DecodeState): void {
-  if (value === null || value === undefined) return;
-  const wrong = (goType: string): void => {
-    s.typeErrors.push(
-      `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${parent}.${goPath} of type ${goType}`,
-    );
-  };
-  switch (shape.kind) {
-    case 'string':
-      if (typeof value !== 'string') wrong(shape.goType);
-      return;
-    case 'bool':
-      if (typeof value !== 'boolean') wrong('bool');
-      return;
-    case 'list':
-      if (!Array.isArray(value)) {
-        wrong(shape.goType);
-        return;
-      }
-      value.forEach((v, i) => {
-        check(v, shape.of, `${path}[${i}]`, goPath, parent, s);
-      });
-      return;
-    case 'object': {
-      if (typeof value !== 'object' || Array.isArray(value)) {
-        wrong(shape.goType);
-        return;
-      }
-      const structName = shape.goType.replace(/^\*/, '').split('.').pop() as string;
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const fieldPath = path ? `${path}.${k}` : k;
-        const field = shape.fields[k];
-        if (field === undefined) {
-          s.unknownFields.push(`unknown field ${JSON.stringify(fieldPath)}`);
-          continue;
-        }
-        check(v, field, fieldPath, goPath ? `${goPath}.${k}` : k, structName, s);
-      }
-    }
-  }
 }
 
 function stringOr(v: unknown): string {
@@ -222,8 +156,7 @@ export function decodeAuthenticationConfiguration(data: string, domain: ApiDomai
       `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}`,
     );
   }
-  const state: DecodeState = { typeErrors: [], unknownFields: [] };
-  check(record, configShape(v), '', '', 'AuthenticationConfiguration', state);
+  const state = checkGoStrict(record, configShape(v), 'AuthenticationConfiguration');
   if (state.typeErrors.length > 0) throw new AuthenticationConfigDecodeError(state.typeErrors[0] as string);
   if (state.unknownFields.length > 0) {
     throw new AuthenticationConfigDecodeError(`strict decoding error: ${state.unknownFields.join(', ')}`);

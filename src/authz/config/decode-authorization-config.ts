@@ -2,6 +2,7 @@ import { parseDocument } from 'yaml';
 import type { ApiDomain } from '../../apis/api-domain.js';
 import { parseGoDurationNanos } from '../../util/go-duration.js';
 import { aggregateErrorMessage } from '../../util/go-errors.js';
+import { checkGoStrict, type GoShape, jsonKind } from '../../util/go-strict-json.js';
 import {
   AUTHORIZATION_CONFIGURATION_KIND,
   AUTHORIZATION_CONFIGURATION_VERSIONS,
@@ -17,17 +18,11 @@ export class AuthorizationConfigDecodeError extends Error {
   override readonly name = 'AuthorizationConfigDecodeError';
 }
 
-/** What a field holds, with the Go struct it decodes into (named in type errors). */
-type Shape =
-  | { readonly kind: 'string' | 'duration' }
-  | { readonly kind: 'list'; readonly goType: string; readonly of: Shape }
-  | { readonly kind: 'object'; readonly goType: string; readonly fields: Readonly<Record<string, Shape>> };
+const str: GoShape = { kind: 'string', goType: 'string' };
+const duration: GoShape = { kind: 'duration' };
 
-const str: Shape = { kind: 'string' };
-const duration: Shape = { kind: 'duration' };
-
-function configShape(domain: ApiDomain): Shape {
-  const webhook: Shape = {
+function configShape(domain: ApiDomain): GoShape {
+  const webhook: GoShape = {
     kind: 'object',
     goType: '*WebhookConfiguration',
     fields: {
@@ -62,72 +57,6 @@ function configShape(domain: ApiDomain): Shape {
       },
     },
   };
-}
-
-/** Go's name for the JSON kind of a value, as its decoder reports it. */
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number') return 'number';
-  return typeof value === 'string' ? 'string' : 'object';
-}
-
-interface DecodeState {
-  readonly typeErrors: string[];
-  readonly unknownFields: string[];
-}
-
-/**
- * Checks `value` against `shape` as Go's strict JSON decoding does: `null` is the zero value; a
- * wrong type is `json: cannot unmarshal <kind> into Go struct field <Struct>.<path> of type <T>`;
- * a duration is a `time.ParseDuration` text; an unknown field is `unknown field "<path>"`.
- */
-function check(value: unknown, shape: Shape, path: string, goPath: string, parent: string, s: DecodeState): void {
-  if (value === null || value === undefined) return;
-  const wrong = (goType: string): void => {
-    s.typeErrors.push(
-      `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${parent}.${goPath} of type ${goType}`,
-    );
-  };
-  switch (shape.kind) {
-    case 'string':
-      if (typeof value !== 'string') wrong('string');
-      return;
-    case 'duration': {
-      if (typeof value !== 'string') {
-        s.typeErrors.push(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
-        return;
-      }
-      const parsed = parseGoDurationNanos(value);
-      if (typeof parsed !== 'bigint') s.typeErrors.push(parsed.error);
-      return;
-    }
-    case 'list':
-      if (!Array.isArray(value)) {
-        wrong(shape.goType);
-        return;
-      }
-      value.forEach((v, i) => {
-        check(v, shape.of, `${path}[${i}]`, goPath, parent, s);
-      });
-      return;
-    case 'object': {
-      if (typeof value !== 'object' || Array.isArray(value)) {
-        wrong(shape.goType);
-        return;
-      }
-      const structName = shape.goType.replace(/^\*/, '');
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const fieldPath = path ? `${path}.${k}` : k;
-        const field = shape.fields[k];
-        if (field === undefined) {
-          s.unknownFields.push(`unknown field ${JSON.stringify(fieldPath)}`);
-          continue;
-        }
-        check(v, field, fieldPath, goPath ? `${goPath}.${k}` : k, structName, s);
-      }
-    }
-  }
 }
 
 const stringOr = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -192,8 +121,7 @@ export function decodeAuthorizationConfiguration(data: string, domain: ApiDomain
       `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)}`,
     );
   }
-  const state: DecodeState = { typeErrors: [], unknownFields: [] };
-  check(record, configShape(domain), '', '', 'AuthorizationConfiguration', state);
+  const state = checkGoStrict(record, configShape(domain), 'AuthorizationConfiguration');
   if (state.typeErrors.length > 0) throw new AuthorizationConfigDecodeError(state.typeErrors[0] as string);
   if (state.unknownFields.length > 0) {
     throw new AuthorizationConfigDecodeError(`strict decoding error: ${state.unknownFields.join(', ')}`);
