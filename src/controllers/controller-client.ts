@@ -149,6 +149,8 @@ export class ControllerClient {
       readonly force: boolean;
       readonly signal: AbortSignal;
       readonly expect: (live: ApiObject | undefined) => void;
+      /** Create the object when it is missing (as an HTTP apply does). Default false. */
+      readonly createIfMissing?: boolean;
     },
   ): Promise<ApiObject> {
     const ctx = await this.context(served, at('patch', t, o.signal));
@@ -170,7 +172,7 @@ export class ControllerClient {
           }
         },
       },
-      { dryRun: false, subresource: t.subresource },
+      { dryRun: false, subresource: t.subresource, createIfMissing: o.createIfMissing && !t.subresource },
     );
     return r.obj;
   }
@@ -190,8 +192,23 @@ export class ControllerClient {
     namespace: string,
     o: Omit<DeleteOptions, 'dryRun'>,
     signal: AbortSignal,
+    selectors: Pick<ListOptions, 'labelSelector' | 'fieldSelector'> = {},
   ): Promise<ObjectList> {
     const ctx = await this.context(served, { verb: 'deletecollection', namespace, signal });
-    return served.store.deleteCollection(ctx, { dryRun: false, ...o }, {});
+    return served.store.deleteCollection(ctx, { dryRun: false, ...o }, selectors);
+  }
+
+  /** A create through a computing sub-resource (`serviceaccounts/<name>/token`, `pods/<name>/eviction`). */
+  async createSubresource(
+    served: ServedResource,
+    t: ObjectTarget & { readonly subresource: string },
+    body: ApiObject,
+    signal: AbortSignal,
+  ): Promise<ApiObject> {
+    const ctx = await this.context(served, at('create', t, signal));
+    return served.store.createSubresource(ctx, t.name, t.subresource, body, {
+      dryRun: false,
+      fieldManager: this.identity.manager,
+    });
   }
 }

@@ -14,12 +14,12 @@ import { apiApprovalCondition } from '../../apis/apiextensions/crd-validation.js
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { jsonEqual } from '../../apis/schema/json-value.js';
+import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatTime, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import type { ControllerClient } from '../controller-client.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
-import { WorkQueue } from '../queue/work-queue.js';
 import { calculateNames, sameCondition, type UsedNames, usedNames } from './accepted-names.js';
 
 /** Options of a {@link CrdController}. */

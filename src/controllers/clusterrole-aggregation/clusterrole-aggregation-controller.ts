@@ -1,6 +1,7 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ClusterRole } from '../../apis/rbac/rbac-types.js';
 import type { Authorizer } from '../../authz/index.js';
+import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { deepEqual } from '../../util/deep-equal.js';
 import type { Logger } from '../../util/logger.js';
@@ -8,7 +9,6 @@ import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
 import { applyLive } from '../object-client.js';
-import { WorkQueue } from '../queue/work-queue.js';
 import { aggregatedRules } from './aggregated-rules.js';
 
 /** kube-controller-manager's name for this controller (its service account and field manager). */

@@ -1,12 +1,12 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
 import type { Authorizer } from '../../authz/index.js';
+import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
 import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
-import { WorkQueue } from '../queue/work-queue.js';
 import { DependencyGraph, type GraphNode, nodeOf } from './dependency-graph.js';
 import { attemptToDelete, attemptToOrphan, type GcContext, UnresolvableOwnerError } from './gc-actions.js';
 import { OwnerResolver } from './owner-resolver.js';

@@ -4,12 +4,12 @@ import { type LeaseCandidate, OLDEST_EMULATION_VERSION } from '../../apis/coordi
 import type { ApiObject } from '../../apis/object.js';
 import type { Authorizer } from '../../authz/index.js';
 import { errorText, isStatus } from '../../client/leaderelection/object-client.js';
+import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatMicroTime, systemClock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { ControllerClient, type ControllerIdentity } from '../controller-client.js';
 import { ResourceInformer } from '../informer/resource-informer.js';
-import { WorkQueue } from '../queue/work-queue.js';
 import {
   isLeaseCandidateExpired,
   isLeaseExpired,

@@ -1,13 +1,13 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { Authorizer } from '../../authz/index.js';
+import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatTime, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import { getLive, type ObjectRef, updateLive } from '../object-client.js';
-import { WorkQueue } from '../queue/work-queue.js';
 import { failingConditions, type NamespaceCondition, updateConditions } from './namespace-conditions.js';
 import { deleteAllContent } from './namespace-content.js';
 

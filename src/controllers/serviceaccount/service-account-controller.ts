@@ -2,12 +2,12 @@ import type { ApiDomain } from '../../apis/api-domain.js';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { Authorizer } from '../../authz/index.js';
+import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { Logger } from '../../util/logger.js';
 import { ControllerClient, controllerIdentity } from '../controller-client.js';
 import type { InformerSet } from '../informer/informer-set.js';
 import type { ResourceInformer } from '../informer/resource-informer.js';
-import { WorkQueue } from '../queue/work-queue.js';
 
 /** kube-controller-manager's name for this controller (its service account and field manager). */
 export const SERVICE_ACCOUNT_CONTROLLER_NAME = 'service-account-controller';

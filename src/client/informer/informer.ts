@@ -1,0 +1,40 @@
+import type { ApiObject } from '../../apis/object.js';
+import type { ApiResource } from '../api/api-client.js';
+
+/** Callbacks for changes an informer observes; they run synchronously and must not throw. */
+export interface InformerHandlers {
+  onAdd?(obj: ApiObject): void;
+  onUpdate?(oldObj: ApiObject, newObj: ApiObject): void;
+  onDelete?(obj: ApiObject): void;
+}
+
+/**
+ * A local cache of one resource kept current by list+watch, with change callbacks (client-go's
+ * shared informer). Objects handed out are shared: never modify them (clone first).
+ */
+export interface Informer {
+  readonly resource: ApiResource;
+  addHandlers(h: InformerHandlers): void;
+  /** True once the first list has been delivered. */
+  hasSynced(): boolean;
+  /** Resolves after the first list has been delivered. */
+  synced(): Promise<void>;
+  /** The cached objects (all namespaces, or one). */
+  list(namespace?: string): ApiObject[];
+  get(namespace: string, name: string): ApiObject | undefined;
+}
+
+/** The informers controllers share: one per served group/resource that can be listed and watched. */
+export interface SharedInformers {
+  /** The informer of a group/resource (any version); undefined when not served. */
+  lookup(group: string, resource: string): Informer | undefined;
+  /** Every informer now. */
+  all(): readonly Informer[];
+  /** Calls `listener` for every informer added later (resources served later). */
+  onAdded(listener: (informer: Informer) => void): void;
+  /**
+   * Resolves once every informer has listed, or after `timeoutMs`, or when `signal` aborts;
+   * true when all listed.
+   */
+  waitForSync(timeoutMs: number, signal: AbortSignal): Promise<boolean>;
+}

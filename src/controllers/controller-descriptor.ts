@@ -1,0 +1,51 @@
+import type { ApiDomain } from '../apis/api-domain.js';
+import type { ApiClient } from '../client/api/api-client.js';
+import type { SharedInformers } from '../client/informer/informer.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+
+/**
+ * What one controller is given to run, in orch-apiserver (in process) or in
+ * orch-controller-manager (over HTTPS): the same controller code runs in both.
+ */
+export interface ControllerContext {
+  /**
+   * The API as this controller: its own service account
+   * (`system:serviceaccount:<system ns>:<serviceAccount>`) when `UseServiceAccountCredentials`
+   * is on (always in process), else the controller manager's identity. Writes are recorded under
+   * the controller's field manager.
+   */
+  readonly client: ApiClient;
+  /** The shared informers (started by the runner; wait for `synced()` of those you use). */
+  readonly informers: SharedInformers;
+  /**
+   * This controller's member of the controller manager's configuration, defaults applied
+   * (e.g. `{ ConcurrentDeploymentSyncs: 5 }` for `DeploymentController`); `{}` when it has none.
+   */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** `Generic.MinResyncPeriod` in ms: resync every period (random between it and twice it). */
+  readonly minResyncPeriodMs: number;
+  readonly domain: ApiDomain;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The controller stops (its `run` resolves) when this aborts. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A controller as the controller manager knows it: the name `--controllers` and `Controllers`
+ * use (kube's names: `deployment`, `replicaset`, `serviceaccount-token`, ...), whether `*`
+ * enables it, the service account it acts as, and the configuration member it reads.
+ */
+export interface ControllerDescriptor {
+  /** kube-controller-manager's controller name (`deployment`, `job`, `garbage-collector`, ...). */
+  readonly name: string;
+  /** Service account and field manager (`deployment-controller`), as kube's default roles name it. */
+  readonly serviceAccount: string;
+  /** Part of `*` (kube: false for `bootstrap-signer` and `token-cleaner`). */
+  readonly enabledByDefault: boolean;
+  /** Member of OrchControllerManagerConfiguration it reads (`DeploymentController`); none: `{}`. */
+  readonly configMember?: string;
+  /** Runs until `ctx.signal` aborts; throws only on a failure that stops the controller. */
+  run(ctx: ControllerContext): Promise<void>;
+}
