@@ -2,6 +2,7 @@ import type { ApiDomain } from '../apis/api-domain.js';
 import type { ApiClient } from '../client/api/api-client.js';
 import type { SharedInformers } from '../client/informer/informer.js';
 import type { Clock } from '../util/clock.js';
+import { parseGoDurationNanos } from '../util/go-duration.js';
 import type { Logger } from '../util/logger.js';
 
 /**
@@ -48,4 +49,25 @@ export interface ControllerDescriptor {
   readonly configMember?: string;
   /** Runs until `ctx.signal` aborts; throws only on a failure that stops the controller. */
   run(ctx: ControllerContext): Promise<void>;
+}
+
+/** A number member of a controller's configuration, or `fallback` (kube's default) when unset. */
+export function configNumber(config: Readonly<Record<string, unknown>>, member: string, fallback: number): number {
+  const v = config[member];
+  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
+}
+
+/**
+ * A Duration member (`meta/v1.Duration`, a Go duration string such as `"5m0s"`) in ms, or
+ * `fallbackMs` when unset or unreadable (configuration files are validated before this).
+ */
+export function configDurationMs(
+  config: Readonly<Record<string, unknown>>,
+  member: string,
+  fallbackMs: number,
+): number {
+  const v = config[member];
+  if (typeof v !== 'string') return fallbackMs;
+  const nanos = parseGoDurationNanos(v);
+  return typeof nanos === 'bigint' ? Number(nanos / 1_000_000n) : fallbackMs;
 }
