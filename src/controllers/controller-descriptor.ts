@@ -39,8 +39,10 @@ export interface ControllerContext {
  * enables it, the service account it acts as, and the configuration member it reads.
  */
 export interface ControllerDescriptor {
-  /** kube-controller-manager's controller name (`deployment`, `job`, `garbage-collector`, ...). */
+  /** kube-controller-manager v1.32's canonical controller name (`deployment-controller`, ...). */
   readonly name: string;
+  /** Other names `--controllers` accepts for it (kube's older short names: `deployment`, ...). */
+  readonly aliases?: readonly string[];
   /** Service account and field manager (`deployment-controller`), as kube's default roles name it. */
   readonly serviceAccount: string;
   /** Part of `*` (kube: false for `bootstrap-signer` and `token-cleaner`). */
