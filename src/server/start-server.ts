@@ -15,6 +15,8 @@ import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
+import { ApiServerMetrics } from '../metrics/apiserver-metrics.js';
+import { MetricDefinitions } from '../metrics/stability.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
@@ -38,6 +40,7 @@ import { serviceNetworking } from './service-networking.js';
 import { type SecureServer, startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
+import { apiLevel } from './version.js';
 
 /** Options of {@link startServer}; they mirror the `orch-apiserver` flags. */
 export interface ServerOptions {
@@ -99,8 +102,10 @@ export interface ServerOptions {
   readonly disableAdmissionPlugins?: readonly string[];
   /** Admission plugins of the embedding program, run after the built-in ones. */
   readonly admissionPlugins?: readonly AdmissionPlugin[];
-  /** Registry the server's metrics are registered on (default: a fresh one; never prom-client's global). */
+  /** Registry the server's metrics are registered on and `/metrics` serves (default: a fresh one; never prom-client's global). */
   readonly metrics?: Registry;
+  /** `--show-hidden-metrics-for-version`: the previous minor version (`1.31`) shows metrics hidden in this one. */
+  readonly showHiddenMetricsForVersion?: string;
   /** `--service-cluster-ip-range`: one CIDR or a dual-stack pair (default `10.0.0.0/24`). */
   readonly serviceClusterIPRange?: string;
   /** `--service-node-port-range` (default `30000-32767`). */
@@ -189,6 +194,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     { coordinatedLeaderElection: gates.enabled(OrchFeatures.CoordinatedLeaderElection) },
   );
   runtimeConfig.validate(groupVersionRegistry(servable));
+  // Metric definitions check --show-hidden-metrics-for-version before anything is opened.
+  const metrics = options.metrics ?? new Registry();
+  const metricDefinitions = new MetricDefinitions(metrics, {
+    componentVersion: apiLevel(),
+    showHiddenForVersion: options.showHiddenMetricsForVersion,
+  });
   // A policy file that does not decode fails start-up before anything is opened.
   // With --authorization-config, ABAC is read once the file names it (below).
   const configFile = options.authorization?.configFile ?? '';
@@ -264,9 +275,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     listening = server;
     const serverAddress = new URL(server.url).host;
-    // Served at /metrics once metrics are exposed; authentication registers its own today.
-    const metrics = options.metrics ?? new Registry();
     let served: ResourceSet | undefined;
+    const apiMetrics = new ApiServerMetrics(
+      metricDefinitions,
+      () => storageObjectCounts(served),
+      `system:serviceaccount:${domain.systemNamespace}:default`,
+    );
     authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
       domain,
       logger,
@@ -310,6 +324,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       serviceAccountIssuer: serviceAccountIssuerDocuments(authentication.serviceAccounts, serverAddress, logger),
       writeHooks: (def) => networking.writeHooksFor(def),
+      metrics: apiMetrics,
+      metricsRegistry: metrics,
     });
     served = api.resources;
     const sa = authentication.serviceAccounts;
@@ -427,5 +443,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await listening?.close({ drainTimeoutMs: 0 }).catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw e;
+  }
+}
+
+/** `apiserver_storage_objects`: objects per group/resource, from the watch caches (one version each). */
+function* storageObjectCounts(resources: ResourceSet | undefined): Iterable<readonly [string, number]> {
+  if (!resources) return;
+  const seen = new Set<string>();
+  for (const served of resources.all()) {
+    const d = served.def;
+    const name = d.group ? `${d.resource}.${d.group}` : d.resource;
+    if (seen.has(name) || !served.cacher) continue;
+    seen.add(name);
+    yield [name, served.cacher.stats().objects];
   }
 }

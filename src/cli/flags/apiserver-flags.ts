@@ -13,6 +13,8 @@ import type { LeaderElectionConfiguration } from '../../client/leaderelection/le
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
+import { ShowHiddenMetricsError, validateShowHiddenMetricsVersion } from '../../metrics/stability.js';
+import { apiLevel } from '../../server/version.js';
 import { authenticationFlagTable, authenticationOptionsFromFlags } from './authentication-flags.js';
 import { authorizationFlagTable, authorizationOptionsFromFlags } from './authorization-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
@@ -92,6 +94,8 @@ export interface ApiServerFlags {
   readonly serviceNodePortRange: string;
   /** `--advertise-address`; empty: derived from the bind address. */
   readonly advertiseAddress: string;
+  /** `--show-hidden-metrics-for-version`: empty, or the previous minor version (checked). */
+  readonly showHiddenMetricsForVersion: string;
 }
 
 export type ParsedApiServerCommandLine =
@@ -256,6 +260,12 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       usage:
         'Run the garbage collector and the namespace controller inside the API server. With false, deleted namespaces stay Terminating and dependents are not garbage collected until a controller manager runs them.',
     }),
+    showHiddenMetricsForVersion: stringFlag({
+      name: 'show-hidden-metrics-for-version',
+      section: 'Metrics',
+      usage:
+        "The previous minor version (e.g. '1.31') whose hidden metrics to show again; any other value is refused. It gives you one release to notice metrics hidden by an upgrade before they are removed.",
+    }),
     livezGracePeriodMs: durationFlag({
       name: 'livez-grace-period',
       section: 'Generic',
@@ -325,6 +335,12 @@ function validate(
   if (v.livezGracePeriodMs < 0) problems.push('--livez-grace-period can not be a negative value');
   if (v.minRequestTimeout < 0) problems.push('--min-request-timeout can not be a negative value');
   problems.push(...validateServiceFlags(v));
+  try {
+    validateShowHiddenMetricsVersion(apiLevel(), v.showHiddenMetricsForVersion);
+  } catch (err) {
+    if (!(err instanceof ShowHiddenMetricsError)) throw err;
+    problems.push(err.message);
+  }
   let runtimeConfig: RuntimeConfig | undefined;
   try {
     runtimeConfig = RuntimeConfig.fromEntries(v.runtimeConfig);
@@ -405,6 +421,7 @@ export function parseApiServerCommandLine(
       serviceClusterIPRange: v.serviceClusterIPRange,
       serviceNodePortRange: formatPortRange(v.serviceNodePortRange),
       advertiseAddress: v.advertiseAddress,
+      showHiddenMetricsForVersion: v.showHiddenMetricsForVersion,
     },
   };
 }
