@@ -64,6 +64,7 @@ async function main(argv: string[]): Promise<number> {
     serviceNodePortRange: f.serviceNodePortRange,
     advertiseAddress: f.advertiseAddress || undefined,
     showHiddenMetricsForVersion: f.showHiddenMetricsForVersion || undefined,
+    audit: f.audit,
     logger,
   });
   const readyMs = Math.round(performance.now() - started);

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { AdmissionChain, type AdmissionPlugin, BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../admission/index.js';
 import type { ApiDomain } from '../apis/api-domain.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
+import type { AuditBackend, AuditPolicyEvaluator } from '../audit/index.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import type { IssuerDiscoveryDocuments } from '../authn/service-account/issuer-discovery.js';
@@ -13,6 +14,7 @@ import { RbacAuthorizer } from '../authz/rbac/rbac-authorizer.js';
 import { RbacIndex } from '../authz/rbac/rbac-index.js';
 import { EncodingCache } from '../encoding/index.js';
 import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
+import { audit, auditFailedAuthentication } from '../endpoints/filters/audit.js';
 import { authentication } from '../endpoints/filters/authentication.js';
 import { authorization } from '../endpoints/filters/authorization.js';
 import { commonHeaders } from '../endpoints/filters/common-headers.js';
@@ -87,6 +89,8 @@ export interface ApiServerDeps {
   readonly serviceAccountIssuer?: IssuerDiscoveryDocuments;
   /** kube's request, authentication and authorization metrics, recorded by the filters. */
   readonly metrics?: ApiServerMetrics;
+  /** `--audit-policy-file` with a backend: requests are audited. */
+  readonly audit?: { readonly evaluator: AuditPolicyEvaluator; readonly backend: AuditBackend };
   /** Served at `/metrics` when set. */
   readonly metricsRegistry?: Registry;
   /** Work around the store writes of some resources (Service allocations). */
@@ -185,12 +189,14 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     buildRequestAuthenticator({
       authenticators: [new X509Authenticator({ credentialIdExtra: d.domain.credentialIdExtra })],
     });
+  const auditing = d.audit && { ...d.audit, domain: d.domain, clock };
   const handler = chain(
     [
       commonHeaders(),
       panicRecovery(d.logger),
       requestInfo(),
-      authentication(authenticator, d.metrics),
+      authentication(authenticator, d.metrics, auditing && auditFailedAuthentication(auditing)),
+      ...(auditing ? [audit(auditing)] : []),
       impersonation(authorizer, d.domain.group('authentication')),
       authorization(authorizer, { withSelectors: d.gates.enabled(OrchFeatures.AuthorizeWithSelectors) }, d.metrics),
       ...(d.metrics ? [requestMetrics(d.metrics)] : []),

@@ -110,6 +110,7 @@ describe('parseApiServerCommandLine', () => {
         serviceNodePortRange: '30000-32767',
         advertiseAddress: '',
         showHiddenMetricsForVersion: '1.31',
+        audit: { policyFile: '', logPath: '', logMaxAgeDays: 0, logMaxBackups: 0, logMaxSizeMB: 0 },
       },
     );
     assert.equal(f.runtimeConfig.isEnabled('coordination.orch.io', 'v1'), false);

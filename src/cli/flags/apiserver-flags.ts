@@ -96,6 +96,14 @@ export interface ApiServerFlags {
   readonly advertiseAddress: string;
   /** `--show-hidden-metrics-for-version`: empty, or the previous minor version (checked). */
   readonly showHiddenMetricsForVersion: string;
+  /** `--audit-policy-file` and `--audit-log-*` (empty path: no auditing). */
+  readonly audit: {
+    readonly policyFile: string;
+    readonly logPath: string;
+    readonly logMaxAgeDays: number;
+    readonly logMaxBackups: number;
+    readonly logMaxSizeMB: number;
+  };
 }
 
 export type ParsedApiServerCommandLine =
@@ -260,6 +268,36 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       usage:
         'Run the garbage collector and the namespace controller inside the API server. With false, deleted namespaces stay Terminating and dependents are not garbage collected until a controller manager runs them.',
     }),
+    auditPolicyFile: stringFlag({
+      name: 'audit-policy-file',
+      section: 'Auditing',
+      usage: 'Path to the file that defines the audit policy configuration.',
+    }),
+    auditLogPath: stringFlag({
+      name: 'audit-log-path',
+      section: 'Auditing',
+      usage: "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out.",
+    }),
+    auditLogMaxAge: intFlag({
+      name: 'audit-log-maxage',
+      default: 0,
+      section: 'Auditing',
+      usage:
+        'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.',
+    }),
+    auditLogMaxBackup: intFlag({
+      name: 'audit-log-maxbackup',
+      default: 0,
+      section: 'Auditing',
+      usage:
+        "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
+    }),
+    auditLogMaxSize: intFlag({
+      name: 'audit-log-maxsize',
+      default: 0,
+      section: 'Auditing',
+      usage: 'The maximum size in megabytes of the audit log file before it gets rotated.',
+    }),
     showHiddenMetricsForVersion: stringFlag({
       name: 'show-hidden-metrics-for-version',
       section: 'Metrics',
@@ -335,6 +373,9 @@ function validate(
   if (v.livezGracePeriodMs < 0) problems.push('--livez-grace-period can not be a negative value');
   if (v.minRequestTimeout < 0) problems.push('--min-request-timeout can not be a negative value');
   problems.push(...validateServiceFlags(v));
+  if (v.auditLogMaxAge < 0) problems.push('--audit-log-maxage can not be a negative value');
+  if (v.auditLogMaxBackup < 0) problems.push('--audit-log-maxbackup can not be a negative value');
+  if (v.auditLogMaxSize < 0) problems.push('--audit-log-maxsize can not be a negative value');
   try {
     validateShowHiddenMetricsVersion(apiLevel(), v.showHiddenMetricsForVersion);
   } catch (err) {
@@ -422,6 +463,13 @@ export function parseApiServerCommandLine(
       serviceNodePortRange: formatPortRange(v.serviceNodePortRange),
       advertiseAddress: v.advertiseAddress,
       showHiddenMetricsForVersion: v.showHiddenMetricsForVersion,
+      audit: {
+        policyFile: v.auditPolicyFile,
+        logPath: v.auditLogPath,
+        logMaxAgeDays: v.auditLogMaxAge,
+        logMaxBackups: v.auditLogMaxBackup,
+        logMaxSizeMB: v.auditLogMaxSize,
+      },
     },
   };
 }

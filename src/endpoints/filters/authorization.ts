@@ -28,6 +28,15 @@ function internalError(req: ApiRequest, error: string): ApiResponse {
   };
 }
 
+/** kube's audit annotations of the decision (when the request is audited). */
+function annotate(req: ApiRequest, r: AuthorizationResult): void {
+  const annotations = req.auditAnnotations;
+  if (!annotations) return;
+  const group = req.domain.group('authorization');
+  annotations[`${group}/decision`] = r.decision === 'allow' ? 'allow' : 'forbid';
+  annotations[`${group}/reason`] = r.reason;
+}
+
 /** kube's authorization result label. */
 function resultLabel(r: AuthorizationResult): 'allowed' | 'denied' | 'no-opinion' | 'error' {
   if (r.decision === 'allow') return 'allowed';
@@ -56,6 +65,7 @@ export function authorization(authorizer: Authorizer, o: AttributesOptions, metr
       const started = performance.now();
       const r = authorizer.decide ? authorizer.decide(a) : await authorizer.authorize(a, req);
       metrics.authorized(resultLabel(r), (performance.now() - started) / 1000);
+      annotate(req, r);
       return r.decision === 'allow' ? next(req) : denied(req, a, r);
     };
   }
@@ -66,12 +76,14 @@ export function authorization(authorizer: Authorizer, o: AttributesOptions, metr
     return (next) => (req) => {
       const a = attributesOf(req.info!, req.user!, o);
       const r = decide(a);
+      annotate(req, r);
       return r.decision === 'allow' ? next(req) : Promise.resolve(denied(req, a, r));
     };
   }
   return (next) => async (req) => {
     const a = attributesOf(req.info!, req.user!, o);
     const r = await authorizer.authorize(a, req);
+    annotate(req, r);
     return r.decision === 'allow' ? next(req) : denied(req, a, r);
   };
 }

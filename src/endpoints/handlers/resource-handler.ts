@@ -49,6 +49,11 @@ export function resourceHandler(resources: ResourceSet, cfg: ResponseConfig): Ha
       if (served.def.deprecationWarning) {
         ctx.warnings.add(served.def.deprecationWarning);
         req.deprecatedApi = { removedRelease: served.def.removedRelease ?? '' };
+        if (req.auditAnnotations) {
+          req.auditAnnotations[`${req.domain.name}/deprecated`] = 'true';
+          if (served.def.removedRelease)
+            req.auditAnnotations[`${req.domain.name}/removed-release`] = served.def.removedRelease;
+        }
       }
       if (sub?.kind) return await handleSubresourceKind(served, sub, req, ctx, cfg);
       if (sub?.create) return await handleSubresourceCreate(served, sub, req, ctx, cfg);
