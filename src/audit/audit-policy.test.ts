@@ -81,7 +81,15 @@ describe('audit log rotation', () => {
     try {
       let t = Date.parse('2026-01-01T00:00:00Z');
       const path = join(dir, 'audit.log');
-      const backend = new LogBackend({ path, maxSizeMB: 1, maxBackups: 2, now: () => new Date((t += 1000)) });
+      const backend = new LogBackend({
+        path,
+        maxSizeMB: 1,
+        maxBackups: 2,
+        now: () => {
+          t += 1000;
+          return new Date(t);
+        },
+      });
       const payload = 'x'.repeat(100_000);
       for (let i = 0; i < 45; i++) backend.write({ i, payload });
       backend.close();

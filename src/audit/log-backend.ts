@@ -90,7 +90,9 @@ export class LogBackend implements AuditBackend {
 
   private prune(base: string, ext: string): void {
     const dir = dirname(this.o.path);
-    const pattern = new RegExp(`^${escape(base)}-(\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3})${escape(ext)}$`);
+    const pattern = new RegExp(
+      `^${escapeRegExp(base)}-(\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3})${escapeRegExp(ext)}$`,
+    );
     const backups = readdirSync(dir)
       .map((f) => ({ f, m: pattern.exec(f) }))
       .filter((x): x is { f: string; m: RegExpExecArray } => x.m !== null)
@@ -105,6 +107,6 @@ export class LogBackend implements AuditBackend {
   }
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
