@@ -161,22 +161,22 @@ export function loadControllerManagerOptions(
 
   let generic = { ...config.Generic, Controllers: canonicalizeSelection(config.Generic.Controllers, deps.controllers) };
   if (generic.LeaderMigrationEnabled) {
+    // kube's default migration unless a file says otherwise; also the stand-in when the file is
+    // unusable (its problems are reported; the rest is still validated without derived ones).
+    let migration = defaultLeaderMigrationConfiguration();
     if (v.leaderMigrationConfig !== '') {
       const text = readOrProblem(read, v.leaderMigrationConfig, 'leader migration configuration', problems);
-      if (text !== undefined) {
-        try {
-          generic = { ...generic, LeaderMigration: parseLeaderMigrationConfiguration(text, domain) };
-        } catch (e) {
-          if (!(e instanceof ControllerManagerConfigError)) throw e;
-          problems.push(
-            ...e.problems.map(
-              (p) => `failed to parse leader migration configuration: ${v.leaderMigrationConfig}: ${p}`,
-            ),
-          );
-        }
+      try {
+        if (text !== undefined) migration = parseLeaderMigrationConfiguration(text, domain);
+      } catch (e) {
+        if (!(e instanceof ControllerManagerConfigError)) throw e;
+        problems.push(
+          ...e.problems.map((p) => `failed to parse leader migration configuration: ${v.leaderMigrationConfig}: ${p}`),
+        );
       }
+      generic = { ...generic, LeaderMigration: migration };
     } else if (generic.LeaderMigration.leaderName === '' && generic.LeaderMigration.controllerLeaders.length === 0) {
-      generic = { ...generic, LeaderMigration: defaultLeaderMigrationConfiguration() };
+      generic = { ...generic, LeaderMigration: migration };
     }
   }
   config = { ...config, Generic: generic };
