@@ -1,7 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { formatEffectiveConfiguration } from '../controllermanager/config/print.js';
 import type { SelectableName } from '../controllermanager/controller-selection.js';
-import { type ControllerManagerOptions, loadControllerManagerOptions } from './flags/controller-manager-flags.js';
+import {
+  type ControllerManagerCommandOptions,
+  loadControllerManagerOptions,
+} from './flags/controller-manager-flags.js';
 import { FlagError } from './flags/errors.js';
 
 /** What the command needs besides its arguments. */
@@ -11,7 +14,7 @@ export interface ControllerManagerCommandDeps {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   /** Runs the controller manager with the loaded options; resolves to the exit code. */
-  readonly run?: (options: ControllerManagerOptions) => Promise<number>;
+  readonly run?: (options: ControllerManagerCommandOptions) => Promise<number>;
 }
 
 /**

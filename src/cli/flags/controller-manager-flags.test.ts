@@ -7,7 +7,7 @@ import { apiDomain } from '../../apis/api-domain.js';
 import { decodeControllerManagerConfiguration } from '../../controllermanager/config/decode.js';
 import { defaultControllerManagerConfiguration } from '../../controllermanager/config/defaults.js';
 import { controllerManagerMain } from '../controller-manager-command.js';
-import { type ControllerManagerOptions, loadControllerManagerOptions } from './controller-manager-flags.js';
+import { type ControllerManagerCommandOptions, loadControllerManagerOptions } from './controller-manager-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 
 const CONTROLLERS = [
@@ -17,7 +17,7 @@ const CONTROLLERS = [
 ];
 const HEAD = 'apiVersion: orchcontrollermanager.config.orch.io/v1alpha1\nkind: OrchControllerManagerConfiguration\n';
 
-function load(argv: string[], files: Record<string, string> = {}): ControllerManagerOptions {
+function load(argv: string[], files: Record<string, string> = {}): ControllerManagerCommandOptions {
   const loaded = loadControllerManagerOptions(argv, {
     controllers: CONTROLLERS,
     readFile: (p) => {
@@ -26,7 +26,7 @@ function load(argv: string[], files: Record<string, string> = {}): ControllerMan
     },
   });
   assert.equal(loaded.help, false);
-  return (loaded as { options: ControllerManagerOptions }).options;
+  return (loaded as { options: ControllerManagerCommandOptions }).options;
 }
 
 function problems(argv: string[], files: Record<string, string> = {}): readonly string[] {

@@ -42,7 +42,7 @@ export interface ControllerManagerServingFlags {
 }
 
 /** A loaded command line of orch-controller-manager. */
-export interface ControllerManagerOptions {
+export interface ControllerManagerCommandOptions {
   readonly domain: ApiDomain;
   /** The effective configuration: file, kube's defaults, then flags; validated. */
   readonly config: OrchControllerManagerConfiguration;
@@ -59,7 +59,7 @@ export interface ControllerManagerOptions {
 
 export type LoadedControllerManagerCommandLine =
   | { readonly help: true; readonly usage: string }
-  | { readonly help: false; readonly options: ControllerManagerOptions };
+  | { readonly help: false; readonly options: ControllerManagerCommandOptions };
 
 function flagTable() {
   const members = memberFlags();
