@@ -61,8 +61,16 @@ export type LoadedControllerManagerCommandLine =
   | { readonly help: true; readonly usage: string }
   | { readonly help: false; readonly options: ControllerManagerCommandOptions };
 
-function flagTable() {
-  const members = memberFlags();
+function flagTable(controllers: readonly SelectableName[]) {
+  const base = memberFlags();
+  // kube's --controllers help lists the controllers and the ones `*` leaves off.
+  const all = controllers.map((c) => c.name).join(', ');
+  const off = controllers
+    .filter((c) => !c.enabledByDefault)
+    .map((c) => c.name)
+    .join(', ');
+  const usage = `${base.controllers.spec.usage}\nAll controllers: ${all}\nDisabled-by-default controllers: ${off}`;
+  const members = { ...base, controllers: { ...base.controllers, spec: { ...base.controllers.spec, usage } } };
   const specs = Object.fromEntries(Object.entries(members).map(([k, f]) => [k, f.spec]));
   return {
     members,
@@ -70,13 +78,13 @@ function flagTable() {
   };
 }
 
-/** Help text of orch-controller-manager. */
-export function controllerManagerUsage(): string {
+/** Help text of orch-controller-manager; `controllers` are listed under `--controllers`. */
+export function controllerManagerUsage(controllers: readonly SelectableName[]): string {
   return formatHelp({
     command: CONTROLLER_MANAGER_COMMAND,
     description:
       'The Orch controller manager runs the control loops that drive the cluster towards the desired state, through the API server.',
-    table: flagTable().table,
+    table: flagTable(controllers).table,
   });
 }
 
@@ -122,9 +130,9 @@ export function loadControllerManagerOptions(
   argv: readonly string[],
   deps: ControllerManagerFlagDeps,
 ): LoadedControllerManagerCommandLine {
-  const { members, table } = flagTable();
+  const { members, table } = flagTable(deps.controllers);
   const parsed = parseFlags(table, argv);
-  if (parsed.help) return { help: true, usage: controllerManagerUsage() };
+  if (parsed.help) return { help: true, usage: controllerManagerUsage(deps.controllers) };
   if (parsed.args.some((a) => a.length > 0)) {
     throw new FlagParseError(
       'UnexpectedArguments',
