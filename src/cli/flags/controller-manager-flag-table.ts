@@ -2,7 +2,16 @@ import { API_DOMAIN_NAMES, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { defaultControllerManagerConfiguration } from '../../controllermanager/config/defaults.js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { FlagSpec } from './flag-spec.js';
-import { boolFlag, customFlag, durationFlag, enumFlag, ipFlag, stringFlag, stringListFlag } from './flag-spec.js';
+import {
+  boolFlag,
+  customFlag,
+  durationFlag,
+  enumFlag,
+  intFlag,
+  ipFlag,
+  stringFlag,
+  stringListFlag,
+} from './flag-spec.js';
 import { formatGoDuration, isParseError, parseGoDuration, parseGoInt } from './go-values.js';
 import { leaderElectionFlagTable } from './leader-election-flags.js';
 
@@ -61,7 +70,7 @@ function float32Flag(o: { name: string; usage: string; default: number; section:
       if (Math.abs(n) > 3.4028234663852886e38 && Number.isFinite(n)) {
         throw new Error(`strconv.ParseFloat: parsing ${goQuote(raw)}: value out of range`);
       }
-      return Math.fround(n);
+      return n;
     },
     formatDefault: (v) => (v === 0 ? '' : String(v)),
   });
@@ -178,12 +187,13 @@ export function memberFlags() {
       member: [GENERIC, 'LeaderMigrationEnabled'],
     },
     securePort: {
-      spec: int32(
-        'secure-port',
-        SERVING,
-        d.Generic.Port,
-        "The port on which to serve HTTPS with authentication and authorization. If 0, don't serve HTTPS at all.",
-      ),
+      spec: intFlag({
+        name: 'secure-port',
+        section: SERVING,
+        default: d.Generic.Port,
+        usage:
+          "The port on which to serve HTTPS with authentication and authorization. If 0, don't serve HTTPS at all.",
+      }),
       member: [GENERIC, 'Port'],
     },
     bindAddress: {

@@ -247,7 +247,7 @@ describe('orch-controller-manager command line', () => {
       '--write-config-to string',
       '--concurrent-gc-syncs int32',
       '--leader-elect ',
-      '--secure-port int32',
+      '--secure-port int ',
     ]) {
       assert.ok(usage.includes(flag), flag);
     }
