@@ -69,4 +69,131 @@ describe('job controller', () => {
     // Every pod is released once counted.
     for (const p of await f.podsOf(job)) assert.deepEqual(p.metadata.finalizers ?? [], []);
   });
+
+  it('runs Indexed Jobs one pod per index with the index annotation, label, hostname and env', async () => {
+    const job = await f.jobs.create(
+      NS,
+      jobObject('ix', { completionMode: 'Indexed', completions: 3, parallelism: 3 }),
+      f.signal,
+    );
+    const pods = await activePods(job, 3);
+    const byIndex = new Map(pods.map((p) => [p.metadata.annotations?.['batch.orch.io/job-completion-index'], p]));
+    assert.deepEqual([...byIndex.keys()].sort(), ['0', '1', '2']);
+    for (const [ix, p] of byIndex) {
+      assert.equal(p.metadata.labels?.['batch.orch.io/job-completion-index'], ix);
+      assert.match(p.metadata.name ?? '', new RegExp(`^ix-${ix}-[a-z0-9]{5}$`));
+      const spec = p.spec as Obj;
+      assert.equal(spec.hostname, `ix-${ix}`);
+      const env = ((spec.containers as Obj[])[0].env as Obj[]) ?? [];
+      assert.deepEqual(env, [
+        {
+          name: 'JOB_COMPLETION_INDEX',
+          valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.orch.io/job-completion-index']" } },
+        },
+      ]);
+    }
+    await f.setPhase(byIndex.get('0')!, 'Succeeded');
+    await f.setPhase(byIndex.get('2')!, 'Succeeded');
+    await eventually('completedIndexes 0,2', async () => status(await f.job('ix')).completedIndexes === '0,2');
+    // Index 1 fails: it is recreated for the same index (after the pod failure backoff).
+    await f.setPhase(byIndex.get('1')!, 'Failed');
+    f.clock.advance(15_000);
+    const [again] = await activePods(job, 1);
+    assert.equal(again.metadata.annotations?.['batch.orch.io/job-completion-index'], '1');
+    await f.setPhase(again, 'Succeeded');
+    const done = await eventually('Complete', async () => {
+      const j = await f.job('ix');
+      return conditions(j).includes('Complete=True/CompletionsReached') ? j : undefined;
+    });
+    assert.equal(status(done).completedIndexes, '0-2');
+    assert.equal(status(done).succeeded, 3);
+    assert.equal(status(done).failed, 1);
+  });
+
+  it('fails with BackoffLimitExceeded once failures pass backoffLimit, deleting the active pods', async () => {
+    const job = await f.jobs.create(NS, jobObject('bo', { parallelism: 2, completions: 4, backoffLimit: 1 }), f.signal);
+    const [a, b] = await activePods(job, 2);
+    await f.setPhase(a, 'Failed');
+    await eventually('failed 1', async () => status(await f.job('bo')).failed === 1);
+    // The replacement waits for the pod failure backoff (10 s by the job's clock).
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await activePods(job, 1))[0].metadata.name, b.metadata.name);
+    f.clock.advance(11_000);
+    const [, c] = await activePods(job, 2);
+    assert.ok(c);
+    const replacement = (await activePods(job, 2)).find((p) => p.metadata.name !== b.metadata.name)!;
+    await f.setPhase(replacement, 'Failed');
+    const failedJob = await eventually('Failed', async () => {
+      const j = await f.job('bo');
+      return conditions(j).includes('Failed=True/BackoffLimitExceeded') ? j : undefined;
+    });
+    assert.deepEqual(conditions(failedJob), ['FailureTarget=True/BackoffLimitExceeded', 'Failed=True/BackoffLimitExceeded']);
+    const failedCond = (status(failedJob).conditions as Obj[])[1];
+    assert.equal(failedCond.message, 'Job has reached the specified backoff limit');
+    // The still-running pod was deleted and counted as failed too.
+    assert.equal(status(failedJob).failed, 3);
+    assert.equal(status(failedJob).active, undefined);
+    assert.equal(status(failedJob).terminating, 0);
+    assert.equal(status(failedJob).completionTime, undefined);
+    await eventually('b gone', async () => (await f.podsOf(job)).every((p) => p.metadata.name !== b.metadata.name));
+  });
+
+  it('fails with DeadlineExceeded after activeDeadlineSeconds by the controller clock', async () => {
+    const job = await f.jobs.create(NS, jobObject('dl', { activeDeadlineSeconds: 30 }), f.signal);
+    await activePods(job, 1);
+    f.clock.advance(31_000);
+    const failedJob = await eventually('Failed', async () => {
+      const j = await f.job('dl');
+      return conditions(j).includes('Failed=True/DeadlineExceeded') ? j : undefined;
+    });
+    const cond = (status(failedJob).conditions as Obj[]).find((c) => c.type === 'Failed')!;
+    assert.equal(cond.message, 'Job was active longer than specified deadline');
+    assert.equal(status(failedJob).failed, 1);
+    assert.deepEqual(await f.podsOf(job), []);
+  });
+
+  it('suspends (deleting pods, not counting them) and resumes', async () => {
+    const job = await f.jobs.create(NS, jobObject('sus', { parallelism: 2, completions: 2 }), f.signal);
+    await activePods(job, 2);
+    const live = await f.job('sus');
+    await f.jobs.update({ ...live, spec: { ...(live.spec as Obj), suspend: true } }, f.signal);
+    const suspended = await eventually('Suspended', async () => {
+      const j = await f.job('sus');
+      return conditions(j).includes('Suspended=True/JobSuspended') && (await f.podsOf(job)).length === 0 ? j : undefined;
+    });
+    assert.equal(status(suspended).failed, undefined);
+    assert.equal(status(suspended).active, undefined);
+    assert.equal(status(suspended).startTime, undefined);
+    const s2 = await f.job('sus');
+    await f.jobs.update({ ...s2, spec: { ...(s2.spec as Obj), suspend: false } }, f.signal);
+    await activePods(job, 2);
+    const resumed = await eventually('Resumed', async () => {
+      const j = await f.job('sus');
+      return conditions(j).includes('Suspended=False/JobResumed') && status(j).startTime ? j : undefined;
+    });
+    assert.equal(status(resumed).failed, undefined);
+  });
+
+  it('counts a deleted running pod exactly once as failed and replaces it', async () => {
+    const job = await f.jobs.create(NS, jobObject('del', { backoffLimit: 5 }), f.signal);
+    const [p] = await activePods(job, 1);
+    await f.pods.delete(NS, p.metadata.name ?? '', {}, f.signal);
+    await eventually('pod gone', async () => (await f.podsOf(job)).every((x) => x.metadata.uid !== p.metadata.uid));
+    await eventually('failed 1', async () => status(await f.job('del')).failed === 1);
+    f.clock.advance(11_000);
+    const [q] = await activePods(job, 1);
+    assert.notEqual(q.metadata.uid, p.metadata.uid);
+    // Resyncs run every 100-200 ms: the count stays exact.
+    await new Promise((r) => setTimeout(r, 500));
+    const j = await f.job('del');
+    assert.equal(status(j).failed, 1);
+    assert.deepEqual(status(j).uncountedTerminatedPods, {});
+    await f.setPhase(q, 'Succeeded');
+    const done = await eventually('Complete', async () => {
+      const x = await f.job('del');
+      return conditions(x).includes('Complete=True/CompletionsReached') ? x : undefined;
+    });
+    assert.equal(status(done).succeeded, 1);
+    assert.equal(status(done).failed, 1);
+  });
 });
