@@ -53,6 +53,7 @@ export interface BatchFixture {
   readonly jobs: ResourceClient;
   readonly cronJobs: ResourceClient;
   readonly pods: ResourceClient;
+  readonly events: ResourceClient;
   readonly signal: AbortSignal;
   /** The Job's pods (by the Job's uid), live from the API. */
   podsOf(job: ApiObject): Promise<ApiObject[]>;
@@ -95,6 +96,7 @@ export async function batchFixture(
     jobs,
     cronJobs: admin.preferred('batch', 'cronjobs')!,
     pods,
+    events: admin.preferred('', 'events')!,
     signal: stop.signal,
     async podsOf(job) {
       const all = await pods.list(NS, {}, stop.signal);
