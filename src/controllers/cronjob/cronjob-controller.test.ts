@@ -49,7 +49,10 @@ describe('cronjob controller', () => {
   /** Plays the job controller: marks the Job complete (or failed). */
   async function finish(job: ApiObject, type: 'Complete' | 'Failed'): Promise<void> {
     const live = await f.jobs.get(NS, job.metadata.name ?? '', f.signal);
-    const t = f.clock.now().toISOString().replace(/\.\d+Z$/, 'Z');
+    const t = f.clock
+      .now()
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
     const conditions =
       type === 'Complete'
         ? [
@@ -60,7 +63,11 @@ describe('cronjob controller', () => {
             { type: 'FailureTarget', status: 'True', reason: 'BackoffLimitExceeded' },
             { type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' },
           ];
-    const st: Obj = { startTime: status(live).startTime ?? t, conditions, ...(type === 'Complete' ? { completionTime: t, succeeded: 1 } : { failed: 1 }) };
+    const st: Obj = {
+      startTime: status(live).startTime ?? t,
+      conditions,
+      ...(type === 'Complete' ? { completionTime: t, succeeded: 1 } : { failed: 1 }),
+    };
     await f.jobs.update({ ...live, status: st }, f.signal, { subresource: 'status' });
   }
   async function events(cj: ApiObject, reason: string): Promise<Obj[]> {
@@ -78,7 +85,14 @@ describe('cronjob controller', () => {
     assert.equal(first.metadata.annotations?.['batch.orch.io/cronjob-scheduled-timestamp'], '2030-01-01T10:01:00Z');
     assert.equal(first.metadata.labels?.app, 'every');
     assert.deepEqual(first.metadata.ownerReferences, [
-      { apiVersion: 'batch/v1', kind: 'CronJob', name: 'every', uid: cj.metadata.uid, controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        name: 'every',
+        uid: cj.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
     const st = await eventually('status', async () => {
       const live = await f.cronJobs.get(NS, 'every', f.signal);
@@ -114,7 +128,10 @@ describe('cronjob controller', () => {
     });
     assert.ok(Number(rj2.metadata.name?.split('-')[1]) > Number(rj.metadata.name?.split('-')[1]));
     await eventually('JobAlreadyActive', async () => (await events(forbid, 'JobAlreadyActive')).length > 0);
-    assert.deepEqual((await jobsOf(forbid)).map((j) => j.metadata.uid), [fj.metadata.uid]);
+    assert.deepEqual(
+      (await jobsOf(forbid)).map((j) => j.metadata.uid),
+      [fj.metadata.uid],
+    );
     await finish(fj, 'Complete');
     // The firing skipped while the first ran starts now (no startingDeadlineSeconds).
     const [, skipped] = await jobCount(forbid, 2);
@@ -136,16 +153,14 @@ describe('cronjob controller', () => {
       const fresh = jobs.find((j) => !made.some((m) => m.metadata.uid === j.metadata.uid))!;
       made.push(fresh);
       await finish(fresh, i % 2 === 0 ? 'Complete' : 'Failed');
-      await eventually('job finished seen', async () =>
-        !(status(await f.cronJobs.get(NS, 'hist', f.signal)).active as Obj[] | undefined)?.length,
+      await eventually(
+        'job finished seen',
+        async () => !(status(await f.cronJobs.get(NS, 'hist', f.signal)).active as Obj[] | undefined)?.length,
       );
     }
     const left = await jobCount(cj, 2);
     // The newest of each kind stays.
-    assert.deepEqual(
-      left.map((j) => j.metadata.uid).sort(),
-      [made[2].metadata.uid, made[3].metadata.uid].sort(),
-    );
+    assert.deepEqual(left.map((j) => j.metadata.uid).sort(), [made[2].metadata.uid, made[3].metadata.uid].sort());
     await f.cronJobs.delete(NS, 'hist', {}, f.signal);
   });
 

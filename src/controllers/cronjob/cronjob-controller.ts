@@ -11,7 +11,7 @@ import { EventRecorder } from './event-recorder.js';
 
 function controllingCronJob(job: ApiObject): { name: string; uid: string } | undefined {
   const ref = (job.metadata.ownerReferences ?? []).find((r) => r.controller === true);
-  if (!ref || ref.kind !== 'CronJob' || ref.apiVersion.split('/')[0] !== 'batch') return undefined;
+  if (ref?.kind !== 'CronJob' || ref.apiVersion.split('/')[0] !== 'batch') return undefined;
   return { name: ref.name, uid: ref.uid };
 }
 

@@ -6,12 +6,12 @@
  * and delete finished Jobs beyond the history limits. Returns when to sync again.
  */
 import type { ApiDomain } from '../../apis/api-domain.js';
+import { timeZoneError } from '../../apis/batch/time-zone.js';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
 import type { Clock } from '../../util/clock.js';
 import { formatTime } from '../../util/clock.js';
-import { timeZoneError } from '../../apis/batch/time-zone.js';
 import { conditionTrue, isJobFinished, list, obj } from '../job/job-status.js';
 import { cronTimes } from './cron-times.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -108,16 +108,30 @@ export class CronJobSyncer {
       const found = inActive(j.metadata.uid);
       if (!found && !isJobFinished(j)) {
         // Maybe our cached CronJob is behind the Job it created: read it afresh.
-        const fresh = await this.d.cronJobs.get(cronJob.metadata.namespace ?? '', cronJob.metadata.name ?? '', this.d.signal);
+        const fresh = await this.d.cronJobs.get(
+          cronJob.metadata.namespace ?? '',
+          cronJob.metadata.name ?? '',
+          this.d.signal,
+        );
         if (list(obj(fresh.status).active).some((a) => obj(a).uid === j.metadata.uid)) {
           Object.assign(cronJob, structuredClone(fresh));
           continue;
         }
-        this.d.recorder.record(cronJob, 'Warning', 'UnexpectedJob', `Saw a job that the controller did not create or forgot: ${j.metadata.name}`);
+        this.d.recorder.record(
+          cronJob,
+          'Warning',
+          'UnexpectedJob',
+          `Saw a job that the controller did not create or forgot: ${j.metadata.name}`,
+        );
       } else if (found && isJobFinished(j)) {
         st().active = active().filter((a) => a.uid !== j.metadata.uid);
         const cond = conditionTrue(j, 'Complete') ? 'Complete' : 'Failed';
-        this.d.recorder.record(cronJob, 'Normal', 'SawCompletedJob', `Saw completed job: ${j.metadata.name}, condition: ${cond}`);
+        this.d.recorder.record(
+          cronJob,
+          'Normal',
+          'SawCompletedJob',
+          `Saw completed job: ${j.metadata.name}, condition: ${cond}`,
+        );
         update = true;
       }
       if (conditionTrue(j, 'Complete')) {
@@ -158,13 +172,19 @@ export class CronJobSyncer {
     }
     const times = cronTimes(schedule, schedule.includes('TZ') ? undefined : zone);
     if ('error' in times) {
-      this.d.recorder.record(cronJob, 'Warning', 'UnparseableSchedule', `unparseable schedule: "${schedule}" : ${times.error}`);
+      this.d.recorder.record(
+        cronJob,
+        'Warning',
+        'UnparseableSchedule',
+        `unparseable schedule: "${schedule}" : ${times.error}`,
+      );
       return { update };
     }
     const input: ScheduleInput = {
       creationMs: ms(cronJob.metadata.creationTimestamp) ?? now,
       lastScheduleMs: ms(st().lastScheduleTime),
-      startingDeadlineSeconds: typeof spec.startingDeadlineSeconds === 'number' ? spec.startingDeadlineSeconds : undefined,
+      startingDeadlineSeconds:
+        typeof spec.startingDeadlineSeconds === 'number' ? spec.startingDeadlineSeconds : undefined,
     };
     const next = () => nextScheduleDelayMs({ ...input, lastScheduleMs: ms(st().lastScheduleTime) }, now, times);
     const recent = mostRecentScheduleTime(input, now, times, true);
@@ -183,14 +203,24 @@ export class CronJobSyncer {
     }
     const scheduled = recent.mostRecentMs;
     if (input.startingDeadlineSeconds !== undefined && scheduled + input.startingDeadlineSeconds * 1000 < now) {
-      this.d.recorder.record(cronJob, 'Warning', 'MissSchedule', `Missed scheduled time to start a job: ${rfc3339In(scheduled, zone)}`);
+      this.d.recorder.record(
+        cronJob,
+        'Warning',
+        'MissSchedule',
+        `Missed scheduled time to start a job: ${rfc3339In(scheduled, zone)}`,
+      );
       return { requeueMs: next(), update };
     }
     const jobName = scheduledJobName(cronJob.metadata.name ?? '', scheduled);
     if (active().some((a) => a.name === jobName)) return { requeueMs: next(), update };
     const policy = spec.concurrencyPolicy ?? 'Allow';
     if (policy === 'Forbid' && active().length > 0) {
-      this.d.recorder.record(cronJob, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
+      this.d.recorder.record(
+        cronJob,
+        'Normal',
+        'JobAlreadyActive',
+        'Not starting job because prior execution is running and concurrency policy is Forbid',
+      );
       return { requeueMs: next(), update };
     }
     const ns = cronJob.metadata.namespace ?? '';
@@ -270,7 +300,12 @@ export class CronJobSyncer {
       const byStart = [...jobs].sort(byStartTime);
       for (const j of byStart.slice(0, jobs.length - limit)) {
         try {
-          await this.d.jobs.delete(j.metadata.namespace ?? '', j.metadata.name ?? '', { propagationPolicy: 'Background' }, this.d.signal);
+          await this.d.jobs.delete(
+            j.metadata.namespace ?? '',
+            j.metadata.name ?? '',
+            { propagationPolicy: 'Background' },
+            this.d.signal,
+          );
           this.d.recorder.record(cronJob, 'Normal', 'SuccessfulDelete', `Deleted job ${j.metadata.name}`);
         } catch (e) {
           if (!isNotFound(e)) throw e;

@@ -38,7 +38,14 @@ describe('job controller', () => {
       assert.equal(p.metadata.labels?.['controller-uid'], job.metadata.uid);
       assert.equal(p.metadata.labels?.['batch.orch.io/controller-uid'], job.metadata.uid);
       assert.deepEqual(p.metadata.ownerReferences, [
-        { apiVersion: 'batch/v1', kind: 'Job', name: 'pc', uid: job.metadata.uid, controller: true, blockOwnerDeletion: true },
+        {
+          apiVersion: 'batch/v1',
+          kind: 'Job',
+          name: 'pc',
+          uid: job.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ]);
       assert.match(p.metadata.name ?? '', /^pc-[a-z0-9]{5}$/);
     }
@@ -60,7 +67,10 @@ describe('job controller', () => {
       const j = await f.job('pc');
       return conditions(j).includes('Complete=True/CompletionsReached') ? j : undefined;
     });
-    assert.deepEqual(conditions(done), ['SuccessCriteriaMet=True/CompletionsReached', 'Complete=True/CompletionsReached']);
+    assert.deepEqual(conditions(done), [
+      'SuccessCriteriaMet=True/CompletionsReached',
+      'Complete=True/CompletionsReached',
+    ]);
     assert.equal(status(done).succeeded, 3);
     assert.equal(status(done).failed, undefined);
     assert.equal(status(done).active, undefined);
@@ -88,7 +98,9 @@ describe('job controller', () => {
       assert.deepEqual(env, [
         {
           name: 'JOB_COMPLETION_INDEX',
-          valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.orch.io/job-completion-index']" } },
+          valueFrom: {
+            fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.orch.io/job-completion-index']" },
+          },
         },
       ]);
     }
@@ -127,7 +139,10 @@ describe('job controller', () => {
       const j = await f.job('bo');
       return conditions(j).includes('Failed=True/BackoffLimitExceeded') ? j : undefined;
     });
-    assert.deepEqual(conditions(failedJob), ['FailureTarget=True/BackoffLimitExceeded', 'Failed=True/BackoffLimitExceeded']);
+    assert.deepEqual(conditions(failedJob), [
+      'FailureTarget=True/BackoffLimitExceeded',
+      'Failed=True/BackoffLimitExceeded',
+    ]);
     const failedCond = (status(failedJob).conditions as Obj[])[1];
     assert.equal(failedCond.message, 'Job has reached the specified backoff limit');
     // The still-running pod was deleted and counted as failed too.
@@ -159,7 +174,9 @@ describe('job controller', () => {
     await f.jobs.update({ ...live, spec: { ...(live.spec as Obj), suspend: true } }, f.signal);
     const suspended = await eventually('Suspended', async () => {
       const j = await f.job('sus');
-      return conditions(j).includes('Suspended=True/JobSuspended') && (await f.podsOf(job)).length === 0 ? j : undefined;
+      return conditions(j).includes('Suspended=True/JobSuspended') && (await f.podsOf(job)).length === 0
+        ? j
+        : undefined;
     });
     assert.equal(status(suspended).failed, undefined);
     assert.equal(status(suspended).active, undefined);

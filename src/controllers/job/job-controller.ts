@@ -2,8 +2,9 @@
  * The Job controller (kube-controller-manager v1.32's `job-controller`): runs each Job's pods to
  * completion. See {@link JobSyncer} for what one sync does.
  */
-import type { ApiObject } from '../../apis/object.js';
+
 import { StatusError } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
 import { type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
 import { JobExpectations } from './job-expectations.js';
 import { controllingJob, hasFinalizer, jobNames } from './job-pods.js';

@@ -176,6 +176,6 @@ export function newJobPod(job: ApiObject, names: JobNames, index?: number): ApiO
 /** The uid of the pod's controlling Job, if a Job controls it. */
 export function controllingJob(pod: ApiObject): { name: string; uid: string } | undefined {
   const ref = (pod.metadata.ownerReferences ?? []).find((r) => r.controller === true);
-  if (!ref || ref.kind !== 'Job' || ref.apiVersion.split('/')[0] !== 'batch') return undefined;
+  if (ref?.kind !== 'Job' || ref.apiVersion.split('/')[0] !== 'batch') return undefined;
   return { name: ref.name, uid: ref.uid };
 }

@@ -6,8 +6,9 @@
  * finalizer so that every pod is counted exactly once; terminal conditions come after the
  * interim `FailureTarget` / `SuccessCriteriaMet` ones, once no pod is left terminating.
  */
-import type { ApiObject } from '../../apis/object.js';
+
 import { StatusError } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
 import type { Informer } from '../../client/informer/informer.js';
 import type { Clock } from '../../util/clock.js';
@@ -327,12 +328,12 @@ export class JobSyncer {
       if (isNotFound(e)) return;
       if (e instanceof StatusError && (e.code === 422 || e.code === 409)) {
         // The finalizer list changed under us: fall back to reading the pod afresh.
-        const live = await this.d.pods.get(p.metadata.namespace ?? '', p.metadata.name ?? '', this.d.signal).catch(
-          (err: unknown) => {
+        const live = await this.d.pods
+          .get(p.metadata.namespace ?? '', p.metadata.name ?? '', this.d.signal)
+          .catch((err: unknown) => {
             if (isNotFound(err)) return undefined;
             throw err;
-          },
-        );
+          });
         if (!live || live.metadata.uid !== p.metadata.uid || !hasFinalizer(live, this.d.names.trackingFinalizer))
           return;
         await this.removeFinalizer(key, live);
@@ -479,7 +480,8 @@ export class JobSyncer {
       } else if (considerFailed || terminalFailure) {
         const inRange = !indexed || (ix !== undefined && ix < (s.completions ?? 0));
         if (!uncounted.failed.includes(uid) && inRange) {
-          const counts = !isObjLike(spec.podFailurePolicy) || matchPodFailurePolicy(spec.podFailurePolicy, p).countFailed;
+          const counts =
+            !isObjLike(spec.podFailurePolicy) || matchPodFailurePolicy(spec.podFailurePolicy, p).countFailed;
           if (counts) {
             uncounted.failed.push(uid);
             flush = true;
@@ -597,7 +599,5 @@ function removalOrder(a: ApiObject, b: ApiObject): number {
   const phaseRank = (p: ApiObject) => ({ Pending: 0, Unknown: 1, Running: 2 })[podPhase(p)] ?? 0;
   const ready = (p: ApiObject) => (isReady(p) ? 1 : 0);
   const created = (p: ApiObject) => Date.parse(p.metadata.creationTimestamp ?? '') || 0;
-  return (
-    scheduled(a) - scheduled(b) || phaseRank(a) - phaseRank(b) || ready(a) - ready(b) || created(b) - created(a)
-  );
+  return scheduled(a) - scheduled(b) || phaseRank(a) - phaseRank(b) || ready(a) - ready(b) || created(b) - created(a);
 }

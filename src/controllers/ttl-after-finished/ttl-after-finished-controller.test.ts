@@ -18,7 +18,10 @@ describe('ttl-after-finished controller', () => {
   /** Plays the job controller: marks the Job complete now (by the test clock). */
   async function complete(name: string): Promise<void> {
     const live = await f.job(name);
-    const t = f.clock.now().toISOString().replace(/\.\d+Z$/, 'Z');
+    const t = f.clock
+      .now()
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
     const status = {
       startTime: t,
       completionTime: t,

@@ -9,13 +9,15 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
-import { newKeyQueue, objectKey, runKeyedLoop, splitKey } from '../job/keyed-loop.js';
 import { list, obj } from '../job/job-status.js';
+import { newKeyQueue, objectKey, runKeyedLoop, splitKey } from '../job/keyed-loop.js';
 
 /** A Job with a TTL that finished and is not being deleted. */
 export function needsCleanup(job: ApiObject): boolean {
   return (
-    typeof obj(job.spec).ttlSecondsAfterFinished === 'number' && !job.metadata.deletionTimestamp && finishedAt(job) !== null
+    typeof obj(job.spec).ttlSecondsAfterFinished === 'number' &&
+    !job.metadata.deletionTimestamp &&
+    finishedAt(job) !== null
   );
 }
 
@@ -37,7 +39,8 @@ export function finishedAt(job: ApiObject): number | null | undefined {
 export function timeLeftMs(job: ApiObject, nowMs: number): number | undefined {
   if (!needsCleanup(job)) return undefined;
   const at = finishedAt(job);
-  if (typeof at !== 'number') throw new Error(`unable to find the time when the Job ${job.metadata.namespace}/${job.metadata.name} finished`);
+  if (typeof at !== 'number')
+    throw new Error(`unable to find the time when the Job ${job.metadata.namespace}/${job.metadata.name} finished`);
   return at + Number(obj(job.spec).ttlSecondsAfterFinished) * 1000 - nowMs;
 }
 
@@ -62,7 +65,10 @@ export const ttlAfterFinishedController: ControllerDescriptor = {
       const now = ctx.clock.now().getTime();
       const at = finishedAt(job);
       if (typeof at === 'number' && at > now)
-        ctx.logger.warn('Found Job finished in the future. This is likely due to time skew in the cluster. Job cleanup will be deferred.', { job: key });
+        ctx.logger.warn(
+          'Found Job finished in the future. This is likely due to time skew in the cluster. Job cleanup will be deferred.',
+          { job: key },
+        );
       const left = timeLeftMs(job, now);
       if (left === undefined) return false;
       if (left > 0) {
