@@ -15,6 +15,7 @@ import type { Clock } from '../../util/clock.js';
 import { formatTime } from '../../util/clock.js';
 import { CompletedIndexes } from './completed-indexes.js';
 import type { JobExpectations } from './job-expectations.js';
+import { JobPodControl, removalOrder } from './job-pod-control.js';
 import {
   completionIndex,
   controllingJob,
@@ -24,28 +25,22 @@ import {
   isReady,
   isTerminating,
   type JobNames,
-  newJobPod,
   onlyReplaceFailedPods,
   podPhase,
 } from './job-pods.js';
 import {
-  conditionTrue,
   ensureCondition,
   findCondition,
   isJobFinished,
-  type JobCondition,
-  list,
   newCondition,
   obj,
   pastBackoffLimitOnFailure,
   podFailureBackoffRemainingMs,
 } from './job-status.js';
+import { type SyncState, statusKey, trackStatus, uncountedOf } from './job-tracking.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 
 type Obj = Record<string, unknown>;
-
-/** kube's MaxUncountedPods: at most this many pods are moved through the uncounted lists per sync. */
-const MAX_UNCOUNTED_PODS = 500;
 
 export interface JobSyncDeps {
   readonly jobs: ResourceClient;
@@ -59,7 +54,7 @@ export interface JobSyncDeps {
   requeueAfter(key: string, ms: number): void;
 }
 
-const isNotFound = (e: unknown) => e instanceof StatusError && e.code === 404;
+const _isNotFound = (e: unknown) => e instanceof StatusError && e.code === 404;
 
 /** The pods the Job controls (controller reference with the Job's uid). */
 export function podsOfJob(podCache: Informer, job: ApiObject): ApiObject[] {
@@ -67,44 +62,15 @@ export function podsOfJob(podCache: Informer, job: ApiObject): ApiObject[] {
   return podCache.list(job.metadata.namespace ?? '').filter((p) => controllingJob(p)?.uid === uid);
 }
 
-interface SyncState {
-  readonly key: string;
-  job: ApiObject;
-  readonly spec: Obj;
-  readonly status: Obj;
-  readonly pods: ApiObject[];
-  readonly indexed: boolean;
-  readonly completions: number | undefined;
-  readonly expectedRm: ReadonlySet<string>;
-  terminating: number;
-  ready: number;
-  succeeded: number;
-  succeededIndexes: CompletedIndexes;
-  prevSucceededIndexes: CompletedIndexes;
-  finished: JobCondition | undefined;
-}
-
 function num(v: unknown, fallback = 0): number {
   return typeof v === 'number' ? v : fallback;
 }
 
-function uncountedOf(status: Obj): { succeeded: string[]; failed: string[] } {
-  const u = obj(status.uncountedTerminatedPods);
-  const ids = (v: unknown) => list(v).filter((x): x is string => typeof x === 'string');
-  const out = { succeeded: ids(u.succeeded), failed: ids(u.failed) };
-  status.uncountedTerminatedPods = out;
-  return out;
-}
-
-function writeUncounted(status: Obj, u: { succeeded: string[]; failed: string[] }): void {
-  status.uncountedTerminatedPods = {
-    ...(u.succeeded.length > 0 ? { succeeded: u.succeeded } : {}),
-    ...(u.failed.length > 0 ? { failed: u.failed } : {}),
-  };
-}
-
 export class JobSyncer {
-  constructor(private readonly d: JobSyncDeps) {}
+  private readonly control: JobPodControl;
+  constructor(private readonly d: JobSyncDeps) {
+    this.control = new JobPodControl(d);
+  }
 
   /** Syncs the Job cached as `job` (key `<namespace>/<name>`). */
   async sync(key: string, job: ApiObject): Promise<void> {
@@ -225,7 +191,7 @@ export class JobSyncer {
     let active = activePods.length;
     let suspendChanged = false;
     if (s.finished) {
-      const { deleted, deletedReady } = await this.deletePods(key, activePods, false);
+      const { deleted, deletedReady } = await this.control.deletePods(key, activePods, false);
       if (deleted !== active || !satisfied) s.finished = undefined;
       active -= deleted;
       s.terminating += deleted;
@@ -266,7 +232,16 @@ export class JobSyncer {
     status.ready = s.ready;
     status.terminating = s.terminating;
     const needsUpdate = suspendChanged || statusKey(status) !== before;
-    await this.trackStatus(s, needsUpdate);
+    await trackStatus(
+      {
+        names: this.d.names,
+        clock: this.d.clock,
+        control: this.control,
+        updateStatus: (st, status) => this.updateStatus(st, status),
+      },
+      s,
+      needsUpdate,
+    );
   }
 
   private failJobMessage(spec: Obj, pods: readonly ApiObject[]): string | undefined {
@@ -279,76 +254,12 @@ export class JobSyncer {
     return undefined;
   }
 
-  /** Deletes pods; `dropFinalizer` removes the tracking finalizer first (they are not counted). */
-  private async deletePods(
-    key: string,
-    pods: readonly ApiObject[],
-    dropFinalizer: boolean,
-  ): Promise<{ deleted: number; deletedReady: number }> {
-    let deleted = 0;
-    let deletedReady = 0;
-    let firstError: unknown;
-    await Promise.all(
-      pods.map(async (p) => {
-        const ns = p.metadata.namespace ?? '';
-        const name = p.metadata.name ?? '';
-        try {
-          if (dropFinalizer && hasFinalizer(p, this.d.names.trackingFinalizer)) await this.removeFinalizer(key, p);
-          this.d.expectations.deleted(key, p.metadata.uid ?? '', name);
-          await this.d.pods.delete(ns, name, {}, this.d.signal);
-          deleted++;
-          if (isReady(p)) deletedReady++;
-        } catch (e) {
-          if (isNotFound(e)) {
-            deleted++;
-            return;
-          }
-          firstError ??= e;
-        }
-      }),
-    );
-    if (firstError) throw firstError;
-    return { deleted, deletedReady };
-  }
-
-  private async removeFinalizer(key: string, p: ApiObject): Promise<void> {
-    const finalizers = p.metadata.finalizers ?? [];
-    const i = finalizers.indexOf(this.d.names.trackingFinalizer);
-    if (i < 0) return;
-    this.d.expectations.finalizerRemoved(key, p.metadata.uid ?? '', p.metadata.name ?? '');
-    // A JSON patch naming the finalizer's position, guarded by a test of it and of the uid.
-    const patch = [
-      { op: 'test', path: '/metadata/uid', value: p.metadata.uid },
-      { op: 'test', path: `/metadata/finalizers/${i}`, value: this.d.names.trackingFinalizer },
-      { op: 'remove', path: `/metadata/finalizers/${i}` },
-    ];
-    try {
-      await this.d.pods.patch(p.metadata.namespace ?? '', p.metadata.name ?? '', 'json', patch, this.d.signal);
-    } catch (e) {
-      if (isNotFound(e)) return;
-      if (e instanceof StatusError && (e.code === 422 || e.code === 409)) {
-        // The finalizer list changed under us: fall back to reading the pod afresh.
-        const live = await this.d.pods
-          .get(p.metadata.namespace ?? '', p.metadata.name ?? '', this.d.signal)
-          .catch((err: unknown) => {
-            if (isNotFound(err)) return undefined;
-            throw err;
-          });
-        if (!live || live.metadata.uid !== p.metadata.uid || !hasFinalizer(live, this.d.names.trackingFinalizer))
-          return;
-        await this.removeFinalizer(key, live);
-        return;
-      }
-      throw e;
-    }
-  }
-
   /** kube's `manageJob`: returns the number of active pods after creating or deleting. */
   private async manageJob(s: SyncState, activePods: ApiObject[]): Promise<number> {
     const spec = s.spec;
     let active = activePods.length;
     if (spec.suspend === true) {
-      const { deleted, deletedReady } = await this.deletePods(s.key, activePods, true);
+      const { deleted, deletedReady } = await this.control.deletePods(s.key, activePods, true);
       s.terminating += deleted;
       s.ready -= deletedReady;
       return active - deleted;
@@ -356,7 +267,7 @@ export class JobSyncer {
     if (s.indexed) {
       const extra = this.surplusIndexedPods(s, activePods);
       if (extra.length > 0) {
-        const { deleted, deletedReady } = await this.deletePods(s.key, extra, true);
+        const { deleted, deletedReady } = await this.control.deletePods(s.key, extra, true);
         s.terminating += deleted;
         s.ready -= deletedReady;
         const gone = new Set(extra);
@@ -370,7 +281,7 @@ export class JobSyncer {
     else wantActive = Math.max(0, Math.min(s.completions - s.succeeded, parallelism));
     if (active > wantActive) {
       const victims = [...activePods].sort(removalOrder).slice(0, active - wantActive);
-      const { deleted, deletedReady } = await this.deletePods(s.key, victims, true);
+      const { deleted, deletedReady } = await this.control.deletePods(s.key, victims, true);
       s.terminating += deleted;
       s.ready -= deletedReady;
       return active - deleted;
@@ -391,7 +302,7 @@ export class JobSyncer {
         if (!taken.has(i) && !s.succeededIndexes.has(i)) indexes.push(i);
       }
     } else indexes = Array.from({ length: diff }, () => undefined);
-    active += await this.createPods(s, indexes);
+    active += await this.control.createPods(s.key, s.job, indexes);
     return active;
   }
 
@@ -407,145 +318,6 @@ export class JobSyncer {
     return extra;
   }
 
-  /** Creates pods in slow-start batches (1, 2, 4, ...), stopping at the first failing batch. */
-  private async createPods(s: SyncState, indexes: (number | undefined)[]): Promise<number> {
-    let created = 0;
-    let batch = 1;
-    let next = 0;
-    while (next < indexes.length) {
-      const chunk = indexes.slice(next, next + batch);
-      next += chunk.length;
-      const results = await Promise.allSettled(
-        chunk.map(async (ix) => {
-          const pod = await this.d.pods.create(
-            s.job.metadata.namespace ?? '',
-            newJobPod(s.job, this.d.names, ix),
-            this.d.signal,
-          );
-          this.d.expectations.created(s.key, pod.metadata.name ?? '');
-        }),
-      );
-      const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      created += results.length - failures.length;
-      if (failures.length > 0) throw failures[0].reason;
-      batch *= 2;
-    }
-    return created;
-  }
-
-  /**
-   * kube's `trackJobStatusAndRemoveFinalizers`: finished pods still carrying the finalizer go to
-   * the uncounted lists (flushed first), their finalizers are removed, then they move to the
-   * counters; the terminal condition is set once nothing is uncounted or terminating.
-   */
-  private async trackStatus(s: SyncState, needsUpdate: boolean): Promise<void> {
-    const { status, spec, indexed } = s;
-    const uncounted = uncountedOf(status);
-    const finalizer = this.d.names.trackingFinalizer;
-    let pods = s.pods;
-    if (indexed)
-      pods = [...pods].sort(
-        (a, b) => (completionIndex(a, this.d.names) ?? -1) - (completionIndex(b, this.d.names) ?? -1),
-      );
-    const withFinalizer = new Set(
-      pods
-        .filter((p) => hasFinalizer(p, finalizer) && !s.expectedRm.has(p.metadata.uid ?? ''))
-        .map((p) => p.metadata.uid ?? ''),
-    );
-    let flush = needsUpdate;
-    if (moveCounted(status, uncounted, withFinalizer)) flush = true;
-    const toRemove: ApiObject[] = [];
-    const newIndexes: number[] = [];
-    let capped = false;
-    const terminalFailure = s.finished !== undefined && s.finished.type !== 'SuccessCriteriaMet';
-    for (const p of pods) {
-      const uid = p.metadata.uid ?? '';
-      if (!hasFinalizer(p, finalizer) || s.expectedRm.has(uid)) continue;
-      const considerFailed = isPodFailed(p, spec);
-      const canRemove =
-        !!s.job.metadata.deletionTimestamp || s.finished !== undefined || podPhase(p) === 'Succeeded' || considerFailed;
-      if (!canRemove) continue;
-      toRemove.push(p);
-      const ix = completionIndex(p, this.d.names);
-      if (podPhase(p) === 'Succeeded' && !uncounted.failed.includes(uid)) {
-        if (indexed) {
-          if (ix !== undefined && ix < (s.completions ?? 0) && !s.prevSucceededIndexes.has(ix)) {
-            newIndexes.push(ix);
-            flush = true;
-          }
-        } else if (!uncounted.succeeded.includes(uid)) {
-          uncounted.succeeded.push(uid);
-          flush = true;
-        }
-      } else if (considerFailed || terminalFailure) {
-        const inRange = !indexed || (ix !== undefined && ix < (s.completions ?? 0));
-        if (!uncounted.failed.includes(uid) && inRange) {
-          const counts =
-            !isObjLike(spec.podFailurePolicy) || matchPodFailurePolicy(spec.podFailurePolicy, p).countFailed;
-          if (counts) {
-            uncounted.failed.push(uid);
-            flush = true;
-          }
-        }
-      }
-      if (newIndexes.length + uncounted.succeeded.length + uncounted.failed.length >= MAX_UNCOUNTED_PODS) {
-        capped = true;
-        break;
-      }
-    }
-    if (indexed) {
-      const all = s.prevSucceededIndexes.with(newIndexes);
-      const text = all.toString();
-      if (text !== (status.completedIndexes ?? '')) flush = true;
-      status.completedIndexes = text;
-      status.succeeded = all.total;
-    }
-    let finished = s.finished;
-    if (finished?.type === 'FailureTarget') {
-      status.conditions = [...list(status.conditions), finished];
-      flush = true;
-      finished = newCondition('Failed', 'True', finished.reason ?? '', finished.message ?? '', this.d.clock.now());
-    }
-    if (finished?.type === 'SuccessCriteriaMet') {
-      if (!conditionTrue({ ...s.job, status }, 'SuccessCriteriaMet')) {
-        status.conditions = [...list(status.conditions), finished];
-        flush = true;
-      }
-      finished = newCondition('Complete', 'True', finished.reason ?? '', finished.message ?? '', this.d.clock.now());
-    }
-    writeUncounted(status, uncounted);
-    if (flush) {
-      await this.updateStatus(s, status);
-      flush = false;
-    }
-    // Remove the finalizers of the pods now recorded, then count them.
-    let rmError: unknown;
-    await Promise.all(
-      toRemove.map(async (p) => {
-        try {
-          await this.removeFinalizer(s.key, p);
-          withFinalizer.delete(p.metadata.uid ?? '');
-        } catch (e) {
-          rmError ??= e;
-        }
-      }),
-    );
-    const after = uncountedOf(status);
-    if (moveCounted(status, after, withFinalizer)) flush = true;
-    writeUncounted(status, after);
-    if (rmError) {
-      if (flush) await this.updateStatus(s, status);
-      throw rmError;
-    }
-    if (!capped && finished && after.succeeded.length + after.failed.length === 0 && s.terminating === 0) {
-      const now = this.d.clock.now();
-      ensureCondition(status, finished.type, 'True', finished.reason ?? '', finished.message ?? '', now);
-      if (finished.type === 'Complete') status.completionTime = formatTime(now);
-      flush = true;
-    }
-    if (flush) await this.updateStatus(s, status);
-  }
-
   private async updateStatus(s: SyncState, status: Obj): Promise<void> {
     const written = structuredClone(status);
     // As kube's JSON: zero counters and an empty index list are omitted.
@@ -558,46 +330,6 @@ export class JobSyncer {
   }
 }
 
-/** Moves uncounted uids whose pods no longer carry the finalizer into the counters. */
-function moveCounted(
-  status: Obj,
-  uncounted: { succeeded: string[]; failed: string[] },
-  withFinalizer: ReadonlySet<string>,
-): boolean {
-  const keepS = uncounted.succeeded.filter((u) => withFinalizer.has(u));
-  const keepF = uncounted.failed.filter((u) => withFinalizer.has(u));
-  const changed = keepS.length !== uncounted.succeeded.length || keepF.length !== uncounted.failed.length;
-  status.succeeded = num(status.succeeded) + uncounted.succeeded.length - keepS.length;
-  status.failed = num(status.failed) + uncounted.failed.length - keepF.length;
-  uncounted.succeeded.splice(0, uncounted.succeeded.length, ...keepS);
-  uncounted.failed.splice(0, uncounted.failed.length, ...keepF);
-  return changed;
-}
-
-/**
- * A status compared by meaning: uncounted lists normalized, zero counters and empty index lists
- * (which the API omits) dropped, so a sync that changes nothing writes nothing.
- */
-function statusKey(status: Obj): string {
-  const copy = structuredClone(status);
-  writeUncounted(copy, uncountedOf(copy));
-  for (const f of ['active', 'succeeded', 'failed']) if (copy[f] === 0) delete copy[f];
-  if (copy.completedIndexes === '') delete copy.completedIndexes;
-  return JSON.stringify(copy);
-}
-
 function isObjLike(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/**
- * Which active pods go first when there are too many (kube's `ActivePods` order): unscheduled
- * before scheduled, Pending before Running, not ready before ready, newer before older.
- */
-function removalOrder(a: ApiObject, b: ApiObject): number {
-  const scheduled = (p: ApiObject) => (obj(p.spec).nodeName ? 1 : 0);
-  const phaseRank = (p: ApiObject) => ({ Pending: 0, Unknown: 1, Running: 2 })[podPhase(p)] ?? 0;
-  const ready = (p: ApiObject) => (isReady(p) ? 1 : 0);
-  const created = (p: ApiObject) => Date.parse(p.metadata.creationTimestamp ?? '') || 0;
-  return scheduled(a) - scheduled(b) || phaseRank(a) - phaseRank(b) || ready(a) - ready(b) || created(b) - created(a);
 }
