@@ -5,9 +5,9 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
+import { EventRecorder } from '../job/event-recorder.js';
 import { newKeyQueue, objectKey, runKeyedLoop, splitKey } from '../job/keyed-loop.js';
 import { CronJobSyncer } from './cronjob-sync.js';
-import { EventRecorder } from './event-recorder.js';
 
 function controllingCronJob(job: ApiObject): { name: string; uid: string } | undefined {
   const ref = (job.metadata.ownerReferences ?? []).find((r) => r.controller === true);

@@ -12,9 +12,9 @@ import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
 import type { Clock } from '../../util/clock.js';
 import { formatTime } from '../../util/clock.js';
+import type { EventRecorder } from '../job/event-recorder.js';
 import { conditionTrue, isJobFinished, list, obj } from '../job/job-status.js';
 import { cronTimes } from './cron-times.js';
-import type { EventRecorder } from './event-recorder.js';
 import { mostRecentScheduleTime, nextScheduleDelayMs, type ScheduleInput } from './schedule-times.js';
 
 type Obj = Record<string, unknown>;

@@ -213,4 +213,75 @@ describe('job controller', () => {
     assert.equal(status(done).succeeded, 1);
     assert.equal(status(done).failed, 1);
   });
+
+  it('applies pod failure policy rules: FailJob on an exit code, Ignore on a condition', async () => {
+    const policy = {
+      rules: [
+        { action: 'FailJob', onExitCodes: { containerName: 'c', operator: 'In', values: [42] } },
+        { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] },
+      ],
+    };
+    const job = await f.jobs.create(NS, jobObject('pfp', { podFailurePolicy: policy, backoffLimit: 3 }), f.signal);
+    const [first] = await activePods(job, 1);
+    await f.setPhase(first, 'Failed', { conditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+    f.clock.advance(11_000);
+    const [second] = await activePods(job, 1);
+    assert.notEqual(second.metadata.uid, first.metadata.uid);
+    assert.equal(status(await f.job('pfp')).failed, undefined);
+    const terminated = {
+      exitCode: 42,
+      reason: 'Error',
+      startedAt: '2020-01-01T00:00:00Z',
+      finishedAt: '2020-01-01T00:00:01Z',
+    };
+    await f.setPhase(second, 'Failed', {
+      containerStatuses: [
+        { name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated } },
+      ],
+    });
+    const failedJob = await eventually('Failed by policy', async () => {
+      const j = await f.job('pfp');
+      return conditions(j).includes('Failed=True/PodFailurePolicy') ? j : undefined;
+    });
+    assert.deepEqual(conditions(failedJob), ['FailureTarget=True/PodFailurePolicy', 'Failed=True/PodFailurePolicy']);
+    const cond = (status(failedJob).conditions as Obj[])[1];
+    assert.equal(
+      cond.message,
+      `Container c for pod ${NS}/${second.metadata.name} failed with exit code 42 matching FailJob rule at index 0`,
+    );
+    assert.equal(status(failedJob).failed, 1);
+  });
+
+  it('releases the pods of a deleted Job (tracking finalizer removed) and records events', async () => {
+    const job = await f.jobs.create(NS, jobObject('gone', { parallelism: 2, completions: 2 }), f.signal);
+    const pods = await activePods(job, 2);
+    const created = await eventually('SuccessfulCreate events', async () => {
+      const evs = (await f.events.list(NS, {}, f.signal)).items.filter(
+        (e) => (e.involvedObject as Obj).uid === job.metadata.uid && e.reason === 'SuccessfulCreate',
+      );
+      return evs.length === 2 ? evs : undefined;
+    });
+    assert.deepEqual(created.map((e) => e.message).sort(), pods.map((p) => `Created pod: ${p.metadata.name}`).sort());
+    assert.equal((created[0].source as Obj).component, 'job-controller');
+    // Orphan the pods: no garbage collector runs here, so they stay, and lose the finalizer.
+    await f.jobs.delete(NS, 'gone', { propagationPolicy: 'Orphan' }, f.signal);
+    await eventually('finalizers released', async () => {
+      const live = await Promise.all(pods.map((p) => f.pods.get(NS, p.metadata.name ?? '', f.signal)));
+      return live.every((p) => !(p.metadata.finalizers ?? []).includes(TRACKING));
+    });
+  });
+
+  it('records Completed when a Job completes', async () => {
+    const job = await f.jobs.create(NS, jobObject('ev'), f.signal);
+    const [p] = await activePods(job, 1);
+    await f.setPhase(p, 'Succeeded');
+    await eventually('Completed event', async () =>
+      (await f.events.list(NS, {}, f.signal)).items.some(
+        (e) =>
+          (e.involvedObject as Obj).uid === job.metadata.uid &&
+          e.reason === 'Completed' &&
+          e.message === 'Job completed',
+      ),
+    );
+  });
 });

@@ -6,7 +6,9 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
+import { EventRecorder } from './event-recorder.js';
 import { JobExpectations } from './job-expectations.js';
+import { removeTrackingFinalizerPatch } from './job-pod-control.js';
 import { controllingJob, hasFinalizer, jobNames } from './job-pods.js';
 import { isJobFinished } from './job-status.js';
 import { JobSyncer } from './job-sync.js';
@@ -38,6 +40,7 @@ export const jobController: ControllerDescriptor = {
       expectations,
       clock: ctx.clock,
       signal: ctx.signal,
+      recorder: new EventRecorder(ctx.client.preferred('', 'events'), 'job-controller', ctx.clock, ctx.signal),
       requeueAfter: (key, ms) => queue.addAfter(key, Math.max(0, ms)),
     });
 
@@ -80,18 +83,8 @@ export const jobController: ControllerDescriptor = {
         }
         if (job && job.metadata.uid === owner.uid && !isJobFinished(job)) return;
       }
-      const i = (pod.metadata.finalizers ?? []).indexOf(names.trackingFinalizer);
       await pods
-        .patch(
-          namespace,
-          name,
-          'json',
-          [
-            { op: 'test', path: `/metadata/finalizers/${i}`, value: names.trackingFinalizer },
-            { op: 'remove', path: `/metadata/finalizers/${i}` },
-          ],
-          ctx.signal,
-        )
+        .patch(namespace, name, 'strategic', removeTrackingFinalizerPatch(names), ctx.signal)
         .catch((e: unknown) => {
           if (e instanceof StatusError && e.code === 404) return;
           throw e;

@@ -5,6 +5,7 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
+import type { EventRecorder } from './event-recorder.js';
 import type { JobExpectations } from './job-expectations.js';
 import { hasFinalizer, isReady, type JobNames, newJobPod, podPhase } from './job-pods.js';
 import { obj } from './job-status.js';
@@ -16,6 +17,15 @@ export interface JobPodControlDeps {
   readonly names: JobNames;
   readonly expectations: JobExpectations;
   readonly signal: AbortSignal;
+  readonly recorder: EventRecorder;
+}
+
+/**
+ * kube's patch removing the tracking finalizer (a strategic merge patch deleting it from the
+ * finalizer list, whatever its position; no read needed, which the controller's role lacks).
+ */
+export function removeTrackingFinalizerPatch(names: JobNames): unknown {
+  return { metadata: { '$deleteFromPrimitiveList/finalizers': [names.trackingFinalizer] } };
 }
 
 export class JobPodControl {
@@ -26,6 +36,7 @@ export class JobPodControl {
     key: string,
     pods: readonly ApiObject[],
     dropFinalizer: boolean,
+    job?: ApiObject,
   ): Promise<{ deleted: number; deletedReady: number }> {
     let deleted = 0;
     let deletedReady = 0;
@@ -38,6 +49,7 @@ export class JobPodControl {
           if (dropFinalizer && hasFinalizer(p, this.d.names.trackingFinalizer)) await this.removeFinalizer(key, p);
           this.d.expectations.deleted(key, p.metadata.uid ?? '', name);
           await this.d.pods.delete(ns, name, {}, this.d.signal);
+          if (job) this.d.recorder.record(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${name}`);
           deleted++;
           if (isReady(p)) deletedReady++;
         } catch (e) {
@@ -54,34 +66,18 @@ export class JobPodControl {
   }
 
   async removeFinalizer(key: string, p: ApiObject): Promise<void> {
-    const finalizers = p.metadata.finalizers ?? [];
-    const i = finalizers.indexOf(this.d.names.trackingFinalizer);
-    if (i < 0) return;
+    if (!hasFinalizer(p, this.d.names.trackingFinalizer)) return;
     this.d.expectations.finalizerRemoved(key, p.metadata.uid ?? '', p.metadata.name ?? '');
-    // A JSON patch naming the finalizer's position, guarded by a test of it and of the uid.
-    const patch = [
-      { op: 'test', path: '/metadata/uid', value: p.metadata.uid },
-      { op: 'test', path: `/metadata/finalizers/${i}`, value: this.d.names.trackingFinalizer },
-      { op: 'remove', path: `/metadata/finalizers/${i}` },
-    ];
     try {
-      await this.d.pods.patch(p.metadata.namespace ?? '', p.metadata.name ?? '', 'json', patch, this.d.signal);
+      await this.d.pods.patch(
+        p.metadata.namespace ?? '',
+        p.metadata.name ?? '',
+        'strategic',
+        removeTrackingFinalizerPatch(this.d.names),
+        this.d.signal,
+      );
     } catch (e) {
-      if (isNotFound(e)) return;
-      if (e instanceof StatusError && (e.code === 422 || e.code === 409)) {
-        // The finalizer list changed under us: fall back to reading the pod afresh.
-        const live = await this.d.pods
-          .get(p.metadata.namespace ?? '', p.metadata.name ?? '', this.d.signal)
-          .catch((err: unknown) => {
-            if (isNotFound(err)) return undefined;
-            throw err;
-          });
-        if (!live || live.metadata.uid !== p.metadata.uid || !hasFinalizer(live, this.d.names.trackingFinalizer))
-          return;
-        await this.removeFinalizer(key, live);
-        return;
-      }
-      throw e;
+      if (!isNotFound(e)) throw e;
     }
   }
 
@@ -101,11 +97,16 @@ export class JobPodControl {
             this.d.signal,
           );
           this.d.expectations.created(key, pod.metadata.name ?? '');
+          this.d.recorder.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
         }),
       );
       const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       created += results.length - failures.length;
-      if (failures.length > 0) throw failures[0].reason;
+      if (failures.length > 0) {
+        const reason = failures[0].reason as Error;
+        this.d.recorder.record(job, 'Warning', 'FailedCreate', `Error creating: ${reason.message}`);
+        throw reason;
+      }
       batch *= 2;
     }
     return created;

@@ -14,6 +14,7 @@ import type { Informer } from '../../client/informer/informer.js';
 import type { Clock } from '../../util/clock.js';
 import { formatTime } from '../../util/clock.js';
 import { CompletedIndexes } from './completed-indexes.js';
+import type { EventRecorder } from './event-recorder.js';
 import type { JobExpectations } from './job-expectations.js';
 import { JobPodControl, removalOrder } from './job-pod-control.js';
 import {
@@ -50,6 +51,7 @@ export interface JobSyncDeps {
   readonly expectations: JobExpectations;
   readonly clock: Clock;
   readonly signal: AbortSignal;
+  readonly recorder: EventRecorder;
   /** Syncs the Job again after `ms`. */
   requeueAfter(key: string, ms: number): void;
 }
@@ -191,7 +193,7 @@ export class JobSyncer {
     let active = activePods.length;
     let suspendChanged = false;
     if (s.finished) {
-      const { deleted, deletedReady } = await this.control.deletePods(key, activePods, false);
+      const { deleted, deletedReady } = await this.control.deletePods(key, activePods, false, job);
       if (deleted !== active || !satisfied) s.finished = undefined;
       active -= deleted;
       s.terminating += deleted;
@@ -216,6 +218,7 @@ export class JobSyncer {
       } else if (managed) {
         if (suspended) {
           suspendChanged = ensureCondition(status, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now);
+          if (suspendChanged) this.d.recorder.record(job, 'Normal', 'Suspended', 'Job suspended');
           // A suspended Job is not running: its start time is cleared, and set afresh on resume.
           if (status.startTime !== undefined && status.startTime !== null && active === 0) {
             delete status.startTime;
@@ -223,6 +226,7 @@ export class JobSyncer {
           }
         } else {
           suspendChanged = ensureCondition(status, 'Suspended', 'False', 'JobResumed', 'Job resumed', now);
+          if (suspendChanged) this.d.recorder.record(job, 'Normal', 'Resumed', 'Job resumed');
           if (suspendChanged && (status.startTime === undefined || status.startTime === null))
             status.startTime = formatTime(now);
         }
@@ -237,6 +241,7 @@ export class JobSyncer {
         names: this.d.names,
         clock: this.d.clock,
         control: this.control,
+        recorder: this.d.recorder,
         updateStatus: (st, status) => this.updateStatus(st, status),
       },
       s,
@@ -259,7 +264,7 @@ export class JobSyncer {
     const spec = s.spec;
     let active = activePods.length;
     if (spec.suspend === true) {
-      const { deleted, deletedReady } = await this.control.deletePods(s.key, activePods, true);
+      const { deleted, deletedReady } = await this.control.deletePods(s.key, activePods, true, s.job);
       s.terminating += deleted;
       s.ready -= deletedReady;
       return active - deleted;
@@ -267,7 +272,7 @@ export class JobSyncer {
     if (s.indexed) {
       const extra = this.surplusIndexedPods(s, activePods);
       if (extra.length > 0) {
-        const { deleted, deletedReady } = await this.control.deletePods(s.key, extra, true);
+        const { deleted, deletedReady } = await this.control.deletePods(s.key, extra, true, s.job);
         s.terminating += deleted;
         s.ready -= deletedReady;
         const gone = new Set(extra);
@@ -281,7 +286,7 @@ export class JobSyncer {
     else wantActive = Math.max(0, Math.min(s.completions - s.succeeded, parallelism));
     if (active > wantActive) {
       const victims = [...activePods].sort(removalOrder).slice(0, active - wantActive);
-      const { deleted, deletedReady } = await this.control.deletePods(s.key, victims, true);
+      const { deleted, deletedReady } = await this.control.deletePods(s.key, victims, true, s.job);
       s.terminating += deleted;
       s.ready -= deletedReady;
       return active - deleted;

@@ -8,6 +8,7 @@ import type { ApiObject } from '../../apis/object.js';
 import type { Clock } from '../../util/clock.js';
 import { formatTime } from '../../util/clock.js';
 import type { CompletedIndexes } from './completed-indexes.js';
+import type { EventRecorder } from './event-recorder.js';
 import type { JobPodControl } from './job-pod-control.js';
 import { completionIndex, hasFinalizer, isPodFailed, type JobNames, podPhase } from './job-pods.js';
 import { conditionTrue, ensureCondition, type JobCondition, list, newCondition, obj } from './job-status.js';
@@ -40,6 +41,7 @@ export interface TrackingDeps {
   readonly names: JobNames;
   readonly clock: Clock;
   readonly control: JobPodControl;
+  readonly recorder: EventRecorder;
   updateStatus(s: SyncState, status: Obj): Promise<void>;
 }
 
@@ -195,11 +197,25 @@ export async function trackStatus(t: TrackingDeps, s: SyncState, needsUpdate: bo
     if (flush) await t.updateStatus(s, status);
     throw rmError;
   }
+  let enacted = false;
   if (!capped && finished && after.succeeded.length + after.failed.length === 0 && s.terminating === 0) {
     const now = t.clock.now();
     ensureCondition(status, finished.type, 'True', finished.reason ?? '', finished.message ?? '', now);
     if (finished.type === 'Complete') status.completionTime = formatTime(now);
     flush = true;
+    enacted = true;
   }
   if (flush) await t.updateStatus(s, status);
+  if (enacted && finished) {
+    if (finished.type === 'Complete') {
+      if (s.completions !== undefined && num(status.succeeded) > s.completions)
+        t.recorder.record(
+          s.job,
+          'Warning',
+          'TooManySucceededPods',
+          'Too many succeeded pods running after completion count reached',
+        );
+      t.recorder.record(s.job, 'Normal', 'Completed', 'Job completed');
+    } else t.recorder.record(s.job, 'Warning', finished.reason ?? '', finished.message ?? '');
+  }
 }
