@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type CronTimes, cronTimes } from './cron-times.js';
+import { rfc3339In } from './cronjob-sync.js';
 
 function times(schedule: string, zone?: string): CronTimes {
   const t = cronTimes(schedule, zone);
@@ -40,5 +41,16 @@ describe('cron schedule times', () => {
   }
   it('reports parse errors', () => {
     assert.deepEqual(cronTimes('* * *'), { error: 'expected exactly 5 fields, found 3: [* * *]' });
+  });
+});
+
+describe('scheduled timestamp annotation', () => {
+  it('is RFC 3339 in the CronJob time zone, Z in UTC', () => {
+    const t = Date.parse('2024-07-01T10:01:00Z');
+    assert.equal(rfc3339In(t, undefined), '2024-07-01T10:01:00Z');
+    assert.equal(rfc3339In(t, 'UTC'), '2024-07-01T10:01:00Z');
+    assert.equal(rfc3339In(t, 'Europe/Berlin'), '2024-07-01T12:01:00+02:00');
+    assert.equal(rfc3339In(t, 'America/New_York'), '2024-07-01T06:01:00-04:00');
+    assert.equal(rfc3339In(t, 'Asia/Kolkata'), '2024-07-01T15:31:00+05:30');
   });
 });

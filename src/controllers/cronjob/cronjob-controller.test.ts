@@ -195,4 +195,23 @@ describe('cronjob controller', () => {
     await f.cronJobs.update({ ...live, spec: { ...(live.spec as Obj), suspend: false } }, f.signal);
     await jobCount(cj, 1);
   });
+
+  it('evaluates the schedule in spec.timeZone and writes the scheduled time in that zone', async () => {
+    // 10:00:30 UTC is 15:30:30 in Kolkata (+05:30): "31 15 * * *" fires one minute later.
+    const now = f.clock.now();
+    const local = new Date(now.getTime() + 330 * 60_000);
+    const minute = (local.getUTCMinutes() + 1) % 60;
+    const hour = (local.getUTCHours() + (local.getUTCMinutes() === 59 ? 1 : 0)) % 24;
+    const cj = await f.cronJobs.create(
+      NS,
+      cronJob('zoned', { schedule: `${minute} ${hour} * * *`, timeZone: 'Asia/Kolkata' }),
+      f.signal,
+    );
+    f.clock.advance(60_000);
+    const [job] = await jobCount(cj, 1);
+    const stamp = job.metadata.annotations?.['batch.orch.io/cronjob-scheduled-timestamp'] ?? '';
+    assert.match(stamp, /\+05:30$/);
+    assert.equal(stamp.slice(11, 16), `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
+    assert.equal(job.metadata.name, `zoned-${Math.floor(Date.parse(stamp) / 60_000)}`);
+  });
 });
