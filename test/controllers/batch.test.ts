@@ -146,4 +146,48 @@ describe('batch controllers against a real server (k8s.io profile)', () => {
     );
     assert.equal(failed.status.failed, 1);
   });
+
+  it("each controller's default role allows every request it makes as its service account", async () => {
+    const needs: Record<string, [string, string, string, string?][]> = {
+      'job-controller': [
+        ['get', 'batch', 'jobs'],
+        ['update', 'batch', 'jobs', 'status'],
+        ['update', 'batch', 'jobs', 'finalizers'],
+        ['create', '', 'pods'],
+        ['delete', '', 'pods'],
+        ['patch', '', 'pods'],
+        ['create', '', 'events'],
+      ],
+      'cronjob-controller': [
+        ['get', 'batch', 'cronjobs'],
+        ['update', 'batch', 'cronjobs', 'status'],
+        ['update', 'batch', 'cronjobs', 'finalizers'],
+        ['create', 'batch', 'jobs'],
+        ['get', 'batch', 'jobs'],
+        ['delete', 'batch', 'jobs'],
+        ['create', '', 'events'],
+      ],
+      'ttl-after-finished-controller': [
+        ['get', 'batch', 'jobs'],
+        ['delete', 'batch', 'jobs'],
+      ],
+    };
+    for (const [sa, rules] of Object.entries(needs)) {
+      for (const [verb, group, resource, subresource] of rules) {
+        const r = await s.api.admin('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+          body: {
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: {
+              user: `system:serviceaccount:kube-system:${sa}`,
+              groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+              resourceAttributes: { namespace: NS, verb, group, resource, subresource },
+            },
+          },
+        });
+        assert.equal(r.status, 201, r.text);
+        assert.equal(r.json().status.allowed, true, `${sa} ${verb} ${resource}${subresource ? `/${subresource}` : ''}`);
+      }
+    }
+  });
 });
