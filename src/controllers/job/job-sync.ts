@@ -7,7 +7,6 @@
  * interim `FailureTarget` / `SuccessCriteriaMet` ones, once no pod is left terminating.
  */
 
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
 import type { Informer } from '../../client/informer/informer.js';
@@ -56,8 +55,6 @@ export interface JobSyncDeps {
   requeueAfter(key: string, ms: number): void;
 }
 
-const _isNotFound = (e: unknown) => e instanceof StatusError && e.code === 404;
-
 /** The pods the Job controls (controller reference with the Job's uid). */
 export function podsOfJob(podCache: Informer, job: ApiObject): ApiObject[] {
   const uid = job.metadata.uid;
@@ -90,7 +87,6 @@ export class JobSyncer {
     const expectedRm = this.d.expectations.pendingFinalizerRemovals(key, ns, this.d.names.trackingFinalizer);
     const pods = podsOfJob(this.d.podCache, job);
     const now = this.d.clock.now();
-    uncountedOf(status);
     const s: SyncState = {
       key,
       job,
@@ -107,7 +103,7 @@ export class JobSyncer {
       prevSucceededIndexes: CompletedIndexes.EMPTY,
       finished: undefined,
     };
-    let activePods = pods.filter(isActive);
+    const activePods = pods.filter(isActive);
     const uncounted = uncountedOf(status);
     const tracked = (p: ApiObject) =>
       hasFinalizer(p, this.d.names.trackingFinalizer) && !expectedRm.has(p.metadata.uid ?? '');
@@ -202,7 +198,6 @@ export class JobSyncer {
       let managed = false;
       if (satisfied && !job.metadata.deletionTimestamp) {
         active = await this.manageJob(s, activePods);
-        activePods = [];
         managed = true;
       }
       const complete =
@@ -260,7 +255,7 @@ export class JobSyncer {
   }
 
   /** kube's `manageJob`: returns the number of active pods after creating or deleting. */
-  private async manageJob(s: SyncState, activePods: ApiObject[]): Promise<number> {
+  private async manageJob(s: SyncState, activePods: readonly ApiObject[]): Promise<number> {
     const spec = s.spec;
     let active = activePods.length;
     if (spec.suspend === true) {
@@ -275,8 +270,7 @@ export class JobSyncer {
         const { deleted, deletedReady } = await this.control.deletePods(s.key, extra, true, s.job);
         s.terminating += deleted;
         s.ready -= deletedReady;
-        const gone = new Set(extra);
-        activePods = activePods.filter((p) => !gone.has(p));
+        // Pods are created for the missing indexes on the next sync, once the deletions show.
         return active - deleted;
       }
     }
