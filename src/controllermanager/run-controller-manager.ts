@@ -1,0 +1,130 @@
+import { Registry } from 'prom-client';
+import type { ApiDomain } from '../apis/api-domain.js';
+import type { ApiClient } from '../client/api/api-client.js';
+import type { RestConfig } from '../client/rest/kubeconfig.js';
+import type { ControllerDescriptor } from '../controllers/controller-descriptor.js';
+import type { Clock } from '../util/clock.js';
+import type { Logger } from '../util/logger.js';
+import { configMembersOf, genericTimings } from './config/config-members.js';
+import type { GenericControllerManagerConfiguration } from './config/types.js';
+import { startControllerManager } from './controller-manager.js';
+import { assignMigration, leaderMigrationEnabled } from './leader-migration-config.js';
+import { type ControllerManagerServer, startControllerManagerServer } from './serving/controller-manager-server.js';
+import type { HealthCheck } from './serving/healthz.js';
+import type { ServingCertificate } from './serving/self-signed-certificate.js';
+
+/** How the process reaches the API server. */
+export interface ApiConnector {
+  /** The component's own client (informers, Leases) over `config`. */
+  root(config: RestConfig): ApiClient & { close(): void };
+  /**
+   * The client a controller acts as with `UseServiceAccountCredentials`: its service account
+   * in the system namespace, with a token the API server issued (kept fresh).
+   */
+  serviceAccount(root: ApiClient, config: RestConfig, serviceAccount: string, signal: AbortSignal): Promise<ApiClient>;
+}
+
+export interface RunControllerManagerOptions {
+  /** The component (`orch-controller-manager`, `cloud-controller-manager`): metrics and migration. */
+  readonly component: string;
+  readonly domain: ApiDomain;
+  readonly generic: GenericControllerManagerConfiguration;
+  /** The whole configuration: its members feed the controllers. */
+  readonly config: object;
+  /** Every controller this binary knows, and the canonical names enabled. */
+  readonly controllers: readonly ControllerDescriptor[];
+  readonly enabled: readonly string[];
+  readonly useServiceAccountCredentials: boolean;
+  /** The client configuration (read from `ClientConnection`'s file, `--master` applied). */
+  readonly rest: RestConfig;
+  readonly connector: ApiConnector;
+  /** Serving certificate; default self-signed. */
+  readonly certificate?: ServingCertificate;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The process stops when this aborts (SIGTERM). */
+  readonly signal: AbortSignal;
+}
+
+export interface RunningControllerManagerProcess {
+  /** The health/metrics server, when `Port` is not 0. */
+  readonly server?: ControllerManagerServer;
+  readonly metrics: Registry;
+  running(): string[];
+  /** Resolves when the signal aborted and everything stopped. */
+  readonly done: Promise<void>;
+}
+
+/**
+ * orch-controller-manager's process after its command line: connects to the API server, serves
+ * `/healthz` and `/metrics` on `Address`/`Port`, and runs the enabled controllers under leader
+ * election (and leader migration), each as its own service account when asked, until the signal
+ * aborts.
+ */
+export async function runControllerManager(o: RunControllerManagerOptions): Promise<RunningControllerManagerProcess> {
+  const metrics = new Registry();
+  const root = o.connector.root(o.rest);
+  const byName = new Map(o.controllers.map((c) => [c.name, c]));
+  const enabled = o.enabled.map((n) => byName.get(n)).filter((c): c is ControllerDescriptor => c !== undefined);
+  let migration: { leaderName: string; migrated: ReadonlySet<string> } | undefined;
+  if (leaderMigrationEnabled(o.generic)) {
+    const assigned = assignMigration({
+      config: o.generic.LeaderMigration,
+      component: o.component,
+      controllers: enabled,
+      mainLockOnly: ['serviceaccount-token-controller'],
+    });
+    migration = { leaderName: o.generic.LeaderMigration.leaderName, migrated: new Set(assigned.migrated) };
+    const unowned = new Set(assigned.unowned);
+    if (unowned.size > 0) {
+      o.logger.info('leader migration: controllers left to another component', { controllers: [...unowned] });
+    }
+    enabled.splice(0, enabled.length, ...enabled.filter((c) => !unowned.has(c.name)));
+  }
+  const lifetime = new AbortController();
+  const onAbort = () => lifetime.abort();
+  o.signal.addEventListener('abort', onAbort, { once: true });
+  const timings = genericTimings(o.generic);
+  const manager = startControllerManager({
+    component: o.component,
+    root,
+    clientFor: (c) =>
+      o.useServiceAccountCredentials
+        ? o.connector.serviceAccount(root, o.rest, c.serviceAccount, lifetime.signal)
+        : Promise.resolve(root),
+    controllers: enabled,
+    configMembers: configMembersOf(o.config as never),
+    minResyncPeriodMs: timings.minResyncPeriodMs,
+    controllerStartIntervalMs: timings.controllerStartIntervalMs,
+    leaderElection: o.generic.LeaderElection,
+    migration,
+    metrics,
+    domain: o.domain,
+    clock: o.clock,
+    logger: o.logger,
+  });
+  // kube's leaderElection check fails a leader that has not renewed for a while; ours stops
+  // leading at its renew deadline instead, so only ping remains.
+  const checks: HealthCheck[] = [{ name: 'ping', check: () => undefined }];
+  const server =
+    o.generic.Port === 0
+      ? undefined
+      : await startControllerManagerServer({
+          address: o.generic.Address,
+          port: o.generic.Port,
+          certificate: o.certificate,
+          debugging: o.generic.Debugging,
+          metrics,
+          healthChecks: checks,
+          logger: o.logger,
+        });
+  const done = (async () => {
+    if (!lifetime.signal.aborted)
+      await new Promise((r) => lifetime.signal.addEventListener('abort', r, { once: true }));
+    o.signal.removeEventListener('abort', onAbort);
+    await manager.stop();
+    await server?.close();
+    root.close();
+  })();
+  return { server, metrics, running: () => manager.running(), done };
+}
