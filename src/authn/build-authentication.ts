@@ -15,6 +15,7 @@ import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import type { ObjectReader } from './object-reader.js';
 import { buildRequestAuthenticator } from './request-authenticator.js';
 import { requestHeaderAuthenticator } from './request-header-authenticator.js';
+import { LegacyServiceAccountTokenAuthenticator } from './service-account/legacy-token-authenticator.js';
 import { ServiceAccountTokenAuthenticator } from './service-account/service-account-authenticator.js';
 import {
   loadServiceAccountConfig,
@@ -165,11 +166,19 @@ export async function buildAuthentication(
         keys: serviceAccounts.publicKeys,
         implicitAudiences: apiAudiences,
         // kube-apiserver v1.32 checks every bound token against its account and bound object;
-        // --service-account-lookup only concerns legacy Secret tokens, which Orch does not accept.
+        // --service-account-lookup only concerns legacy Secret tokens.
         lookup: true,
         objects: deps.objects,
         domain: deps.domain,
         clock,
+      }),
+      // Legacy Secret-based tokens (the controller manager's token controller writes them).
+      new LegacyServiceAccountTokenAuthenticator({
+        keys: serviceAccounts.publicKeys,
+        implicitAudiences: apiAudiences,
+        lookup: serviceAccounts.lookup,
+        objects: deps.objects,
+        domain: deps.domain,
       }),
     );
   }
