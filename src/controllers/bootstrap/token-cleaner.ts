@@ -45,9 +45,13 @@ export const tokenCleanerController: ControllerDescriptor = {
     };
 
     if (!(await informersSynced([secrets], ctx.signal))) return;
-    startResync(ctx, () => {
+    // Every token cached now (handlers added late do not hear of those already listed), then
+    // again every resync period.
+    const all = () => {
       for (const s of secrets.list(namespace)) queueSecret(s);
-    });
+    };
+    all();
+    startResync(ctx, all);
     await queue.run(sync, {
       workers: 1,
       onError: (name, err) =>

@@ -117,9 +117,13 @@ export const rootCaCertificatePublisher: ControllerDescriptor = {
     };
 
     if (!(await informersSynced([namespaces, configMaps], ctx.signal))) return;
-    startResync(ctx, () => {
+    // Every namespace cached now (handlers added late do not hear of those already listed), then
+    // again every resync period.
+    const all = () => {
       for (const ns of namespaces.list()) queueNs(ns);
-    });
+    };
+    all();
+    startResync(ctx, all);
     await queue.run(sync, {
       workers: 1,
       onError: (namespace, err) =>

@@ -101,12 +101,16 @@ class TokensController {
 
   async run(workers: number): Promise<void> {
     if (!(await informersSynced([this.accounts, this.secretsInformer], this.ctx.signal))) return;
-    startResync(this.ctx, () => {
+    // Everything cached now (handlers added late do not hear of objects already listed), then
+    // again every resync period.
+    const all = () => {
       for (const sa of this.accounts.list()) this.accountQueue.add(JSON.stringify(accountKey(sa)));
       for (const s of this.secretsInformer.list()) {
         if (s.type === this.names.type) this.secretQueue.add(JSON.stringify(this.secretKey(s)));
       }
-    });
+    };
+    all();
+    startResync(this.ctx, all);
     const onError = (what: string) => (key: string, err: unknown) =>
       this.ctx.logger.warn(`serviceaccount-token: retrying ${what}`, {
         key,
