@@ -55,7 +55,7 @@ describe('legacy service-account tokens', () => {
       }),
     );
     if (o.labels) {
-      const s = await objects.get({ group: '', version: 'v1', resource: 'secrets' }, 'ns', 'sa-token');
+      const s = await objects.get({ group: '', version: 'v1', resource: 'secrets' }, 'ns', 'sa-token', signal);
       objects.put('secrets', { ...s!, metadata: { ...s!.metadata, labels: o.labels } });
     }
     const authn = new LegacyServiceAccountTokenAuthenticator({
