@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { ORCH_DOMAIN } from '../../apis/api-domain.js';
+import { type ApiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { alwaysAllow } from '../../authz/index.js';
 import { SharedInformerSet } from '../../client/informer/shared-informer-set.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
@@ -27,12 +27,14 @@ export function runDescriptors(
     readonly config?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
     readonly clock?: Clock;
     readonly minResyncPeriodMs?: number;
+    /** The domain the resources were built with (default `orch.io`). */
+    readonly domain?: ApiDomain;
   } = {},
 ): RunningDescriptors {
   const lifetime = new AbortController();
   setMaxListeners(0, lifetime.signal);
   const signal = lifetime.signal;
-  const domain = ORCH_DOMAIN;
+  const domain = o.domain ?? ORCH_DOMAIN;
   const informers = new SharedInformerSet(new InProcessApiClient(resources, informerIdentity(domain), alwaysAllow), {
     logger: silentLogger,
     signal,
