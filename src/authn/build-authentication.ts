@@ -15,7 +15,10 @@ import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import type { ObjectReader } from './object-reader.js';
 import { buildRequestAuthenticator } from './request-authenticator.js';
 import { requestHeaderAuthenticator } from './request-header-authenticator.js';
-import { LegacyServiceAccountTokenAuthenticator } from './service-account/legacy-token-authenticator.js';
+import {
+  LegacyServiceAccountTokenAuthenticator,
+  type SecretLabelWriter,
+} from './service-account/legacy-token-authenticator.js';
 import { ServiceAccountTokenAuthenticator } from './service-account/service-account-authenticator.js';
 import {
   loadServiceAccountConfig,
@@ -38,6 +41,8 @@ export interface AuthenticationDeps {
   readonly logger: Logger;
   /** Live objects (bootstrap-token Secrets, service accounts and what their tokens are bound to). */
   readonly objects: ObjectReader;
+  /** Writes the last-used label of legacy token Secrets; without it their use is not recorded. */
+  readonly secretLabels?: SecretLabelWriter;
   /** Stops reloads and key refreshes when it aborts. */
   readonly lifetime: AbortSignal;
   /** Where authentication metrics are registered (never prom-client's global registry). */
@@ -179,6 +184,9 @@ export async function buildAuthentication(
         lookup: serviceAccounts.lookup,
         objects: deps.objects,
         domain: deps.domain,
+        secretLabels: deps.secretLabels,
+        clock,
+        logger: deps.logger,
       }),
     );
   }

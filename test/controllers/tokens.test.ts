@@ -90,7 +90,7 @@ for (const name of ['orch.io', 'k8s.io'] as ApiDomainName[]) {
     const text = (obj: { data?: Record<string, string> }, key: string) =>
       obj.data?.[key] === undefined ? undefined : Buffer.from(obj.data[key], 'base64').toString('utf8');
 
-    it('fills a legacy token Secret created through the API; the server accepts the token until the Secret goes', async () => {
+    it('fills a legacy token Secret created through the API; the server accepts the token until it is marked invalid', async () => {
       const sa = await create('/api/v1/namespaces/default/serviceaccounts', {
         apiVersion: 'v1',
         kind: 'ServiceAccount',
@@ -121,10 +121,23 @@ for (const name of ['orch.io', 'k8s.io'] as ApiDomainName[]) {
         uid: sa.metadata.uid,
         groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
       });
-      const gone = await s.api.admin('DELETE', '/api/v1/namespaces/default/secrets/robot-token');
-      assert.equal(gone.status, 200, gone.text);
-      // The token is cached for a few seconds after success, as kube-apiserver caches it.
+      // The server records the day of use, and refuses the token once the cleaner's label says it is invalid.
+      const today = new Date().toISOString().slice(0, 10);
+      const used = await get('/api/v1/namespaces/default/secrets/robot-token');
+      assert.equal(used.metadata.labels[d.key('', 'legacy-token-last-used')], today);
+      const marked = await s.api.admin('PATCH', '/api/v1/namespaces/default/secrets/robot-token', {
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: { metadata: { labels: { [d.key('', 'legacy-token-invalid-since')]: today } } },
+      });
+      assert.equal(marked.status, 200, marked.text);
+      // A successful authentication is cached for a few seconds, as kube-apiserver caches it.
       await waitFor('token refused', async () => (await whoAmI(token)) === 401, 30_000);
+    });
+
+    it('records since when legacy token use is tracked', async () => {
+      const path = `/api/v1/namespaces/${d.systemNamespace}/configmaps/${d.componentName('apiserver-legacy-service-account-token-tracking')}`;
+      const cm = await waitFor('tracking ConfigMap', () => get(path));
+      assert.deepEqual(cm.data, { since: new Date().toISOString().slice(0, 10) });
     });
 
     it(`publishes ${rootCa} with the server's CA in every namespace, new ones too`, async () => {

@@ -158,4 +158,54 @@ describe('legacy service-account tokens', () => {
       message: 'sub claim is invalid',
     });
   });
+
+  it('records the day of use in the last-used label unless it says today or tomorrow', async () => {
+    const writes: string[] = [];
+    const cases: [string | undefined, boolean][] = [
+      [undefined, true],
+      ['2025-06-01', true],
+      ['2025-06-09', false],
+      ['2025-06-10', false],
+    ];
+    for (const [lastUsed, written] of cases) {
+      const { token, objects } = await setup({
+        labels: lastUsed ? { 'orch.io/legacy-token-last-used': lastUsed } : {},
+      });
+      writes.length = 0;
+      const authn = new LegacyServiceAccountTokenAuthenticator({
+        keys: [key],
+        implicitAudiences: [AUD],
+        lookup: true,
+        objects,
+        domain: ORCH_DOMAIN,
+        clock: { now: () => new Date('2025-06-09T23:30:00Z') },
+        secretLabels: {
+          async setLabels(namespace, name, uid, labels) {
+            writes.push(`${namespace}/${name}/${uid} ${JSON.stringify(labels)}`);
+          },
+        },
+      });
+      assert.equal((await authn.authenticateToken(token, { audiences: [], signal })).kind, 'user');
+      assert.deepEqual(
+        writes,
+        written ? ['ns/sa-token/secret-uid {"orch.io/legacy-token-last-used":"2025-06-09"}'] : [],
+        String(lastUsed),
+      );
+    }
+  });
+
+  it('authenticates even when the label write fails', async () => {
+    const { token, objects } = await setup();
+    const authn = new LegacyServiceAccountTokenAuthenticator({
+      keys: [key],
+      implicitAudiences: [AUD],
+      lookup: true,
+      objects,
+      domain: ORCH_DOMAIN,
+      secretLabels: {
+        setLabels: () => Promise.reject(new Error('etcd down')),
+      },
+    });
+    assert.equal((await authn.authenticateToken(token, { audiences: [], signal })).kind, 'user');
+  });
 });

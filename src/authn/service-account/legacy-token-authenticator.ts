@@ -2,7 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { decodeProtectedHeader } from 'jose';
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 import { goQuote } from '../../util/go-strconv.js';
+import type { Logger } from '../../util/logger.js';
 import type { UserInfo } from '../authenticator.js';
 import type { ObjectReader, ResourceRef } from '../object-reader.js';
 import {
@@ -19,6 +21,18 @@ const SECRETS: ResourceRef = { group: '', version: 'v1', resource: 'secrets' };
 const SERVICE_ACCOUNTS: ResourceRef = { group: '', version: 'v1', resource: 'serviceaccounts' };
 const INVALIDATED = 'Token has been invalidated';
 
+/** Writes labels of Secrets (kube-apiserver's secrets writer for legacy token tracking). */
+export interface SecretLabelWriter {
+  /** Adds `labels` to the Secret `namespace/name` if it still has `uid` (a merge patch). */
+  setLabels(
+    namespace: string,
+    name: string,
+    uid: string,
+    labels: Readonly<Record<string, string>>,
+    signal: AbortSignal,
+  ): Promise<void>;
+}
+
 export interface LegacyTokenAuthenticatorOptions {
   /** Every public key a token may be signed with (`--service-account-key-file`). */
   readonly keys: readonly VerificationKey[];
@@ -29,6 +43,14 @@ export interface LegacyTokenAuthenticatorOptions {
   readonly objects: ObjectReader;
   /** Names the issuer, the claims and the invalid-since label. */
   readonly domain: ApiDomain;
+  /**
+   * Records the day a token was used in its Secret's `legacy-token-last-used` label (with lookup
+   * only); without it nothing is recorded.
+   */
+  readonly secretLabels?: SecretLabelWriter;
+  readonly clock?: Clock;
+  /** Where a failed label write is reported. */
+  readonly logger?: Logger;
 }
 
 /** Go's `%q` of a string slice: `["a" "b"]`. */
@@ -117,6 +139,7 @@ export class LegacyServiceAccountTokenAuthenticator implements TokenAuthenticato
         return `ServiceAccount UID (${sa.metadata.uid ?? ''}) does not match claim (${saUid})`;
       }
       const label = this.options.domain.key('', 'legacy-token-invalid-since');
+      await this.markUsed(secret, ctx.signal);
       if (secret.metadata.labels?.[label]) {
         return `the token in secret ${namespace}/${secretName} for service account ${namespace}/${saName} has been marked invalid. Use tokens from the TokenRequest API or manually created secret-based tokens, or remove the '${label}' label from the secret to temporarily allow use of this token`;
       }
@@ -126,5 +149,28 @@ export class LegacyServiceAccountTokenAuthenticator implements TokenAuthenticato
       uid: saUid,
       groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
     };
+  }
+
+  /** kube's `patchSecretWithLastUsedDate`. */
+  private async markUsed(secret: ApiObject, signal: AbortSignal): Promise<void> {
+    const writer = this.options.secretLabels;
+    if (!writer) return;
+    const now = (this.options.clock ?? systemClock).now();
+    const today = now.toISOString().slice(0, 10);
+    const tomorrow = new Date(now.getTime() + 24 * 3600_000).toISOString().slice(0, 10);
+    const label = this.options.domain.key('', 'legacy-token-last-used');
+    const lastUsed = secret.metadata.labels?.[label];
+    if (lastUsed === today || lastUsed === tomorrow) return;
+    const { namespace = '', name = '', uid = '' } = secret.metadata;
+    try {
+      await writer.setLabels(namespace, name, uid, { [label]: today }, signal);
+    } catch (e) {
+      this.options.logger?.error(
+        `Failed to label legacy service account token ${name}/${namespace} with last-used date`,
+        {
+          error: e instanceof Error ? e.message : String(e),
+        },
+      );
+    }
   }
 }
