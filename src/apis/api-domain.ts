@@ -72,6 +72,11 @@ export interface ApiDomain {
   key(prefixBase: string, name: string): string;
   /** A product-named kind: `ControllerManagerConfiguration` → `Orch…` | `Kube…`. */
   kindName(suffix: string): string;
+  /**
+   * The node agent in type and member names (`NodeAgentServingSignerConfiguration`):
+   * `NodeAgent` | `Kubelet`.
+   */
+  readonly nodeAgentTypeName: string;
   /** A product-named system user: `scheduler` → `system:orch-scheduler` | `system:kube-scheduler`. */
   systemUser(component: string): string;
   /** A product-named component (lease, service account, signer): `scheduler` → `orch-scheduler` | `kube-scheduler`. */
@@ -90,6 +95,8 @@ interface DomainRoots {
   readonly product: string;
   /** Long product name of the finalizer, media type, kubeconfig and environment: `orch` | `kubernetes`. */
   readonly longProduct: string;
+  /** The node agent in type and member names: `NodeAgent` | `Kubelet`. */
+  readonly nodeAgent: string;
 }
 
 /** Internal type names are spelled in the default profile's reversed domain. */
@@ -127,14 +134,27 @@ function profile(r: DomainRoots): ApiDomain {
       internal.startsWith(INTERNAL_TYPE_PREFIX) ? typePrefix + internal.slice(INTERNAL_TYPE_PREFIX.length) : internal,
     key,
     kindName: (suffix: string) => `${r.product[0].toUpperCase()}${r.product.slice(1)}${suffix}`,
+    nodeAgentTypeName: r.nodeAgent,
     systemUser,
     componentName: (component: string) => `${r.product}-${component}`,
     envVar: (name: string) => `${r.longProduct.toUpperCase()}_${name}`,
   });
 }
 
-const ORCH = profile({ name: 'orch.io', keyDomain: 'orch.io', product: 'orch', longProduct: 'orch' });
-const KUBE = profile({ name: 'k8s.io', keyDomain: 'kubernetes.io', product: 'kube', longProduct: 'kubernetes' });
+const ORCH = profile({
+  name: 'orch.io',
+  keyDomain: 'orch.io',
+  product: 'orch',
+  longProduct: 'orch',
+  nodeAgent: 'NodeAgent',
+});
+const KUBE = profile({
+  name: 'k8s.io',
+  keyDomain: 'kubernetes.io',
+  product: 'kube',
+  longProduct: 'kubernetes',
+  nodeAgent: 'Kubelet',
+});
 
 /** The profile of a domain name. */
 export function apiDomain(name: ApiDomainName = 'orch.io'): ApiDomain {
@@ -177,6 +197,7 @@ export function domainNameTable(): { readonly what: string; readonly orch: strin
       (d) => `${d.key('', 'bootstrapping')}, ${d.key('rbac.authorization', 'autoupdate')}`,
     ],
     ['controller manager configuration kind', (d) => d.kindName('ControllerManagerConfiguration')],
+    ['node agent in configuration member names', (d) => `${d.nodeAgentTypeName}ServingSignerConfiguration`],
     ['system component users', (d) => `${d.systemUser('scheduler')}, ${d.systemUser('aggregator')}`],
     ['system component names', (d) => `${d.componentName('scheduler')}, ${d.componentName('dns')}`],
     ['exec credential environment variable', (d) => d.envVar('EXEC_INFO')],

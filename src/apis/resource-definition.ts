@@ -72,6 +72,8 @@ export interface ResourceDefinition {
    * Absent: none.
    */
   readonly deprecationWarning?: string;
+  /** For a deprecated version: the release that stops serving it (`1.35`), when announced. */
+  readonly removedRelease?: string;
   /**
    * The kind's zero value as kube's typed decoding produces it (a Namespace has non-pointer
    * `spec` and `status`, so its zero object carries both); server-side apply diffs against it.

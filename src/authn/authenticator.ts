@@ -61,6 +61,8 @@ export interface RequestHead {
   headerValues(name: string): string[];
   /** The verified-or-not client certificate, or undefined when the client presented none. */
   readonly peerCertificate: PeerCertificate | undefined;
+  /** The peer's IP address (audit's source IPs). */
+  readonly remoteAddress?: string | undefined;
   /**
    * Aborted when the client goes away or the request times out; created on first read, so an
    * authenticator that never waits (client certificates) costs the request nothing. Authenticators

@@ -7,7 +7,7 @@ export type WebhookResult = 'success' | 'error' | 'timeout' | 'canceled';
 function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: L[]): Counter<L> {
   return (
     (registry.getSingleMetric(name) as Counter<L> | undefined) ??
-    new Counter({ name, help, labelNames, registers: [registry] })
+    new Counter({ name, help: `[ALPHA] ${help}`, labelNames, registers: [registry] })
   );
 }
 
@@ -20,7 +20,7 @@ function histogram<L extends string>(
 ): Histogram<L> {
   return (
     (registry.getSingleMetric(name) as Histogram<L> | undefined) ??
-    new Histogram({ name, help, labelNames, buckets, registers: [registry] })
+    new Histogram({ name, help: `[ALPHA] ${help}`, labelNames, buckets, registers: [registry] })
   );
 }
 
@@ -28,7 +28,7 @@ function histogram<L extends string>(
 const DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * kube-apiserver v1.32's authorization metrics, with its names, help texts, labels and buckets,
+ * kube-apiserver v1.32's authorization metrics (all ALPHA), with its names, help texts, labels and buckets,
  * registered once per registry: terminal decisions per authorizer, webhook round-trips, their
  * latency and fail-open results, and match condition errors, exclusions and evaluation time.
  */

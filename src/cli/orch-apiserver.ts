@@ -63,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
     serviceClusterIPRange: f.serviceClusterIPRange,
     serviceNodePortRange: f.serviceNodePortRange,
     advertiseAddress: f.advertiseAddress || undefined,
+    showHiddenMetricsForVersion: f.showHiddenMetricsForVersion || undefined,
+    audit: f.audit,
     logger,
   });
   const readyMs = Math.round(performance.now() - started);

@@ -29,6 +29,10 @@ export interface ApiRequest {
   auditId?: string;
   /** Warnings for the response's `Warning` headers, from every layer. */
   readonly warnings: RequestWarnings;
+  /** Present while the request is audited: annotations later layers add to its audit events. */
+  auditAnnotations?: Record<string, string>;
+  /** Set by the resource handler for a deprecated API version (metrics and audit read it). */
+  deprecatedApi?: { readonly removedRelease: string };
   /** The API domain profile of the server answering (names of groups and media types). */
   readonly domain: ApiDomain;
   /** What authenticators may read: headers and the client certificate, never the body. */

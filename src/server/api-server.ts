@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Registry } from 'prom-client';
 import { AdmissionChain, type AdmissionPlugin, BUILTIN_ADMISSION_PLUGINS, buildAdmission } from '../admission/index.js';
 import type { ApiDomain } from '../apis/api-domain.js';
 import type { ResourceDefinition } from '../apis/resource-definition.js';
+import type { AuditBackend, AuditPolicyEvaluator } from '../audit/index.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import { buildRequestAuthenticator } from '../authn/request-authenticator.js';
 import type { IssuerDiscoveryDocuments } from '../authn/service-account/issuer-discovery.js';
@@ -12,15 +14,18 @@ import { RbacAuthorizer } from '../authz/rbac/rbac-authorizer.js';
 import { RbacIndex } from '../authz/rbac/rbac-index.js';
 import { EncodingCache } from '../encoding/index.js';
 import { discoveryHandler } from '../endpoints/discovery/discovery-handler.js';
+import { audit, auditFailedAuthentication } from '../endpoints/filters/audit.js';
 import { authentication } from '../endpoints/filters/authentication.js';
 import { authorization } from '../endpoints/filters/authorization.js';
 import { commonHeaders } from '../endpoints/filters/common-headers.js';
 import { impersonation } from '../endpoints/filters/impersonation.js';
 import { requestInfo } from '../endpoints/filters/request-info.js';
+import { requestMetrics } from '../endpoints/filters/request-metrics.js';
 import { chain, type Handler } from '../endpoints/handler.js';
 import { resourceHandler } from '../endpoints/handlers/resource-handler.js';
 import type { FeatureGates } from '../featuregate/feature-gates.js';
 import { OrchFeatures } from '../featuregate/orch-features.js';
+import type { ApiServerMetrics } from '../metrics/apiserver-metrics.js';
 import type { WriteHooks } from '../registry/generic/write-hooks.js';
 import { ResourceSet, resourceFactory } from '../registry/resource-set/index.js';
 import type { KeyScheme } from '../storage/keys.js';
@@ -32,6 +37,7 @@ import { ensureSystemNamespaces, immortalNamespaces } from './bootstrap-namespac
 import { priorityClassLister, storageClassLister } from './cluster-objects.js';
 import { panicRecovery } from './filters/panic-recovery.js';
 import type { HealthRegistry } from './health/health-registry.js';
+import { metricsHandler } from './metrics-handler.js';
 import { feedNodeGraph } from './node-graph-feed.js';
 import { openApiHandler } from './openapi-handler.js';
 import { rbacEscalationPlugin } from './rbac-escalation.js';
@@ -81,6 +87,12 @@ export interface ApiServerDeps {
   readonly minRequestTimeoutSeconds?: number;
   /** Service-account issuer discovery documents to serve; absent: not served. */
   readonly serviceAccountIssuer?: IssuerDiscoveryDocuments;
+  /** kube's request, authentication and authorization metrics, recorded by the filters. */
+  readonly metrics?: ApiServerMetrics;
+  /** `--audit-policy-file` with a backend: requests are audited. */
+  readonly audit?: { readonly evaluator: AuditPolicyEvaluator; readonly backend: AuditBackend };
+  /** Served at `/metrics` when set. */
+  readonly metricsRegistry?: Registry;
   /** Work around the store writes of some resources (Service allocations). */
   readonly writeHooks?: (def: ResourceDefinition) => WriteHooks | undefined;
 }
@@ -177,14 +189,17 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
     buildRequestAuthenticator({
       authenticators: [new X509Authenticator({ credentialIdExtra: d.domain.credentialIdExtra })],
     });
+  const auditing = d.audit && { ...d.audit, domain: d.domain, clock };
   const handler = chain(
     [
       commonHeaders(),
       panicRecovery(d.logger),
       requestInfo(),
-      authentication(authenticator),
+      authentication(authenticator, d.metrics, auditing && auditFailedAuthentication(auditing)),
+      ...(auditing ? [audit(auditing)] : []),
       impersonation(authorizer, d.domain.group('authentication')),
-      authorization(authorizer, { withSelectors: d.gates.enabled(OrchFeatures.AuthorizeWithSelectors) }),
+      authorization(authorizer, { withSelectors: d.gates.enabled(OrchFeatures.AuthorizeWithSelectors) }, d.metrics),
+      ...(d.metrics ? [requestMetrics(d.metrics)] : []),
     ],
     rootHandler(
       {
@@ -193,6 +208,7 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
         discovery: discoveryHandler({ resources: set, version: versionInfo(), serverAddress: d.serverAddress }),
         serviceAccountIssuer: d.serviceAccountIssuer && serviceAccountIssuerHandler(d.serviceAccountIssuer),
         index: rootPathsHandler(set, d.health, d.serviceAccountIssuer !== undefined),
+        metrics: d.metricsRegistry && metricsHandler(d.metricsRegistry),
       },
       resourceHandler(set, {
         cborEnabled: d.gates.enabled(OrchFeatures.CBORServingAndStorage),

@@ -12,12 +12,14 @@ export interface NonResourceRoutes {
   readonly serviceAccountIssuer?: (req: ApiRequest) => ApiResponse | undefined;
   /** `/` and `/index.html`: the listed paths. */
   readonly index?: (req: ApiRequest) => ApiResponse | undefined;
+  /** `/metrics`, when served. */
+  readonly metrics?: (req: ApiRequest) => Promise<ApiResponse> | undefined;
 }
 
 const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/.+)?$/;
 
 /**
- * The innermost handler: health endpoints, discovery, OpenAPI, issuer discovery, then resources; anything
+ * The innermost handler: health endpoints, resources, metrics, discovery, OpenAPI, issuer discovery; anything
  * else is a 404 `Status`.
  */
 export function rootHandler(routes: NonResourceRoutes, resources: Handler): Handler {
@@ -35,6 +37,8 @@ export function rootHandler(routes: NonResourceRoutes, resources: Handler): Hand
       return { kind: 'body', status: r.status, headers: { ...r.headers }, body: r.body };
     }
     if (req.info?.isResourceRequest) return resources(req);
+    const metrics = routes.metrics?.(req);
+    if (metrics) return metrics;
     const doc =
       routes.discovery(req) ?? routes.openapi(req) ?? routes.serviceAccountIssuer?.(req) ?? routes.index?.(req);
     if (doc) return doc;

@@ -5,12 +5,20 @@ import { HEALTH_GROUPS, type HealthRegistry } from './health/health-registry.js'
 /**
  * The paths kube-apiserver lists at `/`: API discovery roots and every served group and
  * group-version, the health endpoints and each of their checks, the OpenAPI documents
- * (`/apis/` and `/openapi/v3/` are the prefixes kube registers), `/version` and, when served, the
+ * (`/apis/` and `/openapi/v3/` are the prefixes kube registers), `/metrics`, `/version` and, when served, the
  * service-account issuer discovery documents. Sorted, no
  * duplicates; read from the resource set and health checks at the time of the request.
  */
 export function listedPaths(resources: ResourceSet, health: HealthRegistry, issuerDiscovery = false): string[] {
-  const paths = new Set<string>(['/apis', '/apis/', '/openapi/v2', '/openapi/v3', '/openapi/v3/', '/version']);
+  const paths = new Set<string>([
+    '/apis',
+    '/apis/',
+    '/metrics',
+    '/openapi/v2',
+    '/openapi/v3',
+    '/openapi/v3/',
+    '/version',
+  ]);
   if (issuerDiscovery) {
     paths.add('/.well-known/openid-configuration');
     paths.add('/openid/v1/jwks');

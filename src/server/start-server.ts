@@ -1,11 +1,18 @@
 import { setMaxListeners } from 'node:events';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Registry } from 'prom-client';
 import type { AdmissionPlugin } from '../admission/index.js';
-import { type ApiDomainName, apiDomain } from '../apis/api-domain.js';
+import { type ApiDomain, type ApiDomainName, apiDomain } from '../apis/api-domain.js';
 import { scaleSchema } from '../apis/autoscaling/autoscaling-v1-schemas.js';
 import { apiErrors } from '../apis/meta/status.js';
+import {
+  type AuditBackend,
+  AuditPolicyError,
+  AuditPolicyEvaluator,
+  LogBackend,
+  parseAuditPolicy,
+} from '../audit/index.js';
 import type { AuthenticationOptions } from '../authn/authentication-options.js';
 import { type Authentication, buildAuthentication } from '../authn/build-authentication.js';
 import { type TokenRequestCreator, tokenRequestCreator } from '../authn/service-account/token-request.js';
@@ -15,6 +22,8 @@ import type { Handler } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/handlers/response-writer.js';
 import { newOrchFeatureGates, OrchFeatures } from '../featuregate/orch-features.js';
 import { groupVersionRegistry, RuntimeConfig } from '../featuregate/runtime-config.js';
+import { ApiServerMetrics } from '../metrics/apiserver-metrics.js';
+import { MetricDefinitions } from '../metrics/stability.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import { keyScheme } from '../storage/keys.js';
 import type { Store } from '../storage/store.js';
@@ -40,6 +49,7 @@ import { serviceNetworking } from './service-networking.js';
 import { type SecureServer, startSecureServer } from './serving/secure-server.js';
 import { ensureCertificates } from './tls/ensure-certificates.js';
 import { writeAdminKubeconfig } from './tls/kubeconfig.js';
+import { apiLevel } from './version.js';
 
 /** Options of {@link startServer}; they mirror the `orch-apiserver` flags. */
 export interface ServerOptions {
@@ -101,8 +111,15 @@ export interface ServerOptions {
   readonly disableAdmissionPlugins?: readonly string[];
   /** Admission plugins of the embedding program, run after the built-in ones. */
   readonly admissionPlugins?: readonly AdmissionPlugin[];
-  /** Registry the server's metrics are registered on (default: a fresh one; never prom-client's global). */
+  /** Registry the server's metrics are registered on and `/metrics` serves (default: a fresh one; never prom-client's global). */
   readonly metrics?: Registry;
+  /**
+   * `--audit-policy-file` and `--audit-log-*`: requests are audited when both a policy and a log
+   * path are given (kube audits nothing without a backend).
+   */
+  readonly audit?: AuditOptions;
+  /** `--show-hidden-metrics-for-version`: the previous minor version (`1.31`) shows metrics hidden in this one. */
+  readonly showHiddenMetricsForVersion?: string;
   /** `--service-cluster-ip-range`: one CIDR or a dual-stack pair (default `10.0.0.0/24`). */
   readonly serviceClusterIPRange?: string;
   /** `--service-node-port-range` (default `30000-32767`). */
@@ -193,6 +210,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     { coordinatedLeaderElection: gates.enabled(OrchFeatures.CoordinatedLeaderElection) },
   );
   runtimeConfig.validate(groupVersionRegistry(servable));
+  // A policy file that does not load stops start-up, naming the file.
+  const auditing = await loadAudit(options.audit, domain, logger);
+  // Metric definitions check --show-hidden-metrics-for-version before anything is opened.
+  const metrics = options.metrics ?? new Registry();
+  const metricDefinitions = new MetricDefinitions(metrics, {
+    componentVersion: apiLevel(),
+    showHiddenForVersion: options.showHiddenMetricsForVersion,
+  });
   // A policy file that does not decode fails start-up before anything is opened.
   // With --authorization-config, ABAC is read once the file names it (below).
   const configFile = options.authorization?.configFile ?? '';
@@ -268,9 +293,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     listening = server;
     const serverAddress = new URL(server.url).host;
-    // Served at /metrics once metrics are exposed; authentication registers its own today.
-    const metrics = options.metrics ?? new Registry();
     let served: ResourceSet | undefined;
+    const apiMetrics = new ApiServerMetrics(
+      metricDefinitions,
+      () => storageObjectCounts(served),
+      `system:serviceaccount:${domain.systemNamespace}:default`,
+    );
     authentication = await buildAuthentication(anonymousWithAuthorizer(options, logger), {
       domain,
       logger,
@@ -315,6 +343,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       serviceAccountIssuer: serviceAccountIssuerDocuments(authentication.serviceAccounts, serverAddress, logger),
       writeHooks: (def) => networking.writeHooksFor(def),
+      metrics: apiMetrics,
+      metricsRegistry: metrics,
+      audit: auditing,
     });
     served = api.resources;
     const sa = authentication.serviceAccounts;
@@ -427,6 +458,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         lifetime.abort();
         await customResources.stopped();
         await server.close({ drainTimeoutMs: 60_000 });
+        auditing?.backend.close();
         if (ownsStore) await store.close();
       })();
       return closing;
@@ -434,8 +466,60 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return { url: server.url, kubeconfigPath, admin, store, resources: served, close };
   } catch (e) {
     lifetime.abort();
+    auditing?.backend.close();
     await listening?.close({ drainTimeoutMs: 0 }).catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     throw e;
   }
+}
+
+/** `apiserver_storage_objects`: objects per group/resource, from the watch caches (one version each). */
+function* storageObjectCounts(resources: ResourceSet | undefined): Iterable<readonly [string, number]> {
+  if (!resources) return;
+  const seen = new Set<string>();
+  for (const served of resources.all()) {
+    const d = served.def;
+    const name = d.group ? `${d.resource}.${d.group}` : d.resource;
+    if (seen.has(name) || !served.cacher) continue;
+    seen.add(name);
+    yield [name, served.cacher.stats().objects];
+  }
+}
+
+/** The audit flags. */
+export interface AuditOptions {
+  readonly policyFile?: string;
+  /** `-`: standard output. */
+  readonly logPath?: string;
+  readonly logMaxAgeDays?: number;
+  readonly logMaxBackups?: number;
+  readonly logMaxSizeMB?: number;
+}
+
+async function loadAudit(
+  o: AuditOptions | undefined,
+  domain: ApiDomain,
+  logger: Logger,
+): Promise<{ evaluator: AuditPolicyEvaluator; backend: AuditBackend } | undefined> {
+  if (!o?.policyFile) return undefined;
+  let text: string;
+  try {
+    text = await readFile(o.policyFile, 'utf8');
+  } catch (e) {
+    throw new AuditPolicyError(`failed to read file path ${JSON.stringify(o.policyFile)}: ${(e as Error).message}`);
+  }
+  const { policy, warnings } = parseAuditPolicy(text, o.policyFile, domain);
+  for (const w of warnings) logger.warn(w, { file: o.policyFile });
+  if (!o.logPath) {
+    logger.info('no audit backend configured (--audit-log-path): requests are not audited');
+    return undefined;
+  }
+  const backend = new LogBackend({
+    path: o.logPath,
+    maxAgeDays: o.logMaxAgeDays,
+    maxBackups: o.logMaxBackups,
+    maxSizeMB: o.logMaxSizeMB,
+    onError: (e) => logger.error('audit log write failed', { error: e instanceof Error ? e.message : String(e) }),
+  });
+  return { evaluator: new AuditPolicyEvaluator(policy), backend };
 }

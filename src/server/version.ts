@@ -31,3 +31,8 @@ export function versionInfo(): VersionInfo {
     platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
   };
 }
+
+/** The API level as a version (`1.32.0`): metric deprecation compares against it. */
+export function apiLevel(): string {
+  return `${KUBE_MAJOR}.${KUBE_MINOR}.0`;
+}

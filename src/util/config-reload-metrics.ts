@@ -27,7 +27,7 @@ export class ConfigReloadMetrics {
       (registry.getSingleMetric(reloadsTotal) as Counter<'status' | 'apiserver_id_hash'> | undefined) ??
       new Counter({
         name: reloadsTotal,
-        help: `Total number of automatic reloads of ${subject} configuration split by status and apiserver identity.`,
+        help: `[ALPHA] Total number of automatic reloads of ${subject} configuration split by status and apiserver identity.`,
         labelNames: ['status', 'apiserver_id_hash'],
         registers: [registry],
       });
@@ -35,7 +35,7 @@ export class ConfigReloadMetrics {
       (registry.getSingleMetric(lastReload) as Gauge<'status' | 'apiserver_id_hash'> | undefined) ??
       new Gauge({
         name: lastReload,
-        help: `Timestamp of the last automatic reload of ${subject} configuration split by status and apiserver identity.`,
+        help: `[ALPHA] Timestamp of the last automatic reload of ${subject} configuration split by status and apiserver identity.`,
         labelNames: ['status', 'apiserver_id_hash'],
         registers: [registry],
       });

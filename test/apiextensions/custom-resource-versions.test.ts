@@ -79,6 +79,15 @@ describe('custom resource versions, defaults, pruning and apply', () => {
       const alpha = await s.api.admin('GET', '/apis/versions.example.com/v1alpha1/namespaces/default/things/t');
       assert.equal(alpha.headers.warning, '299 - "v1alpha1 goes away soon"');
       assert.equal((await s.api.admin('GET', '/apis/versions.example.com/v1/things')).headers.warning, undefined);
+      // apiserver_requested_deprecated_apis is 1 for each deprecated version requested, joinable
+      // with apiserver_request_total on group, version, resource and sub-resource.
+      const metrics = (await s.api.admin('GET', '/metrics')).text;
+      for (const v of ['v1beta1', 'v1alpha1']) {
+        const labels = `group="versions.example.com",version="${v}",resource="things",subresource=""`;
+        assert.ok(metrics.includes(`apiserver_requested_deprecated_apis{${labels},removed_release=""} 1`), v);
+        assert.match(metrics, new RegExp(`apiserver_request_total\\{verb="(GET|LIST)",dry_run="",${labels},`));
+      }
+      assert.doesNotMatch(metrics, /apiserver_requested_deprecated_apis\{group="versions.example.com",version="v1"/);
     });
 
     it('records every storage version in status.storedVersions', async () => {

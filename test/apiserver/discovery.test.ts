@@ -153,6 +153,7 @@ describe('discovery and schema documents', () => {
       '/healthz/poststarthook/bootstrap-namespaces',
       '/livez',
       '/livez/ping',
+      '/metrics',
       '/readyz',
       '/readyz/shutdown',
       '/openapi/v2',

@@ -19,7 +19,7 @@ describe('AuthenticationConfigReloadMetrics', () => {
     const text = await registry.metrics();
     assert.match(
       text,
-      /# HELP apiserver_authentication_config_controller_automatic_reloads_total Total number of automatic reloads of authentication configuration split by status and apiserver identity\./,
+      /# HELP apiserver_authentication_config_controller_automatic_reloads_total \[ALPHA\] Total number of automatic reloads of authentication configuration split by status and apiserver identity\./,
     );
     assert.ok(
       text.includes(

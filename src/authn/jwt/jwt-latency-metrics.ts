@@ -16,7 +16,7 @@ export class JwtLatencyMetrics {
       (registry.getSingleMetric(NAME) as Histogram<'result' | 'jwt_issuer_hash'> | undefined) ??
       new Histogram({
         name: NAME,
-        help: 'Latency of jwt authentication operations in seconds. This is the time spent authenticating a token for cache miss only (i.e. when the token is not found in the cache).',
+        help: '[ALPHA] Latency of jwt authentication operations in seconds. This is the time spent authenticating a token for cache miss only (i.e. when the token is not found in the cache).',
         labelNames: ['result', 'jwt_issuer_hash'],
         buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
         registers: [registry],

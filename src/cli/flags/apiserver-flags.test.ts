@@ -66,6 +66,7 @@ describe('parseApiServerCommandLine', () => {
       '--livez-grace-period=1m30s',
       '--run-controllers=false',
       '--min-request-timeout=60',
+      '--show-hidden-metrics-for-version=1.31',
       '--anonymous-auth=false',
       '--api-audiences=https://a.example,b',
     ]);
@@ -108,6 +109,8 @@ describe('parseApiServerCommandLine', () => {
         serviceClusterIPRange: '',
         serviceNodePortRange: '30000-32767',
         advertiseAddress: '',
+        showHiddenMetricsForVersion: '1.31',
+        audit: { policyFile: '', logPath: '', logMaxAgeDays: 0, logMaxBackups: 0, logMaxSizeMB: 0 },
       },
     );
     assert.equal(f.runtimeConfig.isEnabled('coordination.orch.io', 'v1'), false);

@@ -13,6 +13,8 @@ import type { LeaderElectionConfiguration } from '../../client/leaderelection/le
 import { FeatureGateError, RuntimeConfigError } from '../../featuregate/errors.js';
 import { type FeatureGates, parseFeatureGateValue } from '../../featuregate/feature-gates.js';
 import { type GroupVersionResource, groupVersionRegistry, RuntimeConfig } from '../../featuregate/runtime-config.js';
+import { ShowHiddenMetricsError, validateShowHiddenMetricsVersion } from '../../metrics/stability.js';
+import { apiLevel } from '../../server/version.js';
 import { authenticationFlagTable, authenticationOptionsFromFlags } from './authentication-flags.js';
 import { authorizationFlagTable, authorizationOptionsFromFlags } from './authorization-flags.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
@@ -92,6 +94,16 @@ export interface ApiServerFlags {
   readonly serviceNodePortRange: string;
   /** `--advertise-address`; empty: derived from the bind address. */
   readonly advertiseAddress: string;
+  /** `--show-hidden-metrics-for-version`: empty, or the previous minor version (checked). */
+  readonly showHiddenMetricsForVersion: string;
+  /** `--audit-policy-file` and `--audit-log-*` (empty path: no auditing). */
+  readonly audit: {
+    readonly policyFile: string;
+    readonly logPath: string;
+    readonly logMaxAgeDays: number;
+    readonly logMaxBackups: number;
+    readonly logMaxSizeMB: number;
+  };
 }
 
 export type ParsedApiServerCommandLine =
@@ -256,6 +268,42 @@ export function apiServerFlagTable(deps: ApiServerFlagDeps) {
       usage:
         'Run the garbage collector and the namespace controller inside the API server. With false, deleted namespaces stay Terminating and dependents are not garbage collected until a controller manager runs them.',
     }),
+    auditPolicyFile: stringFlag({
+      name: 'audit-policy-file',
+      section: 'Auditing',
+      usage: 'Path to the file that defines the audit policy configuration.',
+    }),
+    auditLogPath: stringFlag({
+      name: 'audit-log-path',
+      section: 'Auditing',
+      usage: "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out.",
+    }),
+    auditLogMaxAge: intFlag({
+      name: 'audit-log-maxage',
+      default: 0,
+      section: 'Auditing',
+      usage:
+        'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.',
+    }),
+    auditLogMaxBackup: intFlag({
+      name: 'audit-log-maxbackup',
+      default: 0,
+      section: 'Auditing',
+      usage:
+        "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
+    }),
+    auditLogMaxSize: intFlag({
+      name: 'audit-log-maxsize',
+      default: 0,
+      section: 'Auditing',
+      usage: 'The maximum size in megabytes of the audit log file before it gets rotated.',
+    }),
+    showHiddenMetricsForVersion: stringFlag({
+      name: 'show-hidden-metrics-for-version',
+      section: 'Metrics',
+      usage:
+        "The previous minor version (e.g. '1.31') whose hidden metrics to show again; any other value is refused. It gives you one release to notice metrics hidden by an upgrade before they are removed.",
+    }),
     livezGracePeriodMs: durationFlag({
       name: 'livez-grace-period',
       section: 'Generic',
@@ -325,6 +373,15 @@ function validate(
   if (v.livezGracePeriodMs < 0) problems.push('--livez-grace-period can not be a negative value');
   if (v.minRequestTimeout < 0) problems.push('--min-request-timeout can not be a negative value');
   problems.push(...validateServiceFlags(v));
+  if (v.auditLogMaxAge < 0) problems.push('--audit-log-maxage can not be a negative value');
+  if (v.auditLogMaxBackup < 0) problems.push('--audit-log-maxbackup can not be a negative value');
+  if (v.auditLogMaxSize < 0) problems.push('--audit-log-maxsize can not be a negative value');
+  try {
+    validateShowHiddenMetricsVersion(apiLevel(), v.showHiddenMetricsForVersion);
+  } catch (err) {
+    if (!(err instanceof ShowHiddenMetricsError)) throw err;
+    problems.push(err.message);
+  }
   let runtimeConfig: RuntimeConfig | undefined;
   try {
     runtimeConfig = RuntimeConfig.fromEntries(v.runtimeConfig);
@@ -405,6 +462,14 @@ export function parseApiServerCommandLine(
       serviceClusterIPRange: v.serviceClusterIPRange,
       serviceNodePortRange: formatPortRange(v.serviceNodePortRange),
       advertiseAddress: v.advertiseAddress,
+      showHiddenMetricsForVersion: v.showHiddenMetricsForVersion,
+      audit: {
+        policyFile: v.auditPolicyFile,
+        logPath: v.auditLogPath,
+        logMaxAgeDays: v.auditLogMaxAge,
+        logMaxBackups: v.auditLogMaxBackup,
+        logMaxSizeMB: v.auditLogMaxSize,
+      },
     },
   };
 }

@@ -27,7 +27,7 @@ export function runDescriptors(
     readonly config?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
     readonly clock?: Clock;
     readonly minResyncPeriodMs?: number;
-    /** The domain the resources were built with (default `orch.io`). */
+    /** The server's domain profile (default `orch.io`). */
     readonly domain?: ApiDomain;
   } = {},
 ): RunningDescriptors {

@@ -1,6 +1,7 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { Authenticator } from '../../authn/authenticator.js';
-import type { Filter } from '../handler.js';
+import type { ApiServerMetrics } from '../../metrics/apiserver-metrics.js';
+import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
 
 /**
@@ -8,10 +9,24 @@ import { errorResponse } from '../handlers/response-writer.js';
  * anonymous requests are disabled. Authenticators that wait read the request's signal, created
  * on first use.
  */
-export function authentication(authenticator: Authenticator): Filter {
+export function authentication(
+  authenticator: Authenticator,
+  metrics?: ApiServerMetrics,
+  onUnauthenticated?: (req: ApiRequest, res: ApiResponse) => void,
+): Filter {
   return (next) => async (req) => {
+    const started = metrics ? performance.now() : 0;
     const r = await authenticator.authenticate(req.head);
-    if (r.kind !== 'user') return errorResponse(req, new StatusError(401, 'Unauthorized', 'Unauthorized'));
+    if (metrics) {
+      const seconds = (performance.now() - started) / 1000;
+      if (r.kind === 'user') metrics.authenticated('success', seconds, r.user.name);
+      else metrics.authenticated(r.kind === 'error' ? 'error' : 'failure', seconds);
+    }
+    if (r.kind !== 'user') {
+      const res = errorResponse(req, new StatusError(401, 'Unauthorized', 'Unauthorized'));
+      onUnauthenticated?.(req, res);
+      return res;
+    }
     req.user = r.user;
     return next(req);
   };

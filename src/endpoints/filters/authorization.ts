@@ -7,6 +7,7 @@ import {
   attributesOf,
   forbiddenError,
 } from '../../authz/index.js';
+import type { ApiServerMetrics } from '../../metrics/apiserver-metrics.js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
@@ -27,6 +28,22 @@ function internalError(req: ApiRequest, error: string): ApiResponse {
   };
 }
 
+/** kube's audit annotations of the decision (when the request is audited). */
+function annotate(req: ApiRequest, r: AuthorizationResult): void {
+  const annotations = req.auditAnnotations;
+  if (!annotations) return;
+  const group = req.domain.group('authorization');
+  annotations[`${group}/decision`] = r.decision === 'allow' ? 'allow' : 'forbid';
+  annotations[`${group}/reason`] = r.reason;
+}
+
+/** kube's authorization result label. */
+function resultLabel(r: AuthorizationResult): 'allowed' | 'denied' | 'no-opinion' | 'error' {
+  if (r.decision === 'allow') return 'allowed';
+  if (r.evaluationError) return 'error';
+  return r.decision === 'deny' ? 'denied' : 'no-opinion';
+}
+
 /**
  * Asks the authorizer about the request after authentication (and impersonation), before any
  * body is read: `allow` passes it on; `deny`, or no opinion from every module, is a 403 `Status`
@@ -34,13 +51,24 @@ function internalError(req: ApiRequest, error: string): ApiResponse {
  * then `: <reason>` when the authorizer gave one); a request not allowed whose authorizer met an
  * error (an unreachable webhook) is kube's plain-text 500 naming the error. With `withSelectors` (the
  * `AuthorizeWithSelectors` gate) list, watch and deletecollection requests carry their parsed
- * selectors to the authorizer.
+ * selectors to the authorizer. With `metrics`, kube's authorization attempts and durations are
+ * recorded.
  */
-export function authorization(authorizer: Authorizer, o: AttributesOptions): Filter {
+export function authorization(authorizer: Authorizer, o: AttributesOptions, metrics?: ApiServerMetrics): Filter {
   // Everything is allowed: nothing to ask per request (a cached GET would pay for it).
-  if (authorizer === alwaysAllow) return (next) => next;
+  if (authorizer === alwaysAllow && !metrics) return (next) => next;
   const denied = (req: ApiRequest, a: Attributes, r: AuthorizationResult): ApiResponse =>
     r.evaluationError ? internalError(req, r.evaluationError) : errorResponse(req, forbiddenError(a, r.reason));
+  if (metrics) {
+    return (next) => async (req) => {
+      const a = attributesOf(req.info!, req.user!, o);
+      const started = performance.now();
+      const r = authorizer.decide ? authorizer.decide(a) : await authorizer.authorize(a, req);
+      metrics.authorized(resultLabel(r), (performance.now() - started) / 1000);
+      annotate(req, r);
+      return r.decision === 'allow' ? next(req) : denied(req, a, r);
+    };
+  }
 
   const decide = authorizer.decide?.bind(authorizer);
   // Authorizers that never wait decide without a promise: no extra async layer per request.
@@ -48,12 +76,14 @@ export function authorization(authorizer: Authorizer, o: AttributesOptions): Fil
     return (next) => (req) => {
       const a = attributesOf(req.info!, req.user!, o);
       const r = decide(a);
+      annotate(req, r);
       return r.decision === 'allow' ? next(req) : Promise.resolve(denied(req, a, r));
     };
   }
   return (next) => async (req) => {
     const a = attributesOf(req.info!, req.user!, o);
     const r = await authorizer.authorize(a, req);
+    annotate(req, r);
     return r.decision === 'allow' ? next(req) : denied(req, a, r);
   };
 }

@@ -46,7 +46,15 @@ export function resourceHandler(resources: ResourceSet, cfg: ResponseConfig): Ha
       const sub = info.subresource ? served.def.subresources.find((s) => s.name === info.subresource) : undefined;
       if (info.subresource && !sub) throw apiErrors.pathNotFound();
       const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
-      if (served.def.deprecationWarning) ctx.warnings.add(served.def.deprecationWarning);
+      if (served.def.deprecationWarning) {
+        ctx.warnings.add(served.def.deprecationWarning);
+        req.deprecatedApi = { removedRelease: served.def.removedRelease ?? '' };
+        if (req.auditAnnotations) {
+          req.auditAnnotations[`${req.domain.name}/deprecated`] = 'true';
+          if (served.def.removedRelease)
+            req.auditAnnotations[`${req.domain.name}/removed-release`] = served.def.removedRelease;
+        }
+      }
       if (sub?.kind) return await handleSubresourceKind(served, sub, req, ctx, cfg);
       if (sub?.create) return await handleSubresourceCreate(served, sub, req, ctx, cfg);
       if (sub?.connect) return await handleConnect(served, sub, req, ctx);
