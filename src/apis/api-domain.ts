@@ -41,6 +41,8 @@ export interface ApiDomain {
    * objects: `orch.io` | `kubernetes.io`.
    */
   readonly serviceAccountClaim: string;
+  /** `iss` of legacy Secret-based service-account tokens: `orch/serviceaccount` | `kubernetes/serviceaccount`. */
+  readonly legacyServiceAccountIssuer: string;
   /** User extra naming the pod a service-account token is bound to: `authentication.orch.io/pod-name` | `authentication.kubernetes.io/pod-name`. */
   readonly podNameExtra: string;
   /** User extra with that pod's uid: `authentication.orch.io/pod-uid` | `authentication.kubernetes.io/pod-uid`. */
@@ -119,6 +121,7 @@ function profile(r: DomainRoots): ApiDomain {
     initialEventsEndAnnotation: `${r.name}/initial-events-end`,
     credentialIdExtra: key('authentication', 'credential-id'),
     serviceAccountClaim: r.keyDomain,
+    legacyServiceAccountIssuer: `${r.longProduct}/serviceaccount`,
     podNameExtra: key('authentication', 'pod-name'),
     podUidExtra: key('authentication', 'pod-uid'),
     nodeNameExtra: key('authentication', 'node-name'),

@@ -15,6 +15,10 @@ import { cachedTokenAuthenticator } from './cached-token-authenticator.js';
 import type { ObjectReader } from './object-reader.js';
 import { buildRequestAuthenticator } from './request-authenticator.js';
 import { requestHeaderAuthenticator } from './request-header-authenticator.js';
+import {
+  LegacyServiceAccountTokenAuthenticator,
+  type SecretLabelWriter,
+} from './service-account/legacy-token-authenticator.js';
 import { ServiceAccountTokenAuthenticator } from './service-account/service-account-authenticator.js';
 import {
   loadServiceAccountConfig,
@@ -37,6 +41,8 @@ export interface AuthenticationDeps {
   readonly logger: Logger;
   /** Live objects (bootstrap-token Secrets, service accounts and what their tokens are bound to). */
   readonly objects: ObjectReader;
+  /** Writes the last-used label of legacy token Secrets; without it their use is not recorded. */
+  readonly secretLabels?: SecretLabelWriter;
   /** Stops reloads and key refreshes when it aborts. */
   readonly lifetime: AbortSignal;
   /** Where authentication metrics are registered (never prom-client's global registry). */
@@ -165,11 +171,22 @@ export async function buildAuthentication(
         keys: serviceAccounts.publicKeys,
         implicitAudiences: apiAudiences,
         // kube-apiserver v1.32 checks every bound token against its account and bound object;
-        // --service-account-lookup only concerns legacy Secret tokens, which Orch does not accept.
+        // --service-account-lookup only concerns legacy Secret tokens.
         lookup: true,
         objects: deps.objects,
         domain: deps.domain,
         clock,
+      }),
+      // Legacy Secret-based tokens (the controller manager's token controller writes them).
+      new LegacyServiceAccountTokenAuthenticator({
+        keys: serviceAccounts.publicKeys,
+        implicitAudiences: apiAudiences,
+        lookup: serviceAccounts.lookup,
+        objects: deps.objects,
+        domain: deps.domain,
+        secretLabels: deps.secretLabels,
+        clock,
+        logger: deps.logger,
       }),
     );
   }

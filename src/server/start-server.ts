@@ -37,10 +37,12 @@ import { serveCustomResources } from './custom-resources.js';
 import { checkDataDirDomain } from './data-dir-domain.js';
 import { exchangeHandler } from './exchange-adapter.js';
 import { HealthRegistry } from './health/health-registry.js';
+import { startLegacyTokenTracking } from './legacy-token-tracking.js';
 import { openStore, type StorageBackend } from './open-store.js';
 import { ensureDefaultRbacPolicy } from './rbac-bootstrap.js';
 import { controllerLeaderElection, startReplicaControllers } from './replica-controllers.js';
 import { resourceSetReader } from './resource-set-reader.js';
+import { secretLabelWriter } from './secret-label-writer.js';
 import { servedDefinitions } from './served-definitions.js';
 import { serviceAccountIssuerDocuments } from './service-account-issuer.js';
 import { serviceNetworking } from './service-networking.js';
@@ -150,6 +152,8 @@ export interface RunningServer {
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 /** kube's APF configuration producer re-checks the bootstrap objects every minute. */
 const APF_ENSURE_INTERVAL_MS = 60 * 1000;
+/** How often the legacy token tracking ConfigMap is checked (and put back when deleted). */
+const LEGACY_TOKEN_TRACKING_INTERVAL_MS = 60 * 1000;
 const NOT_READY = apiErrors.serviceUnavailable('the server is starting');
 
 /**
@@ -299,6 +303,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       domain,
       logger,
       objects: resourceSetReader(() => served),
+      secretLabels: secretLabelWriter(() => served, domain),
       lifetime: lifetime.signal,
       metrics,
       featureEnabled: (name) => gates.enabled(name),
@@ -376,6 +381,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           health.markPostStartHookDone('start-service-ip-repair-controllers');
           health.markPostStartHookDone('bootstrap-controller');
         }),
+      startLegacyTokenTracking(resources, domain, {
+        signal: lifetime.signal,
+        logger,
+        intervalMs: LEGACY_TOKEN_TRACKING_INTERVAL_MS,
+      }),
       ensureSystemPriorityClasses(resources, domain, { signal: lifetime.signal, logger }).then(() =>
         health.markPostStartHookDone('scheduling/bootstrap-system-priority-classes'),
       ),

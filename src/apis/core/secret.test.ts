@@ -87,6 +87,16 @@ describe('Secret validation', () => {
       want: [],
     },
     {
+      name: "the domain's service account token type needs the domain's annotation",
+      obj: secret({ type: 'orch.io/service-account-token' }, { 'kubernetes.io/service-account.name': 'default' }),
+      want: ['metadata.annotations[orch.io/service-account.name]: Required value'],
+    },
+    {
+      name: "the domain's service account token type with its annotation",
+      obj: secret({ type: 'orch.io/service-account-token' }, { 'orch.io/service-account.name': 'default' }),
+      want: [],
+    },
+    {
       name: 'dockercfg requires .dockercfg',
       obj: secret({ type: 'kubernetes.io/dockercfg' }),
       want: ['data[.dockercfg]: Required value'],

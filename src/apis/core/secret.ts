@@ -78,8 +78,12 @@ function decodedSize(data: Record<string, string>, key: string): number {
   return Object.hasOwn(data, key) ? base64DecodedLength(data[key]) : 0;
 }
 
-/** kube's `ValidateSecret` beyond metadata: keys, total size ≤ 1 MiB, rules of the standard types. */
-export function validateSecretData(secret: Secret): FieldError[] {
+/**
+ * kube's `ValidateSecret` beyond metadata: keys, total size ≤ 1 MiB, rules of the standard types.
+ * The service-account token type is also the domain's (`orch.io/service-account-token`, with its
+ * `orch.io/service-account.name` annotation), the type Orch's token controller fills.
+ */
+export function validateSecretData(secret: Secret, domain: ApiDomain = ORCH_DOMAIN): FieldError[] {
   const errs: FieldError[] = [];
   const data = secret.data ?? {};
   let total = 0;
@@ -88,7 +92,7 @@ export function validateSecretData(secret: Secret): FieldError[] {
     total += base64DecodedLength(value);
   }
   if (total > MAX_CONFIG_DATA_SIZE_BYTES) errs.push(fieldErrors.tooLong('data', MAX_CONFIG_DATA_SIZE_BYTES));
-  errs.push(...validateSecretType(secret, data));
+  errs.push(...validateSecretType(secret, data, domain));
   return errs;
 }
 
@@ -98,7 +102,13 @@ function validateDockerConfig(data: Record<string, string>, key: string): FieldE
   return problem ? [fieldErrors.invalid(keyPath('data', key), '<secret contents redacted>', problem)] : [];
 }
 
-function validateSecretType(secret: Secret, data: Record<string, string>): FieldError[] {
+function validateSecretType(secret: Secret, data: Record<string, string>, domain: ApiDomain): FieldError[] {
+  if (secret.type === domain.key('', 'service-account-token')) {
+    const annotation = domain.key('', 'service-account.name');
+    return secret.metadata?.annotations?.[annotation]
+      ? []
+      : [fieldErrors.required(keyPath('metadata.annotations', annotation))];
+  }
   switch (secret.type) {
     case SecretType.ServiceAccountToken:
       // Only the name is required; the uid and token are filled in later by a controller.
@@ -169,8 +179,11 @@ export function secretResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResource
       standardFinalizers: standardFinalizers(domain),
       prepareForCreate: prepareSecret,
       prepareForUpdate: (secret) => prepareSecret(secret),
-      validateCreate: validateSecretData,
-      validateUpdate: (secret, old) => [...validateSecretImmutability(secret, old), ...validateSecretData(secret)],
+      validateCreate: (secret) => validateSecretData(secret, domain),
+      validateUpdate: (secret, old) => [
+        ...validateSecretImmutability(secret, old),
+        ...validateSecretData(secret, domain),
+      ],
     }),
   };
 }

@@ -74,7 +74,7 @@ function refOf(v: unknown): Ref | undefined {
 }
 
 /** The `iss` of a compact JWS, read without verifying it (kube's `hasCorrectIssuer`). */
-function unverifiedIssuer(token: string): string | undefined {
+export function unverifiedIssuer(token: string): string | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
@@ -115,6 +115,30 @@ function deletedBefore(obj: ApiObject, before: number): boolean {
 }
 
 /**
+ * The verified claims of a service-account JWS signed by one of `keys` (those with the token's
+ * `kid` first), or kube's error text when none verifies it or the payload is not a JSON object.
+ */
+export async function verifyTokenSignature(
+  token: string,
+  kid: unknown,
+  keys: readonly VerificationKey[],
+): Promise<Record<string, unknown> | string> {
+  const matching = typeof kid === 'string' && kid !== '' ? keys.filter((k) => k.kid === kid) : [];
+  const candidates = matching.length > 0 ? matching : keys;
+  for (const k of candidates) {
+    try {
+      const { payload } = await compactVerify(token, k.key, { algorithms: [k.alg] });
+      const claims: unknown = JSON.parse(new TextDecoder().decode(payload));
+      if (!isObject(claims)) return 'go-jose/go-jose/jwt: error unmarshalling claims';
+      return claims;
+    } catch (e) {
+      if (e instanceof SyntaxError) return 'go-jose/go-jose/jwt: error unmarshalling claims';
+    }
+  }
+  return candidates.length === 0 ? 'no public keys' : SIGNATURE_ERROR;
+}
+
+/**
  * kube-apiserver's service-account token authenticator for bound tokens (TokenRequest): a compact
  * JWS whose unverified `iss` is one of the issuers (else `no-opinion`), signed by one of the keys
  * (those with the token's `kid` first), within `nbf`/`exp`/`iat` with a 60 s leeway, whose `aud`
@@ -152,22 +176,8 @@ export class ServiceAccountTokenAuthenticator implements TokenAuthenticator {
     }
   }
 
-  /** The verified payload, or kube's aggregated error text. */
-  private async verifySignature(token: string, kid: unknown): Promise<Record<string, unknown> | string> {
-    const keys = this.options.keys;
-    const matching = typeof kid === 'string' && kid !== '' ? keys.filter((k) => k.kid === kid) : [];
-    const candidates = matching.length > 0 ? matching : keys;
-    for (const k of candidates) {
-      try {
-        const { payload } = await compactVerify(token, k.key, { algorithms: [k.alg] });
-        const claims: unknown = JSON.parse(new TextDecoder().decode(payload));
-        if (!isObject(claims)) return 'go-jose/go-jose/jwt: error unmarshalling claims';
-        return claims;
-      } catch (e) {
-        if (e instanceof SyntaxError) return 'go-jose/go-jose/jwt: error unmarshalling claims';
-      }
-    }
-    return candidates.length === 0 ? 'no public keys' : SIGNATURE_ERROR;
+  private verifySignature(token: string, kid: unknown): Promise<Record<string, unknown> | string> {
+    return verifyTokenSignature(token, kid, this.options.keys);
   }
 
   private async validate(claims: Record<string, unknown>, ctx: TokenRequestContext): Promise<TokenAuthResult> {

@@ -28,6 +28,33 @@ export interface TokenClaimsInput {
   readonly warnAfterSeconds?: number;
 }
 
+/** What a legacy Secret-based token names; see {@link ServiceAccountTokenSigner.signLegacy}. */
+export interface LegacyTokenClaimsInput {
+  readonly namespace: string;
+  readonly serviceAccount: ObjectClaim;
+  /** The Secret of type `<domain>/service-account-token` the token is stored in. */
+  readonly secretName: string;
+}
+
+/**
+ * The private claim names of legacy Secret-based tokens under `claimName`
+ * (`ApiDomain.serviceAccountClaim`): `kubernetes.io/serviceaccount/namespace`, ... in kube's profile.
+ */
+export function legacyClaimNames(claimName: string): {
+  readonly namespace: string;
+  readonly secretName: string;
+  readonly serviceAccountName: string;
+  readonly serviceAccountUid: string;
+} {
+  const p = `${claimName}/serviceaccount/`;
+  return {
+    namespace: `${p}namespace`,
+    secretName: `${p}secret.name`,
+    serviceAccountName: `${p}service-account.name`,
+    serviceAccountUid: `${p}service-account.uid`,
+  };
+}
+
 /** The claims of a signed token, as the JWT payload holds them. */
 export type TokenClaims = Readonly<Record<string, unknown>>;
 
@@ -106,9 +133,35 @@ export class ServiceAccountTokenSigner {
   /** A signed token for `input`. */
   async sign(input: TokenClaimsInput): Promise<SignedToken> {
     const { claims, issuedAt } = this.claims(input);
-    const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
+    return { token: await this.signClaims(claims), claims, issuedAt };
+  }
+
+  /**
+   * The claims of a legacy Secret-based token, as kube's `LegacyClaims` with the generator's `iss`
+   * (this signer's issuer, kube's `kubernetes/serviceaccount`): `sub` and the namespace, Secret
+   * name, service account name and uid; no audience, no expiry, no `jti`.
+   */
+  legacyClaims(input: LegacyTokenClaimsInput): TokenClaims {
+    const names = legacyClaimNames(this.claimName);
+    const claims: Record<string, unknown> = {
+      iss: this.issuer,
+      [names.namespace]: input.namespace,
+      [names.secretName]: input.secretName,
+      [names.serviceAccountName]: input.serviceAccount.name,
+      [names.serviceAccountUid]: input.serviceAccount.uid,
+      sub: `system:serviceaccount:${input.namespace}:${input.serviceAccount.name}`,
+    };
+    return Object.fromEntries(Object.entries(claims).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /** A signed legacy token (what kube's token controller stores in a service-account-token Secret). */
+  signLegacy(input: LegacyTokenClaimsInput): Promise<string> {
+    return this.signClaims(this.legacyClaims(input));
+  }
+
+  private signClaims(claims: TokenClaims): Promise<string> {
+    return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
       .setProtectedHeader({ alg: this.key.alg, kid: this.key.kid })
       .sign(this.key.privateKey);
-    return { token, claims, issuedAt };
   }
 }
