@@ -89,7 +89,7 @@ export async function runControllerManager(o: RunControllerManagerOptions): Prom
     component: o.component,
     root,
     clientFor: (c) =>
-      o.useServiceAccountCredentials
+      o.useServiceAccountCredentials && !c.managerCredentials
         ? o.connector.serviceAccount(root, o.rest, c.serviceAccount, lifetime.signal)
         : Promise.resolve(root),
     controllers: enabled,

@@ -45,6 +45,11 @@ export interface ControllerDescriptor {
   readonly aliases?: readonly string[];
   /** Service account and field manager (`deployment-controller`), as kube's default roles name it. */
   readonly serviceAccount: string;
+  /**
+   * Runs with the controller manager's own credentials even with `UseServiceAccountCredentials`
+   * (kube's service account token controller: it creates the tokens the others would use).
+   */
+  readonly managerCredentials?: boolean;
   /** Part of `*` (kube: false for `bootstrap-signer` and `token-cleaner`). */
   readonly enabledByDefault: boolean;
   /** Member of OrchControllerManagerConfiguration it reads (`DeploymentController`); none: `{}`. */

@@ -281,6 +281,7 @@ export const serviceAccountTokenController: ControllerDescriptor = {
   name: 'serviceaccount-token-controller',
   aliases: ['serviceaccount-token'],
   serviceAccount: 'tokens-controller',
+  managerCredentials: true,
   enabledByDefault: true,
   configMember: 'SAController',
   async run(ctx) {
