@@ -1,7 +1,6 @@
 import { Registry } from 'prom-client';
 import type { ApiDomain } from '../apis/api-domain.js';
 import type { ApiClient } from '../client/api/api-client.js';
-import type { RestConfig } from '../client/rest/kubeconfig.js';
 import type { ControllerDescriptor } from '../controllers/controller-descriptor.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
@@ -14,14 +13,16 @@ import type { HealthCheck } from './serving/healthz.js';
 import type { ServingCertificate } from './serving/self-signed-certificate.js';
 
 /** How the process reaches the API server. */
-export interface ApiConnector {
-  /** The component's own client (informers, Leases) over `config`. */
-  root(config: RestConfig): ApiClient & { close(): void };
+export interface ApiConnection {
+  /** The component's own client (informers, Leases), connected. */
+  readonly root: ApiClient;
   /**
    * The client a controller acts as with `UseServiceAccountCredentials`: its service account
    * in the system namespace, with a token the API server issued (kept fresh).
    */
-  serviceAccount(root: ApiClient, config: RestConfig, serviceAccount: string, signal: AbortSignal): Promise<ApiClient>;
+  serviceAccountClient(serviceAccount: string, controller: string, signal: AbortSignal): Promise<ApiClient>;
+  /** Closes every client. */
+  close(): Promise<void>;
 }
 
 export interface RunControllerManagerOptions {
@@ -35,9 +36,7 @@ export interface RunControllerManagerOptions {
   readonly controllers: readonly ControllerDescriptor[];
   readonly enabled: readonly string[];
   readonly useServiceAccountCredentials: boolean;
-  /** The client configuration (read from `ClientConnection`'s file, `--master` applied). */
-  readonly rest: RestConfig;
-  readonly connector: ApiConnector;
+  readonly connection: ApiConnection;
   /** Serving certificate; default self-signed. */
   readonly certificate?: ServingCertificate;
   readonly clock: Clock;
@@ -63,7 +62,7 @@ export interface RunningControllerManagerProcess {
  */
 export async function runControllerManager(o: RunControllerManagerOptions): Promise<RunningControllerManagerProcess> {
   const metrics = new Registry();
-  const root = o.connector.root(o.rest);
+  const root = o.connection.root;
   const byName = new Map(o.controllers.map((c) => [c.name, c]));
   const enabled = o.enabled.map((n) => byName.get(n)).filter((c): c is ControllerDescriptor => c !== undefined);
   let migration: { leaderName: string; migrated: ReadonlySet<string> } | undefined;
@@ -90,7 +89,7 @@ export async function runControllerManager(o: RunControllerManagerOptions): Prom
     root,
     clientFor: (c) =>
       o.useServiceAccountCredentials && !c.managerCredentials
-        ? o.connector.serviceAccount(root, o.rest, c.serviceAccount, lifetime.signal)
+        ? o.connection.serviceAccountClient(c.serviceAccount, c.name, lifetime.signal)
         : Promise.resolve(root),
     controllers: enabled,
     configMembers: configMembersOf(o.config as never),
@@ -124,7 +123,7 @@ export async function runControllerManager(o: RunControllerManagerOptions): Prom
     o.signal.removeEventListener('abort', onAbort);
     await manager.stop();
     await server?.close();
-    root.close();
+    await o.connection.close();
   })();
   return { server, metrics, running: () => manager.running(), done };
 }
