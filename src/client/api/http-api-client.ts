@@ -38,7 +38,7 @@ export interface HttpApiClientOptions {
    * (logged once): responses are always JSON.
    */
   readonly acceptContentTypes?: string;
-  /** How often discovery is re-read while `subscribe()` listeners exist. Default 30 s. */
+  /** How often discovery is re-read in the background while the client is open. Default 30 s; 0: never. */
   readonly discoveryPeriodMs?: number;
   /** The current bearer token, read before every request (refreshed credentials). */
   readonly bearerToken?: () => string | undefined;
@@ -78,8 +78,8 @@ export function negotiatedAccept(o: { contentType?: string; acceptContentTypes?:
 /**
  * {@link ApiClient} over HTTPS, as one identity (the credentials of its {@link RestConfig}).
  * What is served is learned from discovery at `connect` (aggregated discovery when the server
- * serves it) and again every `discoveryPeriodMs` while `subscribe()` listeners exist, or on
- * {@link refresh}; listeners hear of each resource added or removed. Every request passes a
+ * serves it) and again every `discoveryPeriodMs` while the client is open, or on
+ * {@link refresh}; `subscribe()` listeners hear of each resource added or removed. Every request passes a
  * client-side token bucket (`qps`/`burst`). Call {@link close} when done.
  */
 export class HttpApiClient implements ApiClient {
@@ -122,6 +122,7 @@ export class HttpApiClient implements ApiClient {
       client.close();
       throw e;
     }
+    client.poll();
     return client;
   }
 
@@ -196,23 +197,22 @@ export class HttpApiClient implements ApiClient {
     return this.api.resources;
   }
 
+  private poll(): void {
+    const period = this.options.discoveryPeriodMs ?? DEFAULT_DISCOVERY_PERIOD_MS;
+    if (!(period > 0) || this.lifetime.signal.aborted) return;
+    this.timer = setInterval(() => {
+      this.refresh().catch((e) => {
+        if (!this.lifetime.signal.aborted)
+          this.logger.warn('client: discovery failed', { error: e instanceof Error ? e.message : String(e) });
+      });
+    }, period);
+    this.timer.unref?.();
+  }
+
   subscribe(listener: (change: ApiResourceChange) => void): () => void {
     this.listeners.add(listener);
-    if (!this.timer && !this.lifetime.signal.aborted) {
-      this.timer = setInterval(() => {
-        this.refresh().catch((e) => {
-          if (!this.lifetime.signal.aborted)
-            this.logger.warn('client: discovery failed', { error: e instanceof Error ? e.message : String(e) });
-        });
-      }, this.options.discoveryPeriodMs ?? DEFAULT_DISCOVERY_PERIOD_MS);
-      this.timer.unref?.();
-    }
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0 && this.timer) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
     };
   }
 

@@ -106,6 +106,8 @@ async function runNamespaceController(ctx: ControllerContext): Promise<void> {
     }
     if (!(ns.spec?.finalizers ?? []).includes(finalizer)) return;
 
+    // What is served now (kube discovers afresh for every namespace it empties).
+    await ctx.client.refresh?.(signal);
     const totals = await deleteAllContent(namespacedContent(ctx), name, signal);
     const now = formatTime(clock.now());
     const failing = failingConditions(totals, now);
