@@ -6,9 +6,16 @@ import { after, before, describe, it } from 'node:test';
 import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import { StatusError } from '../../src/apis/meta/status.js';
 import type { ApiObject } from '../../src/apis/object.js';
-import type { ApiResourceChange, ClientWatchEvent, ResourceClient } from '../../src/client/api/api-client.js';
+import type {
+  ApiResource,
+  ApiResourceChange,
+  ClientWatchEvent,
+  ResourceClient,
+} from '../../src/client/api/api-client.js';
+import { discover } from '../../src/client/api/discovery.js';
 import { HttpApiClient } from '../../src/client/api/http-api-client.js';
 import { loadKubeconfig, type RestConfig } from '../../src/client/rest/kubeconfig.js';
+import { RestClient } from '../../src/client/rest/rest-client.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 
 const D = ORCH_DOMAIN;
@@ -87,6 +94,24 @@ describe('HttpApiClient against a real server', () => {
       all.some((r) => r.resource.includes('/')),
       false,
     );
+  });
+
+  it('reads the same resources from the legacy discovery documents', async () => {
+    const rest = new RestClient(config);
+    try {
+      const legacy = await discover(rest, D.discoveryGroup, signal, { legacy: true });
+      const aggregated = await discover(rest, D.discoveryGroup, signal);
+      const key = (r: ApiResource) => `${r.group}/${r.version}/${r.resource}`;
+      const sorted = (rs: readonly ApiResource[]) =>
+        [...rs]
+          .map((r) => ({ ...r, verbs: [...r.verbs].sort(), subresources: [...r.subresources].sort() }))
+          .sort((a, b) => (key(a) < key(b) ? -1 : 1));
+      assert.ok(legacy.resources.length > 30);
+      assert.deepEqual(sorted(legacy.resources), sorted(aggregated.resources));
+      assert.deepEqual([...legacy.versions].sort(), [...aggregated.versions].sort());
+    } finally {
+      rest.close();
+    }
   });
 
   it('creates, gets, lists (selectors, pages), updates with preconditions and deletes', async () => {

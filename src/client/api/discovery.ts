@@ -91,13 +91,19 @@ function fromLegacy(group: string, version: string, doc: LegacyResourceList, out
 /**
  * Reads the server's discovery: aggregated discovery (`/api` and `/apis` as
  * `APIGroupDiscoveryList`, two requests) when the server serves it, else the legacy documents
- * (`/api`, `/apis`, then one resource list per group version).
+ * (`/api`, `/apis`, then one resource list per group version). `o.legacy` asks for the legacy
+ * documents only (servers without aggregated discovery; tests).
  * @throws StatusError or DiscoveryError when a document cannot be read.
  */
-export async function discover(rest: RestClient, discoveryGroup: string, signal: AbortSignal): Promise<DiscoveredApi> {
+export async function discover(
+  rest: RestClient,
+  discoveryGroup: string,
+  signal: AbortSignal,
+  o: { readonly legacy?: boolean } = {},
+): Promise<DiscoveredApi> {
   const resources: ApiResource[] = [];
   const versions = new Map<string, string[]>();
-  const accept = aggregatedAccept(discoveryGroup);
+  const accept = o.legacy ? 'application/json' : aggregatedAccept(discoveryGroup);
   const [core, named] = await Promise.all([
     rest.call<AggregatedList & { versions?: string[] }>({ method: 'GET', path: '/api', accept }, signal),
     rest.call<

@@ -114,8 +114,22 @@ export class RestClient {
     }
   }
 
-  /** Sends `r` and reads the whole response, whatever its status. */
+  /**
+   * Sends `r` and reads the whole response, whatever its status; a 429 with `Retry-After` is
+   * sent again after that many seconds, up to {@link MAX_RETRY_AFTER_RETRIES} times (client-go's rule).
+   */
   async raw(r: RestRequest, signal: AbortSignal): Promise<RawResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.once(r, signal);
+      const after = Number(res.headers['retry-after']);
+      if (res.status !== 429 || !Number.isFinite(after) || attempt >= MAX_RETRY_AFTER_RETRIES) return res;
+      await sleepFor(Math.max(0, after) * 1000, signal).catch(() => {
+        throw aborted(r);
+      });
+    }
+  }
+
+  private async once(r: RestRequest, signal: AbortSignal): Promise<RawResponse> {
     const { res } = await this.open(r, signal);
     return new Promise<RawResponse>((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -177,6 +191,24 @@ export class RestClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** client-go's `maxRetries` for 429 responses with `Retry-After`. */
+export const MAX_RETRY_AFTER_RETRIES = 10;
+
+function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function aborted(r: RestRequest): Error {
