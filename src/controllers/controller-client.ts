@@ -1,7 +1,7 @@
 import type { ApiDomain } from '../apis/api-domain.js';
 import type { ApiObject } from '../apis/object.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
-import { controllerUser, type UserInfo } from '../apis/request/user-info.js';
+import { AUTHENTICATED_GROUP, controllerUser, type UserInfo } from '../apis/request/user-info.js';
 import { ApplyConflictError, FieldManagerError } from '../apply/index.js';
 import { type Authorizer, attributesOf, forbiddenError } from '../authz/index.js';
 import type { ServedResource } from '../registry/resource-set/index.js';
@@ -33,6 +33,14 @@ export interface ControllerIdentity {
  */
 export function controllerIdentity(name: string, domain: ApiDomain): ControllerIdentity {
   return { user: frozenUser(controllerUser(name, domain.systemNamespace)), manager: name };
+}
+
+/** The shared informers' identity (kube-controller-manager's own user and field manager). */
+export function informerIdentity(domain: ApiDomain): ControllerIdentity {
+  return {
+    user: frozenUser({ name: domain.controllerManagerUser, groups: [AUTHENTICATED_GROUP] }),
+    manager: domain.controllerManagerName,
+  };
 }
 
 /** A user object that never changes (its groups included). */

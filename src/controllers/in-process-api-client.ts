@@ -152,6 +152,14 @@ class InProcessResourceClient implements ResourceClient {
 }
 
 /**
+ * The {@link ResourceClient} of one served resource through `client` (its identity and
+ * authorizer): for the server's own informers over a single resource.
+ */
+export function inProcessResourceClient(served: ServedResource, client: ControllerClient): ResourceClient {
+  return new InProcessResourceClient(served, client);
+}
+
+/**
  * {@link ApiClient} over the server's resource set, as one identity: every request passes the
  * server's authorizer as that identity (a refusal is the HTTP filter's 403) and goes through the
  * resource's registry (field manager, admission, strategy), exactly as an HTTP request would.

@@ -1,41 +1,31 @@
 import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
-import type { ServedResource } from '../registry/resource-set/index.js';
-import type { DeleteOptions } from '../registry/types.js';
-import type { ControllerClient } from './controller-client.js';
+import type { ClientDeleteOptions, ResourceClient } from '../client/api/api-client.js';
 
 /** An object, named as controllers name it. */
 export interface ObjectRef {
-  readonly served: ServedResource;
+  /** The client of the object's resource (as the controller's identity). */
+  readonly client: ResourceClient;
   readonly namespace: string;
   readonly name: string;
   /** When set, an object of that name with another uid counts as gone. */
   readonly uid?: string;
 }
 
+/** How often a read-modify-write is retried after 409 Conflict before giving up (the queue retries later). */
+const MAX_CONFLICT_RETRIES = 5;
+
 function isCode(e: unknown, code: number): boolean {
   return e instanceof StatusError && e.code === code;
 }
 
-/** Thrown inside an update's compute when the object is not the one meant. */
-class ObjectReplaced extends Error {}
-
-/** Throws {@link ObjectReplaced} unless `live` is the object `ref` means. */
-function expectObject(ref: ObjectRef, live: ApiObject | undefined): asserts live is ApiObject {
-  if (!live || (ref.uid !== undefined && live.metadata.uid !== ref.uid)) throw new ObjectReplaced();
-}
-
 /**
- * A live read through the registry; undefined when absent (or replaced by another uid).
- * @throws StatusError for other failures, a 403 from the authorizer included.
+ * A live read (never a cache); undefined when absent (or replaced by another uid).
+ * @throws StatusError for other failures, a 403 included.
  */
-export async function getLive(
-  client: ControllerClient,
-  ref: ObjectRef,
-  signal: AbortSignal,
-): Promise<ApiObject | undefined> {
+export async function getLive(ref: ObjectRef, signal: AbortSignal): Promise<ApiObject | undefined> {
   try {
-    const obj = await client.get(ref.served, ref, signal);
+    const obj = await ref.client.get(ref.namespace, ref.name, signal);
     if (ref.uid !== undefined && obj.metadata.uid !== ref.uid) return undefined;
     return obj;
   } catch (e) {
@@ -45,76 +35,60 @@ export async function getLive(
 }
 
 /**
- * Read-modify-write through the registry (re-run against the freshest object on conflict).
- * `mutate` edits a copy and says whether it changed anything; nothing is written otherwise.
- * Returns the object written (or read), or undefined when the object is gone.
+ * Read-modify-write: reads the object, lets `mutate` edit a copy (it says whether it changed
+ * anything; nothing is written otherwise) and writes it back with PUT, the read's
+ * resourceVersion as precondition; on 409 Conflict it reads again and retries. Returns the
+ * object written (or read), or undefined when the object is gone (or replaced).
  */
 export async function updateLive(
-  client: ControllerClient,
   ref: ObjectRef,
   mutate: (obj: ApiObject) => boolean,
   opts: { signal: AbortSignal; subresource?: string },
 ): Promise<ApiObject | undefined> {
-  try {
-    return await client.update(
-      ref.served,
-      { namespace: ref.namespace, name: ref.name, subresource: opts.subresource },
-      {
-        retryOnConflict: true,
-        compute(live) {
-          expectObject(ref, live);
-          const next = structuredClone(live);
-          return mutate(next) ? next : live;
-        },
-      },
-      opts.signal,
-    );
-  } catch (e) {
-    if (e instanceof ObjectReplaced || isCode(e, 404)) return undefined;
-    throw e;
+  for (let attempt = 0; ; attempt++) {
+    const live = await getLive(ref, opts.signal);
+    if (!live) return undefined;
+    const next = structuredClone(live);
+    if (!mutate(next)) return live;
+    try {
+      return await ref.client.update(next, opts.signal, { subresource: opts.subresource });
+    } catch (e) {
+      if (isCode(e, 404)) return undefined;
+      if (isCode(e, 409) && attempt < MAX_CONFLICT_RETRIES) continue;
+      throw e;
+    }
   }
 }
 
 /**
- * Server-side apply of `config` to an existing object, as the controller's field manager with
+ * Server-side apply of `config` to an existing object, as the client's field manager with
  * `force` (controllers own what they apply). Returns the object written, or undefined when the
- * object is gone, was replaced, or no longer satisfies `still` (checked against the freshest
- * object on every attempt): an apply never creates the object again.
+ * object is gone, was replaced, or no longer satisfies `still` (checked against a live read
+ * just before the apply).
  */
 export async function applyLive(
-  client: ControllerClient,
   ref: ObjectRef,
   config: ApiObject,
   o: { readonly signal: AbortSignal; readonly still?: (live: ApiObject) => boolean },
 ): Promise<ApiObject | undefined> {
+  const live = await getLive(ref, o.signal);
+  if (!live || (o.still && !o.still(live))) return undefined;
   try {
-    return await client.apply(ref.served, ref, config, {
-      force: true,
-      signal: o.signal,
-      expect(live) {
-        expectObject(ref, live);
-        if (o.still && !o.still(live)) throw new ObjectReplaced();
-      },
-    });
+    return await ref.client.apply(ref.namespace, ref.name, config, o.signal, { force: true });
   } catch (e) {
-    if (e instanceof ObjectReplaced || isCode(e, 404)) return undefined;
+    if (isCode(e, 404)) return undefined;
     throw e;
   }
 }
 
 /**
- * Deletes through the registry, guarded by the object's uid when known. Returns false when the
- * object was already gone (or replaced), true otherwise (deleted or marked for deletion).
+ * Deletes, guarded by the object's uid when known. Returns false when the object was already
+ * gone (or replaced), true otherwise (deleted or marked for deletion).
  */
-export async function deleteLive(
-  client: ControllerClient,
-  ref: ObjectRef,
-  options: Omit<DeleteOptions, 'dryRun'>,
-  signal: AbortSignal,
-): Promise<boolean> {
+export async function deleteLive(ref: ObjectRef, options: ClientDeleteOptions, signal: AbortSignal): Promise<boolean> {
   const preconditions = ref.uid !== undefined ? { uid: ref.uid } : undefined;
   try {
-    await client.delete(ref.served, ref, { preconditions, ...options }, signal);
+    await ref.client.delete(ref.namespace, ref.name, { preconditions, ...options }, signal);
     return true;
   } catch (e) {
     // 409: the uid precondition failed, so the object we meant is gone.

@@ -3,10 +3,11 @@ import type { ApiDomain } from '../apis/api-domain.js';
 import { CRD_CONDITIONS, type CustomResourceDefinition, isCrdConditionTrue } from '../apis/apiextensions/crd-types.js';
 import type { Schema } from '../apis/schema/schema.js';
 import type { Authorizer } from '../authz/index.js';
+import { ResourceInformer } from '../client/informer/resource-informer.js';
 import { WorkQueue } from '../client/queue/work-queue.js';
 import { CrdController } from '../controllers/apiextensions/crd-controller.js';
 import { ControllerClient, frozenUser } from '../controllers/controller-client.js';
-import { ResourceInformer } from '../controllers/informer/resource-informer.js';
+import { inProcessResourceClient } from '../controllers/in-process-api-client.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
@@ -55,7 +56,11 @@ export function serveCustomResources(o: CustomResourcesOptions): CustomResources
     { user: frozenUser(API_SERVER_USER), manager: o.domain.apiServerManager },
     o.authorizer,
   );
-  const informer = new ResourceInformer({ served: crds, client, logger: o.logger, signal: o.signal });
+  const informer = new ResourceInformer({
+    client: inProcessResourceClient(crds, client),
+    logger: o.logger,
+    signal: o.signal,
+  });
   const serving = new Map<string, Serving>();
   const fromCrds = new Set<string>();
   const builtinNames = (group: string) => {

@@ -2,8 +2,9 @@ import type { ApiDomain } from '../apis/api-domain.js';
 import { MIRROR_POD_ANNOTATION } from '../apis/core/pod-validation.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { type GraphHandlers, graphPopulator, type NodeGraph } from '../authz/node/index.js';
+import { ResourceInformer } from '../client/informer/resource-informer.js';
 import { ControllerClient, frozenUser } from '../controllers/controller-client.js';
-import { ResourceInformer } from '../controllers/informer/resource-informer.js';
+import { inProcessResourceClient } from '../controllers/in-process-api-client.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Logger } from '../util/logger.js';
 import { API_SERVER_USER } from './bootstrap-namespaces.js';
@@ -47,7 +48,11 @@ export async function feedNodeGraph(o: NodeGraphFeedOptions): Promise<void> {
         throw new Error(`the Node authorizer needs ${resource}${group ? `.${group}` : ''}/${version} served`);
       continue;
     }
-    const informer = new ResourceInformer({ served, client, logger: o.logger, signal: o.signal });
+    const informer = new ResourceInformer({
+      client: inProcessResourceClient(served, client),
+      logger: o.logger,
+      signal: o.signal,
+    });
     informer.addHandlers({ onAdd: h.onAdd, onUpdate: h.onUpdate, onDelete: h.onDelete });
     informer.start();
     informers.push(informer);

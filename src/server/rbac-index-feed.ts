@@ -3,8 +3,9 @@ import type { ApiObject } from '../apis/object.js';
 import type { ClusterRole, Role, RoleBinding } from '../apis/rbac/rbac-types.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { RbacIndex } from '../authz/rbac/rbac-index.js';
+import { ResourceInformer } from '../client/informer/resource-informer.js';
 import { ControllerClient, frozenUser } from '../controllers/controller-client.js';
-import { ResourceInformer } from '../controllers/informer/resource-informer.js';
+import { inProcessResourceClient } from '../controllers/in-process-api-client.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Logger } from '../util/logger.js';
 import { API_SERVER_USER } from './bootstrap-namespaces.js';
@@ -116,7 +117,11 @@ export async function feedRbacIndex(o: RbacIndexFeedOptions): Promise<RbacIndexF
     if (!served) throw new Error(`RBAC needs ${resource}.${group}/v1 served`);
     const p = new Progress();
     progress.set(resource, p);
-    const informer = new ResourceInformer({ served, client, logger: o.logger, signal: o.signal });
+    const informer = new ResourceInformer({
+      client: inProcessResourceClient(served, client),
+      logger: o.logger,
+      signal: o.signal,
+    });
     // The index first, then the progress: a waiter woken up finds the change applied.
     informer.addHandlers({
       onAdd: (obj) => {

@@ -10,9 +10,8 @@ import {
   validateLeaderElectionConfiguration,
 } from '../client/leaderelection/leader-election-configuration.js';
 import { startApiServerControllers } from '../controllers/apiserver-controllers.js';
-import { frozenUser } from '../controllers/controller-client.js';
+import { frozenUser, informerIdentity } from '../controllers/controller-client.js';
 import { startControllers } from '../controllers/index.js';
-import { informerIdentity } from '../controllers/informer/informer-set.js';
 import { startLeaderElectedControllers } from '../controllers/leaderelection/leader-elected-controllers.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
 import type { Logger } from '../util/logger.js';

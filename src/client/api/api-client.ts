@@ -132,4 +132,10 @@ export interface ApiClient {
    * the resource set; over HTTP it polls discovery. Returns the unsubscribe function.
    */
   subscribe(listener: (change: ApiResourceChange) => void): () => void;
+  /**
+   * Re-reads what is served now before resolving (over HTTP: discovery, telling subscribers of
+   * changes); absent or a no-op where the client is always current (in process). Controllers
+   * that must see every resource at a moment (the namespace controller) call it first.
+   */
+  refresh?(signal: AbortSignal): Promise<void>;
 }

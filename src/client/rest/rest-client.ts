@@ -1,8 +1,10 @@
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
 import { StatusError, type StatusReason } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { NamespacedObjectClient } from '../leaderelection/object-client.js';
 import type { RestConfig } from './kubeconfig.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /** What a request of a resource addresses. */
 export interface ResourcePath {
@@ -23,7 +25,7 @@ export function resourceUrlPath(p: ResourcePath): string {
 }
 
 /** The `StatusError` of a failed response: its `Status` body when it has one. */
-function statusErrorOf(code: number, body: string): StatusError {
+export function statusErrorOf(code: number, body: string): StatusError {
   try {
     const s = JSON.parse(body) as { kind?: string; reason?: StatusReason; message?: string; details?: never };
     if (s && s.kind === 'Status') return new StatusError(code, s.reason ?? '', s.message ?? '', s.details);
@@ -33,11 +35,56 @@ function statusErrorOf(code: number, body: string): StatusError {
   return new StatusError(code, '', body.trim() || `the server responded with status ${code}`);
 }
 
+/** Query parameters; undefined values are left out. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** One request. `body` is sent as JSON unless it is a string (sent as is). */
+export interface RestRequest {
+  readonly method: string;
+  /** Absolute path (`/api/v1/...`), without the query. */
+  readonly path: string;
+  readonly query?: Query;
+  readonly body?: unknown;
+  /** Default `application/json`. */
+  readonly contentType?: string;
+  /** Overrides the client's `Accept`. */
+  readonly accept?: string;
+}
+
+/** A response read in full (any status). */
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+}
+
+/** Options of a {@link RestClient}. */
+export interface RestClientOptions {
+  readonly userAgent?: string;
+  /** `Accept` of requests that do not name their own. Default `application/json`. */
+  readonly accept?: string;
+  /** Taken before every request (watches included), as client-go's throttle. Default none. */
+  readonly rateLimiter?: RateLimiter;
+  /**
+   * The bearer token, read before every request (a refreshed token is used from the next
+   * request on); overrides the configuration's `token`.
+   */
+  readonly bearerToken?: () => string | undefined;
+}
+
+/** `?a=1&b=x` from the defined members of `q` ('' when none). */
+export function queryString(q: Query | undefined): string {
+  if (!q) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
 /**
- * A minimal JSON client of the API over HTTPS (keep-alive), authenticated with a client
- * certificate or a bearer token. Failed requests throw the server's `Status` as a
- * `StatusError`; unreachable servers and aborted requests throw plain errors. Credentials never
- * appear in errors.
+ * A JSON client of the API over HTTPS (keep-alive), authenticated with a client certificate or a
+ * bearer token. Failed requests throw the server's `Status` as a `StatusError`; unreachable
+ * servers and aborted requests throw plain errors. Credentials never appear in errors.
  */
 export class RestClient {
   private readonly agent: Agent;
@@ -45,7 +92,7 @@ export class RestClient {
 
   constructor(
     private readonly config: RestConfig,
-    private readonly options: { readonly userAgent?: string } = {},
+    private readonly options: RestClientOptions = {},
   ) {
     this.base = new URL(config.server);
     this.agent = new Agent({ keepAlive: true, ca: config.ca, cert: config.cert, key: config.key });
@@ -53,39 +100,88 @@ export class RestClient {
 
   /** Sends one request; resolves with the decoded JSON body of a 2xx response. */
   request<T>(method: string, path: string, body: unknown, signal: AbortSignal): Promise<T> {
-    const url = new URL(path, this.base);
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    return this.call<T>({ method, path, body }, signal);
+  }
+
+  /** Sends `r`; resolves with the decoded JSON body of a 2xx response, else throws its `StatusError`. */
+  async call<T>(r: RestRequest, signal: AbortSignal): Promise<T> {
+    const res = await this.raw(r, signal);
+    if (res.status < 200 || res.status > 299) throw statusErrorOf(res.status, res.text);
+    try {
+      return JSON.parse(res.text) as T;
+    } catch (e) {
+      throw new Error(`${r.method} ${r.path}: invalid JSON in response`, { cause: e });
+    }
+  }
+
+  /**
+   * Sends `r` and reads the whole response, whatever its status; a 429 with `Retry-After` is
+   * sent again after that many seconds, up to {@link MAX_RETRY_AFTER_RETRIES} times (client-go's rule).
+   */
+  async raw(r: RestRequest, signal: AbortSignal): Promise<RawResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.once(r, signal);
+      const after = Number(res.headers['retry-after']);
+      if (res.status !== 429 || !Number.isFinite(after) || attempt >= MAX_RETRY_AFTER_RETRIES) return res;
+      await sleepFor(Math.max(0, after) * 1000, signal).catch(() => {
+        throw aborted(r);
+      });
+    }
+  }
+
+  private async once(r: RestRequest, signal: AbortSignal): Promise<RawResponse> {
+    const { res } = await this.open(r, signal);
+    return new Promise<RawResponse>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      res.on('error', (e) => reject(signal.aborted ? aborted(r) : e));
+    });
+  }
+
+  /**
+   * Sends `r` and resolves with the response of a 2xx status, its body unread (a watch stream);
+   * other statuses throw their `StatusError`. Aborting `signal` ends the request and the stream.
+   */
+  async stream(r: RestRequest, signal: AbortSignal): Promise<IncomingMessage> {
+    const { res } = await this.open(r, signal);
+    const code = res.statusCode ?? 0;
+    if (code >= 200 && code <= 299) return res;
+    const text = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    });
+    throw statusErrorOf(code, text);
+  }
+
+  private async open(r: RestRequest, signal: AbortSignal): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+    if (signal.aborted) throw aborted(r);
+    await this.options.rateLimiter?.wait(signal).catch(() => {
+      throw aborted(r);
+    });
+    const url = new URL(`${r.path}${queryString(r.query)}`, this.base);
+    const payload = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+    const headers: Record<string, string> = { accept: r.accept ?? this.options.accept ?? 'application/json' };
     if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
+      headers['content-type'] = r.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    if (this.config.token) headers.authorization = `Bearer ${this.config.token}`;
+    const token = this.options.bearerToken?.() ?? this.config.token;
+    if (token) headers.authorization = `Bearer ${token}`;
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
-    return new Promise<T>((resolve, reject) => {
-      if (signal.aborted) return reject(new Error(`${method} ${url.pathname}: aborted`));
-      const req = request(url, { method, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          signal.removeEventListener('abort', onAbort);
-          const text = Buffer.concat(chunks).toString('utf8');
-          const code = res.statusCode ?? 0;
-          if (code < 200 || code > 299) return reject(statusErrorOf(code, text));
-          try {
-            resolve(JSON.parse(text) as T);
-          } catch (e) {
-            reject(new Error(`${method} ${url.pathname}: invalid JSON in response`, { cause: e }));
-          }
-        });
-        res.on('error', reject);
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(aborted(r));
+      const req = request(url, { method: r.method, headers, agent: this.agent }, (res) => {
+        resolve({ req, res });
       });
-      const onAbort = () => req.destroy(new Error(`${method} ${url.pathname}: aborted`));
+      const onAbort = () => req.destroy(aborted(r));
       signal.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      });
+      req.on('close', () => signal.removeEventListener('abort', onAbort));
+      req.on('error', (e) => reject(signal.aborted ? aborted(r) : e));
       if (payload !== undefined) req.write(payload);
       req.end();
     });
@@ -95,6 +191,28 @@ export class RestClient {
   close(): void {
     this.agent.destroy();
   }
+}
+
+/** client-go's `maxRetries` for 429 responses with `Retry-After`. */
+export const MAX_RETRY_AFTER_RETRIES = 10;
+
+function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function aborted(r: RestRequest): Error {
+  return new Error(`${r.method} ${r.path}: aborted`);
 }
 
 /** get, create and update of one resource in one namespace, over HTTP. */

@@ -14,18 +14,18 @@ import { apiApprovalCondition } from '../../apis/apiextensions/crd-validation.js
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { jsonEqual } from '../../apis/schema/json-value.js';
+import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatTime, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import type { ControllerClient } from '../controller-client.js';
-import type { ResourceInformer } from '../informer/resource-informer.js';
 import { calculateNames, sameCondition, type UsedNames, usedNames } from './accepted-names.js';
 
 /** Options of a {@link CrdController}. */
 export interface CrdControllerOptions {
   /** The informer of `customresourcedefinitions` (started by the caller). */
-  readonly informer: ResourceInformer;
+  readonly informer: Informer;
   /** Writes the CRDs' status and deletes custom resources (as the API server). */
   readonly client: ControllerClient;
   /** The served resources: a CRD's custom resources are deleted through them. */
@@ -236,7 +236,7 @@ export class CrdController {
     crd: CustomResourceDefinition,
     change: (c: CustomResourceDefinition) => void,
   ): Promise<CustomResourceDefinition | undefined> {
-    const served = this.o.resources.lookup(this.o.informer.served.def.group, 'v1', 'customresourcedefinitions');
+    const served = this.o.resources.lookup(this.o.informer.resource.group, 'v1', 'customresourcedefinitions');
     if (!served) return undefined;
     const next = structuredClone(crd);
     change(next);

@@ -1,10 +1,10 @@
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../apis/meta/object-meta-validation.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
-import type { ServedResource } from '../../registry/resource-set/index.js';
+import type { ResourceClient } from '../../client/api/api-client.js';
 
-/** Where an object lives: its resource (for reads and writes through the registry) and name. */
+/** Where an object lives: its resource's client (for live reads and writes) and name. */
 export interface ObjectIdentity {
-  readonly served: ServedResource;
+  readonly client: ResourceClient;
   readonly namespace: string;
   readonly name: string;
   readonly uid: string;
@@ -34,10 +34,10 @@ export function isDeletingDependents(obj: ApiObject): boolean {
   return isBeingDeleted(obj) && hasFinalizer(obj, FINALIZER_DELETE_DEPENDENTS);
 }
 
-export function nodeOf(served: ServedResource, obj: ApiObject): GraphNode {
+export function nodeOf(client: ResourceClient, obj: ApiObject): GraphNode {
   const m = obj.metadata;
   return {
-    identity: { served, namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '' },
+    identity: { client, namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '' },
     owners: [...(m.ownerReferences ?? [])],
     beingDeleted: isBeingDeleted(obj),
     deletingDependents: isDeletingDependents(obj),

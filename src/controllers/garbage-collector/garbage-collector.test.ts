@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
 import { type ControllerFixture, controllerFixture, waitFor } from '../testing/controller-fixture.js';
+import { runDescriptors } from '../testing/run-descriptor.js';
+import { garbageCollectorDescriptor } from './garbage-collector.js';
 
 const NS = 'gc';
 
@@ -101,4 +103,51 @@ describe('garbage collector (in process, real registries)', () => {
     f.startControllers();
     await gone('rs-dep');
   });
+});
+
+describe('garbage collector configuration (GarbageCollectorController)', () => {
+  const configs: [string, Record<string, unknown>, boolean][] = [
+    [
+      'GCIgnoredResources leaves ignored resources alone',
+      { GCIgnoredResources: [{ Group: '', Resource: 'configmaps' }] },
+      false,
+    ],
+    ['EnableGarbageCollector false: nothing is collected', { EnableGarbageCollector: false }, false],
+    ['defaults collect configmaps', {}, true],
+  ];
+  for (const [what, config, collects] of configs) {
+    it(what, async () => {
+      const f = await controllerFixture();
+      await f.createNamespace(NS);
+      const running = runDescriptors(f.resources, [garbageCollectorDescriptor({ syncTimeoutMs: 2000 })], {
+        config: { GarbageCollectorController: config },
+      });
+      try {
+        const owner = await f.configMap(NS, 'owner');
+        await f.configMap(NS, 'dependent', { owners: [f.ownerRef(owner)] });
+        // A secret owned by the same (soon absent) owner: collected unless the collector is off.
+        await f
+          .registry('secrets')
+          .create(
+            f.ctx(NS),
+            { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'owned', ownerReferences: [f.ownerRef(owner)] } },
+            { dryRun: false },
+          );
+        await f.registry('configmaps').delete(f.ctx(NS), 'owner', { dryRun: false });
+        if (config.EnableGarbageCollector !== false) {
+          await waitFor('the owned secret to be collected', async () => !(await f.find('secrets', NS, 'owned')));
+        } else {
+          await new Promise((r) => setTimeout(r, 500));
+          assert.ok(await f.find('secrets', NS, 'owned'), 'the secret stays');
+        }
+        if (collects) {
+          await waitFor('the dependent to be collected', async () => !(await f.find('configmaps', NS, 'dependent')));
+        } else {
+          assert.ok(await f.find('configmaps', NS, 'dependent'), 'the ignored dependent stays');
+        }
+      } finally {
+        await running.stop();
+      }
+    });
+  }
 });

@@ -1,133 +1,36 @@
-import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
-import type { Authorizer } from '../../authz/index.js';
+import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
-import type { ResourceSet } from '../../registry/resource-set/index.js';
-import type { Logger } from '../../util/logger.js';
-import { ControllerClient, controllerIdentity } from '../controller-client.js';
-import type { InformerSet } from '../informer/informer-set.js';
-import type { ResourceInformer } from '../informer/resource-informer.js';
+import { type ControllerContext, type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
 import { DependencyGraph, type GraphNode, nodeOf } from './dependency-graph.js';
 import { attemptToDelete, attemptToOrphan, type GcContext, UnresolvableOwnerError } from './gc-actions.js';
 import { OwnerResolver } from './owner-resolver.js';
 
-export interface GarbageCollectorOptions {
-  readonly resources: ResourceSet;
-  readonly informers: InformerSet;
-  readonly logger: Logger;
-  readonly signal: AbortSignal;
-  /** How long to wait for every informer's first list before working anyway. Default 10 s. */
-  readonly syncTimeoutMs?: number;
-  /** Concurrent workers per queue. Default 2. */
-  readonly workers?: number;
-  /** Names the collector's identity (its service account lives in the system namespace). */
-  readonly domain: ApiDomain;
-  /** Decides on every request of the collector (its role: `system:controller:generic-garbage-collector`). */
-  readonly authorizer: Authorizer;
-}
-
 type Key = `delete:${string}` | `orphan:${string}`;
 
-/** kube-controller-manager's name for the garbage collector (its service account and field manager). */
+/** kube-controller-manager's service account (and field manager) of the garbage collector. */
 export const GARBAGE_COLLECTOR_NAME = 'generic-garbage-collector';
 
-/**
- * The garbage collector, in process: an owner → dependents graph over every served resource
- * (fed by the shared informers, so a restart or a re-list reconciles it from scratch), and two
- * kinds of work per object uid, retried with backoff until they succeed:
- *
- * - `delete`: is the object garbage (all owners absent), or an owner deleting its dependents?
- *   Queued for objects with owners when they appear or their owners change, for the dependents
- *   of a deleted object or of an owner starting foreground deletion, and for foreground owners
- *   when a blocking dependent goes away.
- * - `orphan`: an owner deleted with `orphan`: strip it from its dependents, then drop the finalizer.
- *
- * All reads that decide a deletion are live reads through the registries; the graph only says
- * which objects to look at.
- */
-export class GarbageCollector {
-  private readonly graph = new DependencyGraph();
-  private readonly queue: WorkQueue<Key>;
-  private readonly ctx: GcContext;
+/** kube's GarbageCollectorControllerConfiguration defaults. */
+const DEFAULT_CONCURRENT_GC_SYNCS = 20;
+/** kube's default `GCIgnoredResources`: core events. */
+export const DEFAULT_GC_IGNORED_RESOURCES: readonly { readonly group: string; readonly resource: string }[] = [
+  { group: '', resource: 'events' },
+];
 
-  constructor(private readonly options: GarbageCollectorOptions) {
-    this.queue = new WorkQueue<Key>({ signal: options.signal });
-    this.ctx = {
-      graph: this.graph,
-      resolver: new OwnerResolver(options.resources),
-      logger: options.logger,
-      signal: options.signal,
-      client: new ControllerClient(controllerIdentity(GARBAGE_COLLECTOR_NAME, options.domain), options.authorizer),
-      enqueueDelete: (uid) => this.queue.add(`delete:${uid}`),
-    };
-    for (const informer of options.informers.all()) this.watch(informer);
-    options.informers.onAdded((informer) => this.watch(informer));
+/** The `group/resource` keys of `GCIgnoredResources` (items `{Group, Resource}`; lower-case names accepted). */
+export function ignoredResources(config: Readonly<Record<string, unknown>>): Set<string> {
+  const list = config.GCIgnoredResources;
+  if (!Array.isArray(list)) return new Set(DEFAULT_GC_IGNORED_RESOURCES.map((r) => `${r.group}/${r.resource}`));
+  const out = new Set<string>();
+  for (const item of list) {
+    if (!item || typeof item !== 'object') continue;
+    const o = item as Record<string, unknown>;
+    const group = o.Group ?? o.group ?? '';
+    const resource = o.Resource ?? o.resource;
+    if (typeof group === 'string' && typeof resource === 'string') out.add(`${group}/${resource}`);
   }
-
-  /** Processes work until the signal aborts; starts after the informers' first lists. */
-  async run(): Promise<void> {
-    const { informers, signal, logger } = this.options;
-    const synced = await informers.waitForSync(this.options.syncTimeoutMs ?? 10_000, signal);
-    if (signal.aborted) return;
-    if (!synced) logger.warn('garbage collector: not every resource could be listed; starting anyway');
-    await this.queue.run((key) => this.process(key), {
-      workers: this.options.workers ?? 2,
-      onError: (key, err) => {
-        const log = err instanceof UnresolvableOwnerError ? logger.info : logger.warn;
-        log.call(logger, 'garbage collector: retrying', {
-          key,
-          error: err instanceof Error ? err.message : String(err),
-        });
-      },
-    });
-  }
-
-  private async process(key: Key): Promise<void> {
-    const uid = key.slice(key.indexOf(':') + 1);
-    if (key.startsWith('delete:')) await attemptToDelete(this.ctx, uid);
-    else await attemptToOrphan(this.ctx, uid);
-  }
-
-  private watch(informer: ResourceInformer): void {
-    const served = informer.served;
-    informer.addHandlers({
-      onAdd: (obj) => this.observe(nodeOf(served, obj)),
-      onUpdate: (_old, obj) => this.observe(nodeOf(served, obj)),
-      onDelete: (obj) => this.forget(obj),
-    });
-  }
-
-  private observe(node: GraphNode): void {
-    const uid = node.identity.uid;
-    if (!uid) return;
-    const before = this.graph.upsert(node);
-    if (node.owners.length > 0 && (!before || !sameOwners(before.owners, node.owners))) {
-      this.queue.add(`delete:${uid}`);
-    }
-    // An owner deleting its dependents may now be unblocked by this dependent's change.
-    for (const ref of before?.owners ?? []) {
-      const stillBlocks = node.owners.some((r) => r.uid === ref.uid && r.blockOwnerDeletion === true);
-      if (ref.blockOwnerDeletion === true && !stillBlocks) this.enqueueIfDeletingDependents(ref.uid);
-    }
-    if (node.orphaning) this.queue.add(`orphan:${uid}`);
-    if (node.deletingDependents) {
-      this.queue.add(`delete:${uid}`);
-      if (!before?.deletingDependents) {
-        for (const dep of this.graph.dependentsOf(uid)) this.queue.add(`delete:${dep.identity.uid}`);
-      }
-    }
-  }
-
-  private forget(obj: ApiObject): void {
-    const uid = obj.metadata.uid ?? '';
-    const removed = this.graph.remove(uid);
-    for (const dep of this.graph.dependentsOf(uid)) this.queue.add(`delete:${dep.identity.uid}`);
-    for (const ref of removed?.owners ?? obj.metadata.ownerReferences ?? []) this.enqueueIfDeletingDependents(ref.uid);
-  }
-
-  private enqueueIfDeletingDependents(ownerUid: string): void {
-    if (this.graph.get(ownerUid)?.deletingDependents) this.queue.add(`delete:${ownerUid}`);
-  }
+  return out;
 }
 
 function sameOwners(a: readonly OwnerReference[], b: readonly OwnerReference[]): boolean {
@@ -141,3 +44,119 @@ function sameOwners(a: readonly OwnerReference[], b: readonly OwnerReference[]):
       (r.blockOwnerDeletion ?? false) === (b[i].blockOwnerDeletion ?? false),
   );
 }
+
+/**
+ * The garbage collector: an owner → dependents graph over every served resource but the
+ * ignored ones (fed by the shared informers, so a restart or a re-list reconciles it from
+ * scratch), and two kinds of work per object uid, retried with backoff until they succeed:
+ *
+ * - `delete`: is the object garbage (all owners absent), or an owner deleting its dependents?
+ *   Queued for objects with owners when they appear or their owners change, for the dependents
+ *   of a deleted object or of an owner starting foreground deletion, and for foreground owners
+ *   when a blocking dependent goes away.
+ * - `orphan`: an owner deleted with `orphan`: strip it from its dependents, then drop the finalizer.
+ *
+ * All reads that decide a deletion are live reads; the graph only says which objects to look at.
+ */
+async function runGarbageCollector(ctx: ControllerContext, syncTimeoutMs: number): Promise<void> {
+  const { signal, logger, informers } = ctx;
+  if (ctx.config.EnableGarbageCollector === false) {
+    logger.info('garbage collector: disabled by EnableGarbageCollector');
+    return;
+  }
+  const ignored = ignoredResources(ctx.config);
+  const graph = new DependencyGraph();
+  const queue = new WorkQueue<Key>({ signal });
+  const gc: GcContext = {
+    graph,
+    resolver: new OwnerResolver(ctx.client),
+    logger,
+    signal,
+    enqueueDelete: (uid) => queue.add(`delete:${uid}`),
+  };
+  const enqueueIfDeletingDependents = (ownerUid: string) => {
+    if (graph.get(ownerUid)?.deletingDependents) queue.add(`delete:${ownerUid}`);
+  };
+  const observe = (node: GraphNode) => {
+    const uid = node.identity.uid;
+    if (!uid) return;
+    const before = graph.upsert(node);
+    if (node.owners.length > 0 && (!before || !sameOwners(before.owners, node.owners))) queue.add(`delete:${uid}`);
+    // An owner deleting its dependents may now be unblocked by this dependent's change.
+    for (const ref of before?.owners ?? []) {
+      const stillBlocks = node.owners.some((r) => r.uid === ref.uid && r.blockOwnerDeletion === true);
+      if (ref.blockOwnerDeletion === true && !stillBlocks) enqueueIfDeletingDependents(ref.uid);
+    }
+    if (node.orphaning) queue.add(`orphan:${uid}`);
+    if (node.deletingDependents) {
+      queue.add(`delete:${uid}`);
+      if (!before?.deletingDependents) {
+        for (const dep of graph.dependentsOf(uid)) queue.add(`delete:${dep.identity.uid}`);
+      }
+    }
+  };
+  const forget = (obj: ApiObject) => {
+    const uid = obj.metadata.uid ?? '';
+    const removed = graph.remove(uid);
+    for (const dep of graph.dependentsOf(uid)) queue.add(`delete:${dep.identity.uid}`);
+    for (const ref of removed?.owners ?? obj.metadata.ownerReferences ?? []) enqueueIfDeletingDependents(ref.uid);
+  };
+  const watch = (informer: Informer) => {
+    const r = informer.resource;
+    if (ignored.has(`${r.group}/${r.resource}`)) return;
+    const client = ctx.client.resource(r.group, r.version, r.resource);
+    if (!client) return;
+    informer.addHandlers({
+      onAdd: (obj) => observe(nodeOf(client, obj)),
+      onUpdate: (_old, obj) => observe(nodeOf(client, obj)),
+      onDelete: forget,
+    });
+    // Informers started before this controller: what they hold already.
+    for (const obj of informer.list()) observe(nodeOf(client, obj));
+  };
+  for (const informer of informers.all()) watch(informer);
+  informers.onAdded(watch);
+
+  const synced = await informers.waitForSync(syncTimeoutMs, signal);
+  if (signal.aborted) return;
+  if (!synced) logger.warn('garbage collector: not every resource could be listed; starting anyway');
+  await queue.run(
+    async (key) => {
+      const uid = key.slice(key.indexOf(':') + 1);
+      if (key.startsWith('delete:')) await attemptToDelete(gc, uid);
+      else await attemptToOrphan(gc, uid);
+    },
+    {
+      workers: configNumber(ctx.config, 'ConcurrentGCSyncs', DEFAULT_CONCURRENT_GC_SYNCS),
+      onError: (key, err) => {
+        const log = err instanceof UnresolvableOwnerError ? logger.info : logger.warn;
+        log.call(logger, 'garbage collector: retrying', {
+          key,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      },
+    },
+  );
+}
+
+/**
+ * A garbage collector descriptor; `syncTimeoutMs` is how long it waits for every informer's first
+ * list before working anyway (default 10 s).
+ */
+export function garbageCollectorDescriptor(o: { readonly syncTimeoutMs?: number } = {}): ControllerDescriptor {
+  return {
+    name: 'garbage-collector-controller',
+    aliases: ['garbagecollector'],
+    serviceAccount: GARBAGE_COLLECTOR_NAME,
+    enabledByDefault: true,
+    configMember: 'GarbageCollectorController',
+    run: (ctx) => runGarbageCollector(ctx, o.syncTimeoutMs ?? 10_000),
+  };
+}
+
+/**
+ * The garbage collector (`garbage-collector-controller`, alias `garbagecollector`), as the
+ * service account `generic-garbage-collector`; reads `GarbageCollectorController`
+ * (`EnableGarbageCollector`, `ConcurrentGCSyncs` workers (20), `GCIgnoredResources` (core events)).
+ */
+export const garbageCollectorController: ControllerDescriptor = garbageCollectorDescriptor();

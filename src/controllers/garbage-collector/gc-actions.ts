@@ -1,8 +1,7 @@
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '../../apis/meta/object-meta-validation.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
-import type { PropagationPolicy } from '../../registry/types.js';
+import type { ClientDeleteOptions } from '../../client/api/api-client.js';
 import type { Logger } from '../../util/logger.js';
-import type { ControllerClient } from '../controller-client.js';
 import { deleteLive, getLive, type ObjectRef, updateLive } from '../object-client.js';
 import { type DependencyGraph, type GraphNode, hasFinalizer, isDeletingDependents } from './dependency-graph.js';
 import type { OwnerResolver } from './owner-resolver.js';
@@ -13,8 +12,6 @@ export interface GcContext {
   readonly resolver: OwnerResolver;
   readonly logger: Logger;
   readonly signal: AbortSignal;
-  /** The garbage collector's requests, as its service account. */
-  readonly client: ControllerClient;
   enqueueDelete(uid: string): void;
 }
 
@@ -33,13 +30,13 @@ type OwnerState = 'solid' | 'dangling' | 'waiting';
  * absent or of another uid it is dangling; being deleted in the foreground, it is waiting.
  */
 async function ownerState(ctx: GcContext, node: GraphNode, ref: OwnerReference): Promise<OwnerState> {
-  const served = ctx.resolver.resolve(ref);
-  if (!served) throw new UnresolvableOwnerError(`cannot resolve owner kind ${ref.apiVersion}, Kind=${ref.kind}`);
+  const client = ctx.resolver.resolve(ref);
+  if (!client) throw new UnresolvableOwnerError(`cannot resolve owner kind ${ref.apiVersion}, Kind=${ref.kind}`);
+  const namespaced = client.resource.namespaced;
   // A cluster-scoped dependent cannot have a namespaced owner: kube keeps such a dependent.
-  if (served.def.namespaced && !node.identity.served.def.namespaced) return 'solid';
+  if (namespaced && !node.identity.client.resource.namespaced) return 'solid';
   const owner = await getLive(
-    ctx.client,
-    { served, namespace: served.def.namespaced ? node.identity.namespace : '', name: ref.name, uid: ref.uid },
+    { client, namespace: namespaced ? node.identity.namespace : '', name: ref.name, uid: ref.uid },
     ctx.signal,
   );
   if (!owner) return 'dangling';
@@ -58,7 +55,7 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
   const node = ctx.graph.get(uid);
   if (!node) return;
   if (node.beingDeleted && !node.deletingDependents) return;
-  const latest = await getLive(ctx.client, refOf(node), ctx.signal);
+  const latest = await getLive(refOf(node), ctx.signal);
   if (!latest) return;
   if (isDeletingDependents(latest)) return processDeletingDependents(ctx, node);
   const owners = latest.metadata.ownerReferences ?? [];
@@ -74,7 +71,6 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
       owners: [...dropped],
     });
     await updateLive(
-      ctx.client,
       refOf(node),
       (obj) => {
         const refs = obj.metadata.ownerReferences ?? [];
@@ -87,18 +83,18 @@ export async function attemptToDelete(ctx: GcContext, uid: string): Promise<void
     );
     return;
   }
-  let policy: PropagationPolicy;
+  let policy: NonNullable<ClientDeleteOptions['propagationPolicy']>;
   if (waiting.length > 0 && ctx.graph.dependentsOf(uid).length > 0) {
     if (ctx.graph.dependentsOf(uid).some((d) => d.deletingDependents)) {
       // Its own dependent waits for it too: unblock its owners first, or neither could go.
-      await updateLive(ctx.client, refOf(node), unblockOwnerReferences, { signal: ctx.signal });
+      await updateLive(refOf(node), unblockOwnerReferences, { signal: ctx.signal });
     }
     policy = 'Foreground';
   } else if (hasFinalizer(latest, FINALIZER_ORPHAN_DEPENDENTS)) policy = 'Orphan';
   else if (hasFinalizer(latest, FINALIZER_DELETE_DEPENDENTS)) policy = 'Foreground';
   else policy = 'Background';
   ctx.logger.info('garbage collector: deleting object whose owners are gone', { object: describe(node), policy });
-  await deleteLive(ctx.client, refOf(node), { propagationPolicy: policy }, ctx.signal);
+  await deleteLive(refOf(node), { propagationPolicy: policy }, ctx.signal);
 }
 
 /**
@@ -127,7 +123,6 @@ export async function attemptToOrphan(ctx: GcContext, uid: string): Promise<void
   if (!node?.orphaning) return;
   for (const dep of ctx.graph.dependentsOf(uid)) {
     await updateLive(
-      ctx.client,
       refOf(dep),
       (obj) => {
         const refs = obj.metadata.ownerReferences ?? [];
@@ -145,7 +140,6 @@ export async function attemptToOrphan(ctx: GcContext, uid: string): Promise<void
 
 async function removeFinalizer(ctx: GcContext, node: GraphNode, finalizer: string): Promise<void> {
   await updateLive(
-    ctx.client,
     refOf(node),
     (obj) => {
       const list = obj.metadata.finalizers ?? [];
@@ -176,7 +170,7 @@ function unblockOwnerReferences(obj: ApiObject): boolean {
 }
 
 function describe(node: GraphNode): string {
-  const d = node.identity.served.def;
+  const d = node.identity.client.resource;
   const res = d.group ? `${d.resource}.${d.group}` : d.resource;
   return `${res} ${node.identity.namespace ? `${node.identity.namespace}/` : ''}${node.identity.name}`;
 }

@@ -1,5 +1,5 @@
 import type { OwnerReference } from '../../apis/object.js';
-import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
+import type { ApiClient, ResourceClient } from '../../client/api/api-client.js';
 
 /** Splits `group/version` (or a bare core `version`). */
 function parseApiVersion(apiVersion: string): { group: string; version: string } {
@@ -10,24 +10,23 @@ function parseApiVersion(apiVersion: string): { group: string; version: string }
 }
 
 /**
- * Maps an owner reference's apiVersion and kind to the served resource holding such owners (the
- * REST mapping of kube's garbage collector). A kind served in another version of the same group
- * still resolves: the owner is the same object whatever version names it.
+ * Maps an owner reference's apiVersion and kind to the client of the resource holding such
+ * owners (the REST mapping of kube's garbage collector), from what the client serves now (custom
+ * resources included). A kind served in another version of the same group still resolves: the
+ * owner is the same object whatever version names it.
  */
 export class OwnerResolver {
-  private readonly exact = new Map<string, ServedResource>();
-  private readonly byGroupKind = new Map<string, ServedResource>();
+  constructor(private readonly client: ApiClient) {}
 
-  constructor(resources: ResourceSet) {
-    for (const served of resources.all()) {
-      const d = served.def;
-      this.exact.set(`${d.group}/${d.version}/${d.kind}`, served);
-      if (!this.byGroupKind.has(`${d.group}/${d.kind}`)) this.byGroupKind.set(`${d.group}/${d.kind}`, served);
-    }
-  }
-
-  resolve(ref: Pick<OwnerReference, 'apiVersion' | 'kind'>): ServedResource | undefined {
+  resolve(ref: Pick<OwnerReference, 'apiVersion' | 'kind'>): ResourceClient | undefined {
     const { group, version } = parseApiVersion(ref.apiVersion ?? '');
-    return this.exact.get(`${group}/${version}/${ref.kind}`) ?? this.byGroupKind.get(`${group}/${ref.kind}`);
+    const exact = this.client
+      .resources()
+      .find((r) => r.group === group && r.version === version && r.kind === ref.kind);
+    if (exact) {
+      const c = this.client.resource(group, version, exact.resource);
+      if (c) return c;
+    }
+    return this.client.forKind(group, ref.kind);
   }
 }

@@ -3,13 +3,14 @@ import type { Lease } from '../../apis/coordination/lease.js';
 import { type LeaseCandidate, OLDEST_EMULATION_VERSION } from '../../apis/coordination/lease-candidate.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { Authorizer } from '../../authz/index.js';
+import { ResourceInformer } from '../../client/informer/resource-informer.js';
 import { errorText, isStatus } from '../../client/leaderelection/object-client.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatMicroTime, systemClock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { ControllerClient, type ControllerIdentity } from '../controller-client.js';
-import { ResourceInformer } from '../informer/resource-informer.js';
+import { inProcessResourceClient } from '../in-process-api-client.js';
 import {
   isLeaseCandidateExpired,
   isLeaseExpired,
@@ -80,7 +81,11 @@ export class CoordinatedElectionController {
     this.logger = options.logger ?? silentLogger;
     this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 5_000 });
     const informer = (served: ServedResource) =>
-      new ResourceInformer({ served, client: this.client, logger: this.logger, signal: options.signal });
+      new ResourceInformer({
+        client: inProcessResourceClient(served, this.client),
+        logger: this.logger,
+        signal: options.signal,
+      });
     this.leases = informer(leases);
     this.candidates = informer(candidates);
     const onLease = (l: ApiObject) => this.queue.add(`${l.metadata.namespace}/${l.metadata.name}`);

@@ -1,15 +1,13 @@
 import { StatusError } from '../../apis/meta/status.js';
-import type { ServedResource } from '../../registry/resource-set/index.js';
-import type { DeleteOptions } from '../../registry/types.js';
-import type { ControllerClient } from '../controller-client.js';
+import type { ClientDeleteOptions, ResourceClient } from '../../client/api/api-client.js';
 import type { ContentTotals } from './namespace-conditions.js';
 
 // The namespace controller deletes in the background: the GC must not orphan anything, and
 // the controller itself waits for whatever stays behind (kube's choice).
-const BACKGROUND: Omit<DeleteOptions, 'dryRun'> = { propagationPolicy: 'Background' };
+const BACKGROUND: ClientDeleteOptions = { propagationPolicy: 'Background' };
 
-function groupVersionResource(served: ServedResource): string {
-  const d = served.def;
+function groupVersionResource(client: ResourceClient): string {
+  const d = client.resource;
   return `${d.group}/${d.version}, Resource=${d.resource}`;
 }
 
@@ -21,33 +19,32 @@ function groupVersionResource(served: ServedResource): string {
  * do not stop the others.
  */
 export async function deleteAllContent(
-  client: ControllerClient,
-  resources: readonly ServedResource[],
+  resources: readonly ResourceClient[],
   namespace: string,
   signal: AbortSignal,
 ): Promise<ContentTotals> {
   const remainingByResource = new Map<string, number>();
   const remainingByFinalizer = new Map<string, number>();
   const errors: string[] = [];
-  for (const served of resources) {
-    const verbs = served.def.verbs;
+  for (const client of resources) {
+    const verbs = client.resource.verbs;
     if (!verbs.includes('list') || !(verbs.includes('delete') || verbs.includes('deletecollection'))) continue;
     try {
       if (verbs.includes('deletecollection')) {
-        await client.deleteCollection(served, namespace, BACKGROUND, signal);
+        await client.deleteCollection(namespace, BACKGROUND, signal);
       } else {
-        const list = await client.list(served, namespace, {}, signal);
+        const list = await client.list(namespace, {}, signal);
         for (const item of list.items) {
           try {
-            await client.delete(served, { namespace, name: item.metadata.name ?? '' }, BACKGROUND, signal);
+            await client.delete(namespace, item.metadata.name ?? '', BACKGROUND, signal);
           } catch (e) {
             if (!(e instanceof StatusError && e.code === 404)) throw e;
           }
         }
       }
-      const left = (await client.list(served, namespace, {}, signal)).items;
+      const left = (await client.list(namespace, {}, signal)).items;
       if (left.length === 0) continue;
-      const d = served.def;
+      const d = client.resource;
       remainingByResource.set(`${d.resource}.${d.group}`, left.length);
       let withFinalizers = 0;
       for (const item of left) {
@@ -57,7 +54,7 @@ export async function deleteAllContent(
       }
       if (withFinalizers === 0) {
         errors.push(
-          `unexpected items still remain in namespace: ${namespace} for gvr: ${groupVersionResource(served)}`,
+          `unexpected items still remain in namespace: ${namespace} for gvr: ${groupVersionResource(client)}`,
         );
       }
     } catch (e) {

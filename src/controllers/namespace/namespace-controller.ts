@@ -1,13 +1,16 @@
-import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { Authorizer } from '../../authz/index.js';
+import type { ResourceClient } from '../../client/api/api-client.js';
+import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
-import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
-import { type Clock, formatTime, systemClock } from '../../util/clock.js';
-import type { Logger } from '../../util/logger.js';
-import { ControllerClient, controllerIdentity } from '../controller-client.js';
-import type { InformerSet } from '../informer/informer-set.js';
+import { formatTime } from '../../util/clock.js';
+import {
+  type ControllerContext,
+  type ControllerDescriptor,
+  configDurationMs,
+  configNumber,
+} from '../controller-descriptor.js';
 import { getLive, type ObjectRef, updateLive } from '../object-client.js';
+import { periodicResync } from '../resync.js';
 import { failingConditions, type NamespaceCondition, updateConditions } from './namespace-conditions.js';
 import { deleteAllContent } from './namespace-content.js';
 
@@ -15,17 +18,9 @@ import { deleteAllContent } from './namespace-content.js';
 // a 15 s estimate; content changes requeue it sooner here (the informers see them).
 const CONTENT_REMAINING_REQUEUE_MS = 8_000;
 
-export interface NamespaceControllerOptions {
-  readonly resources: ResourceSet;
-  readonly informers: InformerSet;
-  readonly logger: Logger;
-  readonly signal: AbortSignal;
-  readonly clock?: Clock;
-  /** Names the namespace finalizer this controller removes and the controller's identity. */
-  readonly domain: ApiDomain;
-  /** Decides on every request of the controller (its role: `system:controller:namespace-controller`). */
-  readonly authorizer: Authorizer;
-}
+/** kube's NamespaceControllerConfiguration defaults. */
+const DEFAULT_CONCURRENT_NAMESPACE_SYNCS = 10;
+const DEFAULT_NAMESPACE_SYNC_PERIOD_MS = 5 * 60_000;
 
 interface NamespaceObject extends ApiObject {
   spec?: { finalizers?: string[] };
@@ -35,91 +30,71 @@ interface NamespaceObject extends ApiObject {
 /** Thrown when a pass left errors; the namespace is retried with backoff. */
 export class NamespaceContentError extends Error {}
 
-/** kube-controller-manager's name for this controller (its service account and field manager). */
+/** kube-controller-manager's service account (and field manager) of this controller. */
 export const NAMESPACE_CONTROLLER_NAME = 'namespace-controller';
 
+/** The namespaced resources served now, each once (in its preferred version). */
+function namespacedContent(ctx: ControllerContext): ResourceClient[] {
+  const seen = new Set<string>();
+  const out: ResourceClient[] = [];
+  for (const r of ctx.client.resources()) {
+    const key = `${r.group}/${r.resource}`;
+    if (!r.namespaced || seen.has(key)) continue;
+    seen.add(key);
+    const c = ctx.client.preferred(r.group, r.resource) ?? ctx.client.resource(r.group, r.version, r.resource);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
 /**
- * kube's namespace controller, in process: for every namespace with a `deletionTimestamp` whose
- * `spec.finalizers` holds `orch`, it deletes all namespaced content (every served namespaced
- * resource), reports progress in `status.conditions`, waits while objects remain (their
- * finalizers pending), and finally removes `orch` through `namespaces/finalize`, which removes
- * the namespace once no other finalizer remains. Deletions of content in a terminating
- * namespace requeue it at once; failures retry with backoff.
+ * kube's namespace controller: for every namespace with a `deletionTimestamp` whose
+ * `spec.finalizers` holds the domain's namespace finalizer, it deletes all namespaced content
+ * (every served namespaced resource), reports progress in `status.conditions`, waits while
+ * objects remain (their finalizers pending), and finally removes the finalizer through
+ * `namespaces/finalize`, which removes the namespace once no other finalizer remains. Deletions
+ * of content in a terminating namespace requeue it at once; failures retry with backoff;
+ * every `NamespaceSyncPeriod` every terminating namespace is queued again.
  */
-export class NamespaceController {
-  private readonly queue: WorkQueue<string>;
-  private readonly namespaces: ServedResource | undefined;
-  private readonly clock: Clock;
-
-  private readonly client: ControllerClient;
-  private readonly finalizer: string;
-
-  constructor(private readonly options: NamespaceControllerOptions) {
-    this.client = new ControllerClient(
-      controllerIdentity(NAMESPACE_CONTROLLER_NAME, options.domain),
-      options.authorizer,
-    );
-    this.finalizer = options.domain.namespaceFinalizer;
-    this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
-    this.clock = options.clock ?? systemClock;
-    this.namespaces = options.resources.lookup('', 'v1', 'namespaces');
-    const nsInformer = options.informers.lookup('', 'namespaces');
-    nsInformer?.addHandlers({
-      onAdd: (ns) => this.enqueueIfDeleting(ns),
-      onUpdate: (_old, ns) => this.enqueueIfDeleting(ns),
-    });
-    const contentChanged = (obj: ApiObject) => {
-      const ns = obj.metadata.namespace;
-      if (ns && nsInformer?.get('', ns)?.metadata.deletionTimestamp) this.queue.add(ns);
-    };
-    for (const informer of options.informers.namespaced()) {
+async function runNamespaceController(ctx: ControllerContext): Promise<void> {
+  const { signal, logger, clock } = ctx;
+  const finalizer = ctx.domain.namespaceFinalizer;
+  const namespaces = ctx.client.resource('', 'v1', 'namespaces');
+  const nsInformer = ctx.informers.lookup('', 'namespaces');
+  if (!namespaces || !nsInformer) {
+    logger.warn('namespace controller: namespaces are not served; not running');
+    return;
+  }
+  const queue = new WorkQueue<string>({ signal, maxRetryDelayMs: 30_000 });
+  const enqueueIfDeleting = (ns: ApiObject) => {
+    if (ns.metadata.deletionTimestamp && ns.metadata.name) queue.add(ns.metadata.name);
+  };
+  nsInformer.addHandlers({ onAdd: enqueueIfDeleting, onUpdate: (_old, ns) => enqueueIfDeleting(ns) });
+  const contentChanged = (obj: ApiObject) => {
+    const ns = obj.metadata.namespace;
+    if (ns && nsInformer.get('', ns)?.metadata.deletionTimestamp) queue.add(ns);
+  };
+  const watchContent = (informer: Informer) => {
+    if (informer.resource.namespaced) {
       informer.addHandlers({ onDelete: contentChanged, onUpdate: (_old, obj) => contentChanged(obj) });
     }
-    // Resources served later (custom resources) are namespace content too.
-    options.informers.onAdded((informer) => {
-      if (informer.served.def.namespaced) {
-        informer.addHandlers({ onDelete: contentChanged, onUpdate: (_old, obj) => contentChanged(obj) });
-      }
-    });
-  }
+  };
+  for (const informer of ctx.informers.all()) watchContent(informer);
+  // Resources served later (custom resources) are namespace content too.
+  ctx.informers.onAdded(watchContent);
+  const resync = () => {
+    for (const ns of nsInformer.list()) enqueueIfDeleting(ns);
+  };
+  await Promise.race([nsInformer.synced(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
+  if (signal.aborted) return;
+  resync();
 
-  /** The namespaced resources served now, one version of each. */
-  private content(): ServedResource[] {
-    const seen = new Set<string>();
-    return this.options.resources.all().filter((r) => {
-      const key = `${r.def.group}/${r.def.resource}`;
-      if (!r.def.namespaced || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  }
-
-  /** Processes namespaces until the signal aborts. */
-  async run(): Promise<void> {
-    if (!this.namespaces) return;
-    await this.queue.run((name) => this.sync(name), {
-      workers: 1,
-      onError: (name, err) =>
-        this.options.logger.warn('namespace controller: retrying', {
-          namespace: name,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-    });
-  }
-
-  private enqueueIfDeleting(ns: ApiObject): void {
-    if (ns.metadata.deletionTimestamp && ns.metadata.name) this.queue.add(ns.metadata.name);
-  }
-
-  private async sync(name: string): Promise<void> {
-    const { signal } = this.options;
-    const served = this.namespaces!;
-    let ns = (await getLive(this.client, { served, namespace: '', name }, signal)) as NamespaceObject | undefined;
+  const sync = async (name: string): Promise<void> => {
+    let ns = (await getLive({ client: namespaces, namespace: '', name }, signal)) as NamespaceObject | undefined;
     if (!ns?.metadata.deletionTimestamp) return;
-    const ref: ObjectRef = { served, namespace: '', name, uid: ns.metadata.uid };
+    const ref: ObjectRef = { client: namespaces, namespace: '', name, uid: ns.metadata.uid };
     if (ns.status?.phase !== 'Terminating') {
       ns = (await updateLive(
-        this.client,
         ref,
         (obj) => {
           (obj as NamespaceObject).status = { ...((obj as NamespaceObject).status ?? {}), phase: 'Terminating' };
@@ -129,13 +104,14 @@ export class NamespaceController {
       )) as NamespaceObject | undefined;
       if (!ns) return;
     }
-    if (!(ns.spec?.finalizers ?? []).includes(this.finalizer)) return;
+    if (!(ns.spec?.finalizers ?? []).includes(finalizer)) return;
 
-    const totals = await deleteAllContent(this.client, this.content(), name, signal);
-    const now = formatTime(this.clock.now());
+    // What is served now (kube discovers afresh for every namespace it empties).
+    await ctx.client.refresh?.(signal);
+    const totals = await deleteAllContent(namespacedContent(ctx), name, signal);
+    const now = formatTime(clock.now());
     const failing = failingConditions(totals, now);
     await updateLive(
-      this.client,
       ref,
       (obj) => {
         const nsObj = obj as NamespaceObject;
@@ -147,21 +123,49 @@ export class NamespaceController {
     );
     if (totals.errors.length > 0) throw new NamespaceContentError(totals.errors.join('; '));
     if (totals.remainingByResource.size > 0) {
-      this.queue.addAfter(name, CONTENT_REMAINING_REQUEUE_MS);
+      queue.addAfter(name, CONTENT_REMAINING_REQUEUE_MS);
       return;
     }
-    this.options.logger.info('namespace controller: namespace empty; finalizing', { namespace: name });
+    logger.info('namespace controller: namespace empty; finalizing', { namespace: name });
     await updateLive(
-      this.client,
       ref,
       (obj) => {
         const nsObj = obj as NamespaceObject;
         const finalizers = nsObj.spec?.finalizers ?? [];
-        if (!finalizers.includes(this.finalizer)) return false;
-        nsObj.spec = { ...(nsObj.spec ?? {}), finalizers: finalizers.filter((f) => f !== this.finalizer) };
+        if (!finalizers.includes(finalizer)) return false;
+        nsObj.spec = { ...(nsObj.spec ?? {}), finalizers: finalizers.filter((f) => f !== finalizer) };
         return true;
       },
       { signal, subresource: 'finalize' },
     );
-  }
+  };
+  await Promise.all([
+    periodicResync(
+      configDurationMs(ctx.config, 'NamespaceSyncPeriod', DEFAULT_NAMESPACE_SYNC_PERIOD_MS),
+      signal,
+      resync,
+    ),
+    queue.run(sync, {
+      workers: configNumber(ctx.config, 'ConcurrentNamespaceSyncs', DEFAULT_CONCURRENT_NAMESPACE_SYNCS),
+      onError: (name, err) =>
+        logger.warn('namespace controller: retrying', {
+          namespace: name,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+    }),
+  ]);
 }
+
+/**
+ * The namespace controller (`namespace-controller`, alias `namespace`), as the service account
+ * `namespace-controller`; reads `NamespaceController` (`ConcurrentNamespaceSyncs` workers, default
+ * 10; `NamespaceSyncPeriod`, default 5m).
+ */
+export const namespaceController: ControllerDescriptor = {
+  name: 'namespace-controller',
+  aliases: ['namespace'],
+  serviceAccount: NAMESPACE_CONTROLLER_NAME,
+  enabledByDefault: true,
+  configMember: 'NamespaceController',
+  run: runNamespaceController,
+};

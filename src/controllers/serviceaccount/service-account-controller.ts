@@ -1,113 +1,17 @@
-import type { ApiDomain } from '../../apis/api-domain.js';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { Authorizer } from '../../authz/index.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
-import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
-import type { Logger } from '../../util/logger.js';
-import { ControllerClient, controllerIdentity } from '../controller-client.js';
-import type { InformerSet } from '../informer/informer-set.js';
-import type { ResourceInformer } from '../informer/resource-informer.js';
+import type { ControllerContext, ControllerDescriptor } from '../controller-descriptor.js';
+import { periodicResync } from '../resync.js';
 
-/** kube-controller-manager's name for this controller (its service account and field manager). */
+/** kube-controller-manager's service account (and field manager) of this controller. */
 export const SERVICE_ACCOUNT_CONTROLLER_NAME = 'service-account-controller';
 
 /** The service accounts every active namespace gets (kube's default options: just `default`). */
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
 
-export interface ServiceAccountControllerOptions {
-  readonly resources: ResourceSet;
-  readonly informers: InformerSet;
-  readonly logger: Logger;
-  readonly signal: AbortSignal;
-  /** Names the controller's identity. */
-  readonly domain: ApiDomain;
-  /** Decides on every request of the controller (its role: `system:controller:service-account-controller`). */
-  readonly authorizer: Authorizer;
-  /** Default {@link DEFAULT_SERVICE_ACCOUNTS}. */
-  readonly serviceAccounts?: readonly string[];
-}
-
 function isCode(e: unknown, code: number): boolean {
   return e instanceof StatusError && e.code === code;
-}
-
-/**
- * kube-controller-manager's serviceaccount controller, in process: every namespace whose phase is
- * `Active` gets a `default` ServiceAccount, created again whenever it is deleted. Namespaces are
- * queued when they are added or change and when one of their service accounts is deleted; a
- * namespace that is terminating is left alone (creating in it is refused anyway), and an account
- * that already exists is not an error. Failures retry with backoff.
- */
-export class ServiceAccountController {
-  private readonly queue: WorkQueue<string>;
-  private readonly client: ControllerClient;
-  private readonly names: readonly string[];
-  private readonly namespaces: ResourceInformer | undefined;
-  private readonly accounts: ResourceInformer | undefined;
-  private readonly served: ServedResource | undefined;
-
-  constructor(private readonly options: ServiceAccountControllerOptions) {
-    this.client = new ControllerClient(
-      controllerIdentity(SERVICE_ACCOUNT_CONTROLLER_NAME, options.domain),
-      options.authorizer,
-    );
-    this.names = options.serviceAccounts ?? DEFAULT_SERVICE_ACCOUNTS;
-    this.queue = new WorkQueue<string>({ signal: options.signal, maxRetryDelayMs: 30_000 });
-    this.served = options.resources.lookup('', 'v1', 'serviceaccounts');
-    this.namespaces = options.informers.lookup('', 'namespaces');
-    this.accounts = options.informers.lookup('', 'serviceaccounts');
-    const enqueue = (ns: ApiObject) => {
-      if (ns.metadata.name) this.queue.add(ns.metadata.name);
-    };
-    this.namespaces?.addHandlers({ onAdd: enqueue, onUpdate: (_old, ns) => enqueue(ns) });
-    this.accounts?.addHandlers({
-      onDelete: (sa) => {
-        const ns = sa.metadata.namespace;
-        if (ns && sa.metadata.name && this.names.includes(sa.metadata.name)) this.queue.add(ns);
-      },
-    });
-  }
-
-  /** Processes namespaces until the signal aborts. */
-  async run(): Promise<void> {
-    if (!this.served || !this.namespaces || !this.accounts) return;
-    await Promise.race([
-      Promise.all([this.namespaces.synced(), this.accounts.synced()]),
-      new Promise((resolve) => this.options.signal.addEventListener('abort', resolve, { once: true })),
-    ]);
-    if (this.options.signal.aborted) return;
-    await this.queue.run((name) => this.sync(name), {
-      workers: 1,
-      onError: (name, err) =>
-        this.options.logger.warn('serviceaccount controller: retrying', {
-          namespace: name,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-    });
-  }
-
-  private async sync(namespace: string): Promise<void> {
-    const ns = this.namespaces?.get('', namespace);
-    if (!ns || ns.metadata.deletionTimestamp) return;
-    if ((ns as { status?: { phase?: unknown } }).status?.phase !== 'Active') return;
-    const served = this.served as ServedResource;
-    for (const name of this.names) {
-      if (this.accounts?.get(namespace, name)) continue;
-      try {
-        await this.client.create(
-          served,
-          namespace,
-          { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
-          this.options.signal,
-        );
-      } catch (e) {
-        // Already there (the cache lags), or the namespace began terminating meanwhile.
-        if (isCode(e, 409) || isTerminating(e)) continue;
-        throw e;
-      }
-    }
-  }
 }
 
 function isTerminating(e: unknown): boolean {
@@ -117,3 +21,83 @@ function isTerminating(e: unknown): boolean {
     (e.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating')
   );
 }
+
+/**
+ * kube-controller-manager's serviceaccount controller: every namespace whose phase is `Active`
+ * gets a `default` ServiceAccount, created again whenever it is deleted. Namespaces are queued
+ * when they are added or change, when one of their service accounts is deleted, and on every
+ * resync; a terminating namespace is left alone (creating in it is refused anyway), and an
+ * account that already exists is not an error. Failures retry with backoff. One worker, as kube.
+ */
+async function runServiceAccountController(ctx: ControllerContext, names: readonly string[]): Promise<void> {
+  const { signal, logger } = ctx;
+  const accountsClient = ctx.client.resource('', 'v1', 'serviceaccounts');
+  const namespaces = ctx.informers.lookup('', 'namespaces');
+  const accounts = ctx.informers.lookup('', 'serviceaccounts');
+  if (!accountsClient || !namespaces || !accounts) {
+    logger.warn('serviceaccount controller: namespaces or serviceaccounts are not served; not running');
+    return;
+  }
+  const queue = new WorkQueue<string>({ signal, maxRetryDelayMs: 30_000 });
+  const enqueue = (ns: ApiObject) => {
+    if (ns.metadata.name) queue.add(ns.metadata.name);
+  };
+  namespaces.addHandlers({ onAdd: enqueue, onUpdate: (_old, ns) => enqueue(ns) });
+  accounts.addHandlers({
+    onDelete: (sa) => {
+      const ns = sa.metadata.namespace;
+      if (ns && sa.metadata.name && names.includes(sa.metadata.name)) queue.add(ns);
+    },
+  });
+  await Promise.race([
+    Promise.all([namespaces.synced(), accounts.synced()]),
+    new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+  ]);
+  if (signal.aborted) return;
+  for (const ns of namespaces.list()) enqueue(ns);
+
+  const sync = async (namespace: string): Promise<void> => {
+    const ns = namespaces.get('', namespace);
+    if (!ns || ns.metadata.deletionTimestamp) return;
+    if ((ns as { status?: { phase?: unknown } }).status?.phase !== 'Active') return;
+    for (const name of names) {
+      if (accounts.get(namespace, name)) continue;
+      try {
+        await accountsClient.create(
+          namespace,
+          { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
+          signal,
+        );
+      } catch (e) {
+        // Already there (the cache lags), or the namespace began terminating meanwhile.
+        if (isCode(e, 409) || isTerminating(e)) continue;
+        throw e;
+      }
+    }
+  };
+  await Promise.all([
+    periodicResync(ctx.minResyncPeriodMs, signal, () => {
+      for (const ns of namespaces.list()) enqueue(ns);
+    }),
+    queue.run(sync, {
+      workers: 1,
+      onError: (name, err) =>
+        logger.warn('serviceaccount controller: retrying', {
+          namespace: name,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+    }),
+  ]);
+}
+
+/**
+ * The serviceaccount controller (`serviceaccount-controller`, alias `serviceaccount`), as the
+ * service account `service-account-controller`. kube's controller reads no configuration member.
+ */
+export const serviceAccountController: ControllerDescriptor = {
+  name: 'serviceaccount-controller',
+  aliases: ['serviceaccount'],
+  serviceAccount: SERVICE_ACCOUNT_CONTROLLER_NAME,
+  enabledByDefault: true,
+  run: (ctx) => runServiceAccountController(ctx, DEFAULT_SERVICE_ACCOUNTS),
+};

@@ -1,8 +1,8 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
-import { alwaysAllow } from '../../authz/index.js';
 import { type RegistryFixture, registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
-import { type RunningControllers, startControllers } from '../index.js';
+import { inProcessControllers } from '../index.js';
+import { type RunningDescriptors, runDescriptors } from './run-descriptor.js';
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(
@@ -44,12 +44,13 @@ export interface ControllerFixture extends RegistryFixture {
 export async function controllerFixture(): Promise<ControllerFixture> {
   const f = await registryFixture();
   const resources = f.resources;
-  let running: RunningControllers | undefined;
+  let running: RunningDescriptors | undefined;
   return {
     ...f,
     startControllers() {
-      // Authorization is tested over HTTP under RBAC; these tests are about the controllers' work.
-      running = startControllers({ resources, authorizer: alwaysAllow, gcSyncTimeoutMs: 2000 });
+      // The descriptors orch-apiserver runs, each as its own service account (AlwaysAllow:
+      // authorization is tested over HTTP under RBAC; these tests are about the controllers' work).
+      running = runDescriptors(resources, inProcessControllers({ gcSyncTimeoutMs: 2000 }));
     },
     async stopControllers() {
       await running?.stop();

@@ -5,10 +5,9 @@ import { SharedInformerSet } from '../../client/informer/shared-informer-set.js'
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { silentLogger } from '../../util/logger.js';
-import { controllerIdentity } from '../controller-client.js';
+import { controllerIdentity, informerIdentity } from '../controller-client.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { InProcessApiClient } from '../in-process-api-client.js';
-import { informerIdentity } from '../informer/informer-set.js';
 
 export interface RunningDescriptors {
   /** Stops the controllers and their informers, and waits for them. */

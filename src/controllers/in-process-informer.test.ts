@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ORCH_DOMAIN } from '../../apis/api-domain.js';
-import type { ApiObject } from '../../apis/object.js';
-import { alwaysAllow } from '../../authz/index.js';
-import { watchStreamOf } from '../../registry/generic/watch-stream.js';
-import { registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
-import type { ResourceStore, WatchEvent } from '../../registry/types.js';
-import { silentLogger } from '../../util/logger.js';
-import { ControllerClient } from '../controller-client.js';
-import { waitFor } from '../testing/controller-fixture.js';
-import { informerIdentity } from './informer-set.js';
-import { ResourceInformer } from './resource-informer.js';
+import { ORCH_DOMAIN } from '../apis/api-domain.js';
+import type { ApiObject } from '../apis/object.js';
+import { alwaysAllow } from '../authz/index.js';
+import { ResourceInformer } from '../client/informer/resource-informer.js';
+import { watchStreamOf } from '../registry/generic/watch-stream.js';
+import { registryFixture } from '../registry/resource-set/testing/registry-fixture.js';
+import type { ResourceStore, WatchEvent } from '../registry/types.js';
+import { silentLogger } from '../util/logger.js';
+import { ControllerClient, informerIdentity } from './controller-client.js';
+import { inProcessResourceClient } from './in-process-api-client.js';
+import { waitFor } from './testing/controller-fixture.js';
 
 /**
  * The real registry, with a fault switch: `breakWatch()` ends the running watch with an ERROR
@@ -53,7 +53,7 @@ function withBreakableWatch(store: ResourceStore): ResourceStore & { breakWatch(
   return wrapper;
 }
 
-describe('resource informer', () => {
+describe('resource informer over the in-process client', () => {
   it('lists, watches, and after a broken watch re-lists, delivering what it missed', async () => {
     const f = await registryFixture();
     await f.createNamespace('a');
@@ -67,8 +67,10 @@ describe('resource informer', () => {
     const store = withBreakableWatch(cms);
     const ac = new AbortController();
     const informer = new ResourceInformer({
-      served: { ...served, store },
-      client: new ControllerClient(informerIdentity(ORCH_DOMAIN), alwaysAllow),
+      client: inProcessResourceClient(
+        { ...served, store },
+        new ControllerClient(informerIdentity(ORCH_DOMAIN), alwaysAllow),
+      ),
       logger: silentLogger,
       signal: ac.signal,
     });

@@ -1,0 +1,236 @@
+import type { ApiDomain } from '../../apis/api-domain.js';
+import { type Logger, silentLogger } from '../../util/logger.js';
+import type { RestConfig } from '../rest/kubeconfig.js';
+import { type LimiterTime, rateLimiterFor } from '../rest/rate-limiter.js';
+import { RestClient } from '../rest/rest-client.js';
+import type { ApiClient, ApiResource, ApiResourceChange, ResourceClient } from './api-client.js';
+import { type DiscoveredApi, discover, resourceKey } from './discovery.js';
+import { HttpResourceClient } from './http-resource-client.js';
+
+/** How often `subscribe()` re-reads discovery by default (kube's controller manager: 30 s). */
+export const DEFAULT_DISCOVERY_PERIOD_MS = 30_000;
+
+/** The only wire format this client speaks. */
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/** Options of {@link HttpApiClient.connect}. */
+export interface HttpApiClientOptions {
+  /** Server and credentials (client certificate, bearer token, CA). */
+  readonly config: RestConfig;
+  /** Names the aggregated discovery group. */
+  readonly domain: ApiDomain;
+  /** Field manager of this client's writes (`fieldManager=` on every write). */
+  readonly fieldManager: string;
+  /** Default `<fieldManager>/v1.32.0 (<platform>/<arch>)`. */
+  readonly userAgent?: string;
+  /** ClientConnectionConfiguration `qps` (client-go: < 0 no limit, 0 → 5). */
+  readonly qps?: number;
+  /** ClientConnectionConfiguration `burst` (0 → 10). */
+  readonly burst?: number;
+  /**
+   * ClientConnectionConfiguration `contentType`. Only JSON is spoken: any other type (Protobuf,
+   * CBOR) is logged once and JSON is sent instead.
+   */
+  readonly contentType?: string;
+  /**
+   * ClientConnectionConfiguration `acceptContentTypes` (comma-separated). Its JSON entries are
+   * the `Accept` of requests; when it names no JSON type, `application/json` is asked for
+   * (logged once): responses are always JSON.
+   */
+  readonly acceptContentTypes?: string;
+  /** How often discovery is re-read in the background while the client is open. Default 30 s; 0: never. */
+  readonly discoveryPeriodMs?: number;
+  /** The current bearer token, read before every request (refreshed credentials). */
+  readonly bearerToken?: () => string | undefined;
+  readonly logger?: Logger;
+  /** Drives the rate limiter (tests). */
+  readonly limiterTime?: LimiterTime;
+}
+
+function isJson(mediaType: string): boolean {
+  const base = mediaType.split(';')[0].trim().toLowerCase();
+  return base === 'application/json' || base === '*/*' || base === 'application/*';
+}
+
+/**
+ * The `Accept` header of a client given ClientConnectionConfiguration's content types, and the
+ * warnings to log: only JSON is spoken (a Protobuf or CBOR preference is not honoured).
+ */
+export function negotiatedAccept(o: { contentType?: string; acceptContentTypes?: string }): {
+  accept: string;
+  warnings: string[];
+} {
+  const warnings: string[] = [];
+  if (o.contentType && !isJson(o.contentType)) {
+    warnings.push(`contentType ${o.contentType} is not supported; sending application/json`);
+  }
+  const listed = (o.acceptContentTypes ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const json = listed.filter(isJson);
+  if (listed.length > 0 && json.length === 0) {
+    warnings.push(`acceptContentTypes ${o.acceptContentTypes} names no JSON type; accepting application/json`);
+  }
+  return { accept: json.length > 0 ? json.join(',') : JSON_CONTENT_TYPE, warnings };
+}
+
+/**
+ * {@link ApiClient} over HTTPS, as one identity (the credentials of its {@link RestConfig}).
+ * What is served is learned from discovery at `connect` (aggregated discovery when the server
+ * serves it) and again every `discoveryPeriodMs` while the client is open, or on
+ * {@link refresh}; `subscribe()` listeners hear of each resource added or removed. Every request passes a
+ * client-side token bucket (`qps`/`burst`). Call {@link close} when done.
+ */
+export class HttpApiClient implements ApiClient {
+  readonly fieldManager: string;
+  private api: DiscoveredApi = { resources: [], versions: new Map() };
+  private byKey = new Map<string, ApiResource>();
+  private readonly clients = new Map<string, HttpResourceClient>();
+  private readonly listeners = new Set<(change: ApiResourceChange) => void>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly lifetime = new AbortController();
+  private refreshing: Promise<void> | undefined;
+  private readonly logger: Logger;
+
+  private constructor(
+    /** The REST client under this API client (same credentials and rate limit). */
+    readonly rest: RestClient,
+    private readonly options: HttpApiClientOptions,
+  ) {
+    this.fieldManager = options.fieldManager;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /**
+   * A client of the server `options.config` names, once its discovery has been read.
+   * @throws StatusError or a transport error when discovery cannot be read.
+   */
+  static async connect(options: HttpApiClientOptions, signal?: AbortSignal): Promise<HttpApiClient> {
+    const { accept, warnings } = negotiatedAccept(options);
+    const rest = new RestClient(options.config, {
+      userAgent: options.userAgent ?? `${options.fieldManager}/v1.32.0 (${process.platform}/${process.arch})`,
+      accept,
+      rateLimiter: rateLimiterFor(options.qps, options.burst, options.limiterTime),
+      bearerToken: options.bearerToken,
+    });
+    const client = new HttpApiClient(rest, options);
+    for (const w of warnings) client.logger.warn(`client: ${w}`);
+    try {
+      await client.refresh(signal);
+    } catch (e) {
+      client.close();
+      throw e;
+    }
+    client.poll();
+    return client;
+  }
+
+  /** Re-reads discovery now and tells the listeners what was added and removed. */
+  refresh(signal?: AbortSignal): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        const s = signal ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+        this.apply(await discover(this.rest, this.options.domain.discoveryGroup, s));
+      } finally {
+        this.refreshing = undefined;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private apply(next: DiscoveredApi): void {
+    const before = this.byKey;
+    const after = new Map(next.resources.map((r) => [resourceKey(r), r]));
+    this.api = next;
+    this.byKey = after;
+    const changes: ApiResourceChange[] = [];
+    for (const [key, r] of before) {
+      if (!after.has(key) || !sameResource(r, after.get(key)!)) {
+        this.clients.delete(key);
+        changes.push({ type: 'removed', resource: r });
+      }
+    }
+    for (const [key, r] of after) {
+      if (!before.has(key) || !sameResource(r, before.get(key)!)) changes.push({ type: 'added', resource: r });
+    }
+    for (const change of changes) {
+      for (const l of [...this.listeners]) {
+        try {
+          l(change);
+        } catch (e) {
+          this.logger.error('client: discovery listener failed', { error: e instanceof Error ? e.message : String(e) });
+        }
+      }
+    }
+  }
+
+  resource(group: string, version: string, resource: string): ResourceClient | undefined {
+    const key = resourceKey({ group, version, resource });
+    const r = this.byKey.get(key);
+    if (!r) return undefined;
+    let c = this.clients.get(key);
+    if (!c) {
+      c = new HttpResourceClient(r, this.rest, this.fieldManager);
+      this.clients.set(key, c);
+    }
+    return c;
+  }
+
+  preferred(group: string, resource: string): ResourceClient | undefined {
+    for (const version of this.api.versions.get(group) ?? []) {
+      const c = this.resource(group, version, resource);
+      if (c) return c;
+    }
+    return undefined;
+  }
+
+  forKind(group: string, kind: string): ResourceClient | undefined {
+    for (const version of this.api.versions.get(group) ?? []) {
+      const r = this.api.resources.find((x) => x.group === group && x.version === version && x.kind === kind);
+      if (r) return this.resource(group, version, r.resource);
+    }
+    return undefined;
+  }
+
+  resources(): readonly ApiResource[] {
+    return this.api.resources;
+  }
+
+  private poll(): void {
+    const period = this.options.discoveryPeriodMs ?? DEFAULT_DISCOVERY_PERIOD_MS;
+    if (!(period > 0) || this.lifetime.signal.aborted) return;
+    this.timer = setInterval(() => {
+      this.refresh().catch((e) => {
+        if (!this.lifetime.signal.aborted)
+          this.logger.warn('client: discovery failed', { error: e instanceof Error ? e.message : String(e) });
+      });
+    }, period);
+    this.timer.unref?.();
+  }
+
+  subscribe(listener: (change: ApiResourceChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Stops discovery polling, aborts a discovery in flight and closes the connections. */
+  close(): void {
+    this.lifetime.abort();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.listeners.clear();
+    this.rest.close();
+  }
+}
+
+function sameResource(a: ApiResource, b: ApiResource): boolean {
+  return (
+    a.kind === b.kind &&
+    a.namespaced === b.namespaced &&
+    a.verbs.join(',') === b.verbs.join(',') &&
+    a.subresources.join(',') === b.subresources.join(',')
+  );
+}
