@@ -14,7 +14,7 @@ import { deploymentNames } from './deployment-util.js';
 /** The Deployment's controller of a ReplicaSet or pod owner reference, if cached. */
 function deploymentOf(deployments: Informer, rs: ApiObject): Deployment | undefined {
   const ref = controllerRefOf(rs);
-  if (!ref || ref.kind !== 'Deployment') return undefined;
+  if (ref?.kind !== 'Deployment') return undefined;
   const d = deployments.get(rs.metadata.namespace ?? '', ref.name);
   return d && d.metadata.uid === ref.uid ? (d as Deployment) : undefined;
 }
@@ -60,7 +60,7 @@ async function runDeploymentController(ctx: ControllerContext): Promise<void> {
   pods.addHandlers({
     onDelete: (p) => {
       const rs = controllerRefOf(p);
-      if (!rs || rs.kind !== 'ReplicaSet') return;
+      if (rs?.kind !== 'ReplicaSet') return;
       const owner = replicaSets.get(p.metadata.namespace ?? '', rs.name);
       const d = owner && deploymentOf(deployments, owner);
       if (d?.spec.strategy?.type === 'Recreate') enqueue(d);
