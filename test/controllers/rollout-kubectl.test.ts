@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiDomain } from '../../src/apis/api-domain.js';
 import { deploymentController } from '../../src/controllers/deployment/deployment-controller.js';
+import { endpointSliceController } from '../../src/controllers/endpointslice/endpointslice-controller.js';
 import { replicaSetController } from '../../src/controllers/replicaset/replicaset-controller.js';
 import { adminApi, startNodeAgent } from '../../src/controllers/replicaset/testing/workload-fixture.js';
 import { type RunningDescriptors, runDescriptors } from '../../src/controllers/testing/run-descriptor.js';
@@ -41,10 +42,20 @@ describe('kubectl rollout with the deployment controller (k8s.io profile)', () =
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'orch-rollout-'));
-    server = await startServer({ dataDir, securePort: 0, bindAddress: '127.0.0.1', apiDomain: 'k8s.io' });
-    controllers = runDescriptors(server.resources, [deploymentController, replicaSetController], {
-      domain: apiDomain('k8s.io'),
+    server = await startServer({
+      dataDir,
+      securePort: 0,
+      bindAddress: '127.0.0.1',
+      advertiseAddress: '192.0.2.10',
+      apiDomain: 'k8s.io',
     });
+    controllers = runDescriptors(
+      server.resources,
+      [deploymentController, replicaSetController, endpointSliceController],
+      {
+        domain: apiDomain('k8s.io'),
+      },
+    );
     agent = startNodeAgent(adminApi(server.resources).rc('', 'pods'), { namespace: NS, clock: systemClock });
   });
   after(async () => {
@@ -148,4 +159,39 @@ describe('kubectl rollout with the deployment controller (k8s.io profile)', () =
     const rs = (await replicaSets()).find((r) => r.image === 'nginx:1.26');
     assert.equal(rs?.replicas, 5);
   });
+
+  it("expose: the endpointslice controller lists the ready pods with kube's labels, and leaves default/kubernetes alone", async () => {
+    const before = await ok('get', 'endpointslice', 'kubernetes', '-n', 'default', '-o', 'json');
+    assert.match((await ok('expose', 'deployment', 'web', '--port=80', '-n', NS)).trim(), /^service\/web exposed$/);
+    const slices = await waitForSlices(5);
+    assert.equal(slices.length, 1);
+    const [slice] = slices;
+    assert.equal(slice.metadata.labels['endpointslice.kubernetes.io/managed-by'], 'endpointslice-controller.k8s.io');
+    assert.equal(slice.metadata.labels['kubernetes.io/service-name'], 'web');
+    assert.equal(slice.addressType, 'IPv4');
+    assert.deepEqual(slice.ports, [{ name: '', port: 80, protocol: 'TCP' }]);
+    const table = await ok('get', 'endpointslices', '-n', NS, '-l', 'kubernetes.io/service-name=web');
+    assert.match(table, /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE$/m);
+    assert.match(
+      table,
+      /^web-\w{5}\s+IPv4\s+80\s+10\.244\.\d+\.\d+,10\.244\.\d+\.\d+,10\.244\.\d+\.\d+ \+ 2 more\.\.\.\s+\d+s$/m,
+    );
+    const after = await ok('get', 'endpointslice', 'kubernetes', '-n', 'default', '-o', 'json');
+    assert.equal(JSON.parse(after).metadata.resourceVersion, JSON.parse(before).metadata.resourceVersion);
+    await ok('scale', 'deployment/web', '--replicas=2', '-n', NS);
+    await waitForSlices(2);
+  });
+
+  async function waitForSlices(n: number) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const out = await ok('get', 'endpointslices', '-n', NS, '-l', 'kubernetes.io/service-name=web', '-o', 'json');
+      // biome-ignore lint/suspicious/noExplicitAny: kubectl's JSON
+      const items = JSON.parse(out).items as any[];
+      const ready = items.flatMap((s) => s.endpoints ?? []).filter((e) => e.conditions?.ready);
+      if (ready.length === n && items.flatMap((s) => s.endpoints ?? []).length === n) return items;
+      if (Date.now() > deadline) throw new Error(`wanted ${n} ready endpoints: ${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 });
