@@ -259,4 +259,29 @@ describe('deployment controller', () => {
     });
     assert.equal(stray.metadata.ownerReferences?.[0]?.controller, true);
   });
+
+  it('the deprecated rollback annotation restores the previous template and is removed', async () => {
+    await deployments().patch(
+      ns,
+      'web',
+      'merge',
+      { metadata: { annotations: { 'deprecated.deployment.rollback.to': '0' } } },
+      signal,
+    );
+    const d = await waitFor('rolled back', async () => {
+      const cur = await getD('web');
+      return (
+        cur.spec.template?.spec?.containers?.[0]?.image === 'img:1' &&
+        cur.metadata.annotations?.['deprecated.deployment.rollback.to'] === undefined &&
+        cur
+      );
+    });
+    assert.equal(d.spec.template?.metadata?.labels?.['pod-template-hash'], undefined);
+    await rolledOut('web');
+    const rss = await rssOf('web');
+    assert.equal(rss.length, 2, 'the first ReplicaSet is reused');
+    const first = rss.find((rs) => rs.spec.template?.spec?.containers?.[0]?.image === 'img:1');
+    assert.equal(first?.metadata.annotations?.[REVISION], '3');
+    assert.equal(first?.metadata.annotations?.[NAMES.revisionHistory], '1');
+  });
 });

@@ -21,7 +21,6 @@ import {
 } from './deployment-types.js';
 import {
   activeReplicaSets,
-  byCreation,
   equalIgnoreHash,
   findNewReplicaSet,
   getCondition,
@@ -36,6 +35,7 @@ import {
   setCondition,
   withoutHash,
 } from './deployment-util.js';
+import { cleanupHistory } from './history-cleanup.js';
 import { podTemplateHash } from './pod-template-hash.js';
 import { scaleDeployment } from './proportional-scale.js';
 import {
@@ -325,32 +325,12 @@ export class DeploymentSync {
     }
   }
 
-  /** kube's `cleanupDeployment`: old ReplicaSets beyond `revisionHistoryLimit`, lowest revision first, if empty and settled. */
-  private async cleanup(oldRSs: ReplicaSet[]): Promise<void> {
-    const limit = this.d.spec.revisionHistoryLimit;
-    if (limit === undefined) return;
-    const alive = oldRSs.filter((rs) => !rs.metadata.deletionTimestamp);
-    const diff = alive.length - limit;
-    if (diff <= 0) return;
-    const sorted = [...alive].sort((a, b) => {
-      const ra = revisionOf(a, this.deps.names) || 0;
-      const rb = revisionOf(b, this.deps.names) || 0;
-      return ra !== rb ? ra - rb : byCreation(a, b);
+  private cleanup(oldRSs: ReplicaSet[]): Promise<void> {
+    return cleanupHistory(this.d, oldRSs, {
+      names: this.deps.names,
+      client: this.deps.replicaSets,
+      signal: this.signal,
     });
-    for (const rs of sorted.slice(0, diff)) {
-      if (
-        (rs.status?.replicas ?? 0) !== 0 ||
-        replicasOf(rs) !== 0 ||
-        (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0)
-      ) {
-        continue;
-      }
-      try {
-        await this.deps.replicaSets.delete(rs.metadata.namespace ?? '', rs.metadata.name ?? '', {}, this.signal);
-      } catch (e) {
-        if (!isStatus(e, 404)) throw e;
-      }
-    }
   }
 
   /** kube's `rolloutRolling`. */

@@ -53,9 +53,9 @@ export async function scaleDeployment(
   if (d.spec.strategy?.type === 'Recreate') return;
   const allowed = replicasOf(d) > 0 ? replicasOf(d) + maxSurge(d) : 0;
   const toAdd = allowed - specReplicas(active);
+  // Larger first; among equals the newer first when growing, the older first when shrinking.
   const ordered = [...active].sort((a, b) => {
-    if (replicasOf(a) !== replicasOf(b))
-      return toAdd > 0 ? replicasOf(b) - replicasOf(a) : replicasOf(b) - replicasOf(a);
+    if (replicasOf(a) !== replicasOf(b)) return replicasOf(b) - replicasOf(a);
     return toAdd > 0 ? newest(a, b) : -newest(a, b);
   });
   const sizes = new Map<ReplicaSet, number>();
