@@ -9,6 +9,7 @@ import { waitFor } from '../testing/controller-fixture.js';
 import { deploymentController } from './deployment-controller.js';
 import type { Deployment, ReplicaSet } from './deployment-types.js';
 import { deploymentNames } from './deployment-util.js';
+import { podTemplateHash } from './pod-template-hash.js';
 
 const signal = new AbortController().signal;
 const NAMES = deploymentNames(ORCH_DOMAIN);
@@ -283,5 +284,30 @@ describe('deployment controller', () => {
     const first = rss.find((rs) => rs.spec.template?.spec?.containers?.[0]?.image === 'img:1');
     assert.equal(first?.metadata.annotations?.[REVISION], '3');
     assert.equal(first?.metadata.annotations?.[NAMES.revisionHistory], '1');
+  });
+
+  it('a name taken by a foreign ReplicaSet raises collisionCount and the next hash is used', async () => {
+    await deployments().create(ns, deployment('clash', { replicas: 1, paused: true }), signal);
+    const stored = await getD('clash');
+    const taken = `clash-${podTemplateHash(stored.spec.template)}`;
+    await f.rc('apps', 'replicasets').create(
+      ns,
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: taken, labels: { app: 'foreign' } },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app: 'foreign' } },
+          template: { metadata: { labels: { app: 'foreign' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+        },
+      },
+      signal,
+    );
+    await patchSpec('clash', { paused: false });
+    const d = await rolledOut('clash');
+    assert.equal(d.status?.collisionCount, 1);
+    const [rs] = await rssOf('clash');
+    assert.equal(rs.metadata.name, `clash-${podTemplateHash(stored.spec.template, 1)}`);
   });
 });
