@@ -22,8 +22,14 @@ export interface ControllerManagerOptions {
    * `cloud-controller-manager`).
    */
   readonly component: string;
-  /** The component's own identity: shared informers and leader election Leases. */
+  /** The component's own identity: shared informers. */
   readonly root: ApiClient;
+  /**
+   * The client leader election renews its Leases with (default `root`): kube gives elections a
+   * client of their own, so renewals never wait behind the informers' and controllers' requests
+   * in a shared rate limit.
+   */
+  readonly election?: ApiClient;
   /** The client a controller acts as (its service account's, or `root` without service-account credentials). */
   clientFor(controller: ControllerDescriptor): Promise<ApiClient>;
   /** The enabled controllers, in start order. */
@@ -171,7 +177,7 @@ export function startControllerManager(o: ControllerManagerOptions): RunningCont
       );
       continue;
     }
-    const leases = o.root.resource(o.domain.group('coordination'), 'v1', 'leases');
+    const leases = (o.election ?? o.root).resource(o.domain.group('coordination'), 'v1', 'leases');
     if (!leases) throw new Error(`leader election needs ${o.domain.group('coordination')}/v1 leases`);
     const namespace = o.leaderElection.resourceNamespace;
     const run = runLeaderElected({

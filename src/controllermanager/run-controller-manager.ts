@@ -5,7 +5,11 @@ import type { ControllerDescriptor } from '../controllers/controller-descriptor.
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import { configMembersOf, genericTimings } from './config/config-members.js';
-import type { GenericControllerManagerConfiguration } from './config/types.js';
+import type {
+  CloudControllerManagerConfiguration,
+  GenericControllerManagerConfiguration,
+  OrchControllerManagerConfiguration,
+} from './config/types.js';
 import { startControllerManager } from './controller-manager.js';
 import { assignMigration, leaderMigrationEnabled } from './leader-migration-config.js';
 import { type ControllerManagerServer, startControllerManagerServer } from './serving/controller-manager-server.js';
@@ -14,8 +18,10 @@ import type { ServingCertificate } from './serving/self-signed-certificate.js';
 
 /** How the process reaches the API server. */
 export interface ApiConnection {
-  /** The component's own client (informers, Leases), connected. */
+  /** The component's own client (informers), connected. */
   readonly root: ApiClient;
+  /** The component's client for leader election alone (its own rate limit). */
+  readonly election: ApiClient;
   /**
    * The client a controller acts as with `UseServiceAccountCredentials`: its service account
    * in the system namespace, with a token the API server issued (kept fresh).
@@ -31,7 +37,7 @@ export interface RunControllerManagerOptions {
   readonly domain: ApiDomain;
   readonly generic: GenericControllerManagerConfiguration;
   /** The whole configuration: its members feed the controllers. */
-  readonly config: object;
+  readonly config: OrchControllerManagerConfiguration | CloudControllerManagerConfiguration;
   /** Every controller this binary knows, and the canonical names enabled. */
   readonly controllers: readonly ControllerDescriptor[];
   readonly enabled: readonly string[];
@@ -87,12 +93,13 @@ export async function runControllerManager(o: RunControllerManagerOptions): Prom
   const manager = startControllerManager({
     component: o.component,
     root,
+    election: o.connection.election,
     clientFor: (c) =>
       o.useServiceAccountCredentials && !c.managerCredentials
         ? o.connection.serviceAccountClient(c.serviceAccount, c.name, lifetime.signal)
         : Promise.resolve(root),
     controllers: enabled,
-    configMembers: configMembersOf(o.config as never),
+    configMembers: configMembersOf(o.config),
     minResyncPeriodMs: timings.minResyncPeriodMs,
     controllerStartIntervalMs: timings.controllerStartIntervalMs,
     leaderElection: o.generic.LeaderElection,

@@ -14,6 +14,7 @@ export interface InformerHandlers {
  */
 export interface Informer {
   readonly resource: ApiResource;
+  /** Adds handlers; objects already cached reach a late handler as adds first. */
   addHandlers(h: InformerHandlers): void;
   /** True once the first list has been delivered. */
   hasSynced(): boolean;

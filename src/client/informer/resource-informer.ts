@@ -48,8 +48,23 @@ export class ResourceInformer implements Informer {
     this.resource = options.client.resource;
   }
 
+  /**
+   * Adds handlers; as client-go's shared informer does for a handler added late, the objects
+   * already cached are delivered to it as adds first, so it misses none.
+   */
   addHandlers(h: InformerHandlers): void {
     this.handlers.push(h);
+    if (!h.onAdd) return;
+    for (const obj of this.cache.values()) {
+      try {
+        h.onAdd(obj);
+      } catch (e) {
+        this.options.logger.error('informer: handler failed', {
+          resource: this.resourceName(),
+          error: e instanceof Error ? e.message : String(e),
+        });
+      }
+    }
   }
 
   /** Starts the list/watch loop (once); it ends when the signal aborts. */
