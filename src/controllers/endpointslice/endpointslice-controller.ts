@@ -11,14 +11,7 @@ import {
   configDurationMs,
   configNumber,
 } from '../controller-descriptor.js';
-import {
-  errorText,
-  isStatus,
-  objectKey,
-  splitKey,
-  startResync,
-  waitForInformers,
-} from '../replicaset/controller-support.js';
+import { errorText, isStatus, objectKey, splitKey, startResync, waitForInformers } from '../controller-support.js';
 import { type SliceNames, sliceNames } from './desired-endpoints.js';
 import { planSlices } from './slice-plan.js';
 import { SliceTracker } from './slice-tracker.js';
@@ -91,7 +84,7 @@ async function runEndpointSliceController(ctx: ControllerContext): Promise<void>
   });
 
   const sync = async (key: string): Promise<void> => {
-    const [ns, name] = splitKey(key);
+    const { namespace: ns, name } = splitKey(key);
     const svc = services.get(ns, name) as Service | undefined;
     if (!svc) {
       tracker.forgetService(key);
@@ -120,8 +113,8 @@ async function runEndpointSliceController(ctx: ControllerContext): Promise<void>
     }
   };
 
-  if (!(await waitForInformers(ctx, [services, pods, slices, nodes]))) return;
-  startResync(ctx, () => {
+  if (!(await waitForInformers([services, pods, slices, nodes], ctx.signal))) return;
+  startResync(ctx.minResyncPeriodMs, ctx.signal, () => {
     for (const s of services.list()) queue.add(objectKey(s));
   });
   await queue.run(sync, {
