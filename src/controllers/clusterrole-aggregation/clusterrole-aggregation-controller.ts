@@ -2,7 +2,7 @@ import type { ClusterRole } from '../../apis/rbac/rbac-types.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import { deepEqual } from '../../util/deep-equal.js';
 import type { ControllerContext, ControllerDescriptor } from '../controller-descriptor.js';
-import { errorText, startResync } from '../controller-support.js';
+import { errorText, startResync, waitForInformers } from '../controller-support.js';
 import { applyLive } from '../object-client.js';
 import { aggregatedRules } from './aggregated-rules.js';
 
@@ -38,8 +38,7 @@ async function runClusterRoleAggregation(ctx: ControllerContext): Promise<void> 
     }
   };
   roles.addHandlers({ onAdd: enqueueAggregating, onUpdate: enqueueAggregating, onDelete: enqueueAggregating });
-  await Promise.race([roles.synced(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
-  if (signal.aborted) return;
+  if (!(await waitForInformers([roles], signal))) return;
   enqueueAggregating();
 
   const sync = async (name: string): Promise<void> => {

@@ -11,15 +11,18 @@ import {
   configDurationMs,
   configNumber,
 } from '../controller-descriptor.js';
-import { errorText, isStatus, objectKey, splitKey, startResync, waitForInformers } from '../controller-support.js';
+import {
+  errorText,
+  isNamespaceTerminating,
+  isStatus,
+  objectKey,
+  splitKey,
+  startResync,
+  waitForInformers,
+} from '../controller-support.js';
 import { type SliceNames, sliceNames } from './desired-endpoints.js';
 import { planSlices } from './slice-plan.js';
 import { SliceTracker } from './slice-tracker.js';
-
-function hasCause(e: unknown, reason: string): boolean {
-  const details = (e as { details?: { causes?: { reason?: string }[] } }).details;
-  return (details?.causes ?? []).some((c) => c.reason === reason);
-}
 
 /** The service a managed slice belongs to (`<namespace>/<service-name label>`), if it is this controller's. */
 function serviceKeyOf(slice: ApiObject, names: SliceNames): string | undefined {
@@ -139,7 +142,7 @@ async function applyPlan(
         tracker.written(key, (await client.create(ns, slice, ctx.signal)) as EndpointSlice);
       } catch (e) {
         // A terminating namespace refuses creates for good.
-        if (hasCause(e, 'NamespaceTerminating')) return;
+        if (isNamespaceTerminating(e)) return;
         throw e;
       }
     }

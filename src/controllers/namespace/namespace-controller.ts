@@ -9,7 +9,7 @@ import {
   configDurationMs,
   configNumber,
 } from '../controller-descriptor.js';
-import { errorText, startResync } from '../controller-support.js';
+import { errorText, startResync, waitForInformers } from '../controller-support.js';
 import { getLive, type ObjectRef, updateLive } from '../object-client.js';
 import { failingConditions, type NamespaceCondition, updateConditions } from './namespace-conditions.js';
 import { deleteAllContent } from './namespace-content.js';
@@ -85,8 +85,7 @@ async function runNamespaceController(ctx: ControllerContext): Promise<void> {
   const resync = () => {
     for (const ns of nsInformer.list()) enqueueIfDeleting(ns);
   };
-  await Promise.race([nsInformer.synced(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
-  if (signal.aborted) return;
+  if (!(await waitForInformers([nsInformer], signal))) return;
   resync();
 
   const sync = async (name: string): Promise<void> => {

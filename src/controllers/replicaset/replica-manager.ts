@@ -9,6 +9,7 @@ import type { ControllerContext } from '../controller-descriptor.js';
 import {
   controllerRefOf,
   errorText,
+  isNamespaceTerminating,
   isStatus,
   newControllerRef,
   objectKey,
@@ -53,11 +54,6 @@ export async function slowStartBatch(
     remaining -= batch;
   }
   return { successes };
-}
-
-function hasCause(e: unknown, reason: string): boolean {
-  const details = (e as { details?: { causes?: { reason?: string }[] } }).details;
-  return (details?.causes ?? []).some((c) => c.reason === reason);
 }
 
 /**
@@ -306,7 +302,7 @@ export class ReplicaManager {
       await this.podClient?.create(owner.metadata.namespace ?? '', pod, this.ctx.signal);
     } catch (e) {
       // A terminating namespace refuses new pods; that is not a failure of this controller.
-      if (hasCause(e, 'NamespaceTerminating')) return;
+      if (isNamespaceTerminating(e)) return;
       throw e;
     }
   }

@@ -1,7 +1,7 @@
 import type { ApiObject } from '../../apis/object.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ControllerContext, ControllerDescriptor } from '../controller-descriptor.js';
-import { errorText, isNamespaceTerminating, isStatus, startResync } from '../controller-support.js';
+import { errorText, isNamespaceTerminating, isStatus, startResync, waitForInformers } from '../controller-support.js';
 
 /** kube-controller-manager's service account (and field manager) of this controller. */
 export const SERVICE_ACCOUNT_CONTROLLER_NAME = 'service-account-controller';
@@ -36,11 +36,7 @@ async function runServiceAccountController(ctx: ControllerContext, names: readon
       if (ns && sa.metadata.name && names.includes(sa.metadata.name)) queue.add(ns);
     },
   });
-  await Promise.race([
-    Promise.all([namespaces.synced(), accounts.synced()]),
-    new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
-  ]);
-  if (signal.aborted) return;
+  if (!(await waitForInformers([namespaces, accounts], signal))) return;
   for (const ns of namespaces.list()) enqueue(ns);
 
   const sync = async (namespace: string): Promise<void> => {
