@@ -3,6 +3,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { ApiDomain } from '../apis/api-domain.js';
 import type { Lease } from '../apis/coordination/lease.js';
 import type { ApiClient } from '../client/api/api-client.js';
+import { errorText, sleep } from '../client/client-support.js';
 import { SharedInformerSet } from '../client/informer/shared-informer-set.js';
 import { candidateIdentity, runLeaderElected } from '../client/leaderelection/leader-elected.js';
 import {
@@ -67,23 +68,6 @@ export interface RunningControllerManager {
 interface Group {
   readonly lease: string;
   readonly controllers: readonly ControllerDescriptor[];
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { apiServerId } from './apiserver-identity/apiserver-id.js';
 import { IdentityLeaseController } from './apiserver-identity/identity-lease-controller.js';
 import { IdentityLeaseGc } from './apiserver-identity/identity-lease-gc.js';
 import type { ControllerIdentity } from './controller-client.js';
+import { errorText } from './controller-support.js';
 import {
   COORDINATED_ELECTION_CONTROLLER_NAME,
   CoordinatedElectionController,
@@ -58,8 +59,7 @@ export function startApiServerControllers(o: ApiServerControllersOptions): Runni
   const id = apiServerId(o.hostname, o.domain);
   const loops: Promise<void>[] = [];
   const report = (name: string) => (e: unknown) => {
-    if (!signal.aborted)
-      logger.error(`${name} stopped unexpectedly`, { error: e instanceof Error ? e.message : String(e) });
+    if (!signal.aborted) logger.error(`${name} stopped unexpectedly`, { error: errorText(e) });
   };
   if (o.apiServerIdentity) {
     const common = {

@@ -64,6 +64,12 @@ export function configNumber(config: Readonly<Record<string, unknown>>, member: 
   return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
 }
 
+/** A string member of a controller's configuration; `''` when unset. */
+export function configString(config: Readonly<Record<string, unknown>>, member: string): string {
+  const v = config[member];
+  return typeof v === 'string' ? v : '';
+}
+
 /**
  * A Duration member (`meta/v1.Duration`, a Go duration string such as `"5m0s"`) in ms, or
  * `fallbackMs` when unset or unreadable (configuration files are validated before this).

@@ -8,6 +8,7 @@ import { type Logger, silentLogger } from '../util/logger.js';
 import { clusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 import { controllerIdentity, informerIdentity } from './controller-client.js';
 import type { ControllerDescriptor } from './controller-descriptor.js';
+import { errorText } from './controller-support.js';
 import { garbageCollectorDescriptor } from './garbage-collector/garbage-collector.js';
 import { InProcessApiClient } from './in-process-api-client.js';
 import { namespaceController } from './namespace/namespace-controller.js';
@@ -100,8 +101,7 @@ export function startControllers(options: StartControllersOptions): RunningContr
           signal,
         })
         .catch((e: unknown) => {
-          if (!signal.aborted)
-            logger.error(`${d.name} stopped unexpectedly`, { error: e instanceof Error ? e.message : String(e) });
+          if (!signal.aborted) logger.error(`${d.name} stopped unexpectedly`, { error: errorText(e) });
         }),
     ),
   );

@@ -1,6 +1,6 @@
-import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
 import type { ClientDeleteOptions, ResourceClient } from '../client/api/api-client.js';
+import { isStatus } from './controller-support.js';
 
 /** An object, named as controllers name it. */
 export interface ObjectRef {
@@ -15,10 +15,6 @@ export interface ObjectRef {
 /** How often a read-modify-write is retried after 409 Conflict before giving up (the queue retries later). */
 const MAX_CONFLICT_RETRIES = 5;
 
-function isCode(e: unknown, code: number): boolean {
-  return e instanceof StatusError && e.code === code;
-}
-
 /**
  * A live read (never a cache); undefined when absent (or replaced by another uid).
  * @throws StatusError for other failures, a 403 included.
@@ -29,7 +25,7 @@ export async function getLive(ref: ObjectRef, signal: AbortSignal): Promise<ApiO
     if (ref.uid !== undefined && obj.metadata.uid !== ref.uid) return undefined;
     return obj;
   } catch (e) {
-    if (isCode(e, 404)) return undefined;
+    if (isStatus(e, 404)) return undefined;
     throw e;
   }
 }
@@ -53,8 +49,8 @@ export async function updateLive(
     try {
       return await ref.client.update(next, opts.signal, { subresource: opts.subresource });
     } catch (e) {
-      if (isCode(e, 404)) return undefined;
-      if (isCode(e, 409) && attempt < MAX_CONFLICT_RETRIES) continue;
+      if (isStatus(e, 404)) return undefined;
+      if (isStatus(e, 409) && attempt < MAX_CONFLICT_RETRIES) continue;
       throw e;
     }
   }
@@ -76,7 +72,7 @@ export async function applyLive(
   try {
     return await ref.client.apply(ref.namespace, ref.name, config, o.signal, { force: true });
   } catch (e) {
-    if (isCode(e, 404)) return undefined;
+    if (isStatus(e, 404)) return undefined;
     throw e;
   }
 }
@@ -92,7 +88,7 @@ export async function deleteLive(ref: ObjectRef, options: ClientDeleteOptions, s
     return true;
   } catch (e) {
     // 409: the uid precondition failed, so the object we meant is gone.
-    if (isCode(e, 404) || isCode(e, 409)) return false;
+    if (isStatus(e, 404) || isStatus(e, 409)) return false;
     throw e;
   }
 }

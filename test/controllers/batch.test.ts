@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { apiDomain } from '../../src/apis/api-domain.js';
 import { cronJobController } from '../../src/controllers/cronjob/cronjob-controller.js';
 import { jobController } from '../../src/controllers/job/job-controller.js';
-import { eventually, ManualClock } from '../../src/controllers/job/testing/batch-fixture.js';
+import { waitFor } from '../../src/controllers/testing/controller-fixture.js';
+import { ManualClock } from '../../src/controllers/testing/manual-clock.js';
 import { type RunningDescriptors, runDescriptors } from '../../src/controllers/testing/run-descriptor.js';
 import { ttlAfterFinishedController } from '../../src/controllers/ttl-after-finished/ttl-after-finished-controller.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
@@ -47,7 +48,7 @@ describe('batch controllers against a real server (k8s.io profile)', () => {
   }
   /** Plays the node agent: every pending pod of the Job succeeds. */
   async function succeedPods(job: Json, n: number): Promise<void> {
-    const pods = await eventually(`${n} pods`, async () => {
+    const pods = await waitFor(`${n} pods`, async () => {
       const p = await podsOf(job);
       return p.length === n ? p : undefined;
     });
@@ -76,13 +77,13 @@ describe('batch controllers against a real server (k8s.io profile)', () => {
     // The server stamps creation by the real clock: the first firing is the minute after it.
     const firing = Math.floor(Date.parse(created.json().metadata.creationTimestamp) / 60_000) + 1;
     clock.set(new Date(Math.max(clock.now().getTime(), firing * 60_000 + 1000)));
-    const job = await eventually('the firing Job', () => get(`${JOBS}/tick-${firing}`));
+    const job = await waitFor('the firing Job', () => get(`${JOBS}/tick-${firing}`));
     assert.equal(
       job.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp'],
       `${new Date(firing * 60_000).toISOString().slice(0, 19)}Z`,
     );
     assert.equal(job.metadata.ownerReferences[0].kind, 'CronJob');
-    const cjLive = await eventually('active', async () => {
+    const cjLive = await waitFor('active', async () => {
       const c = await get(`${CRONJOBS}/tick`);
       return c.status?.active?.length === 1 ? c : undefined;
     });
@@ -95,18 +96,18 @@ describe('batch controllers against a real server (k8s.io profile)', () => {
       assert.equal(p.metadata.labels['job-name'], `tick-${firing}`);
       assert.equal(p.metadata.labels['controller-uid'], job.metadata.uid);
     }
-    const done = await eventually('Complete', async () => {
+    const done = await waitFor('Complete', async () => {
       const j = await get(`${JOBS}/tick-${firing}`);
       return j?.status?.conditions?.some((c: Json) => c.type === 'Complete' && c.status === 'True') ? j : undefined;
     });
     assert.equal(done.status.succeeded, 2);
     assert.deepEqual(done.status.uncountedTerminatedPods, {});
     for (const p of await podsOf(job)) assert.deepEqual(p.metadata.finalizers ?? [], []);
-    await eventually('lastSuccessfulTime', async () => (await get(`${CRONJOBS}/tick`)).status?.lastSuccessfulTime);
+    await waitFor('lastSuccessfulTime', async () => (await get(`${CRONJOBS}/tick`)).status?.lastSuccessfulTime);
 
     // ttlSecondsAfterFinished: 1 by the controllers' clock.
     clock.advance(2_000);
-    await eventually('Job deleted', async () => {
+    await waitFor('Job deleted', async () => {
       const j = await get(`${JOBS}/tick-${firing}`);
       return j === undefined || !!j.metadata.deletionTimestamp;
     });
@@ -125,7 +126,7 @@ describe('batch controllers against a real server (k8s.io profile)', () => {
     });
     assert.equal(r.status, 201, r.text);
     const job = r.json();
-    const [pod] = await eventually('pod', async () => {
+    const [pod] = await waitFor('pod', async () => {
       const p = await podsOf(job);
       return p.length === 1 ? p : undefined;
     });
@@ -134,7 +135,7 @@ describe('batch controllers against a real server (k8s.io profile)', () => {
       body: { ...pod, status: { ...pod.status, phase: 'Failed' } },
     });
     assert.equal(put.status, 200, put.text);
-    const failed = await eventually('Failed', async () => {
+    const failed = await waitFor('Failed', async () => {
       const j = await get(`${JOBS}/once`);
       return j?.status?.conditions?.some((c: Json) => c.type === 'Failed') ? j : undefined;
     });

@@ -1,5 +1,6 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { errorText } from '../client-support.js';
 import type { RestConfig } from '../rest/kubeconfig.js';
 import { type LimiterTime, rateLimiterFor } from '../rest/rate-limiter.js';
 import { RestClient } from '../rest/rest-client.js';
@@ -159,7 +160,7 @@ export class HttpApiClient implements ApiClient {
         try {
           l(change);
         } catch (e) {
-          this.logger.error('client: discovery listener failed', { error: e instanceof Error ? e.message : String(e) });
+          this.logger.error('client: discovery listener failed', { error: errorText(e) });
         }
       }
     }
@@ -202,8 +203,7 @@ export class HttpApiClient implements ApiClient {
     if (!(period > 0) || this.lifetime.signal.aborted) return;
     this.timer = setInterval(() => {
       this.refresh().catch((e) => {
-        if (!this.lifetime.signal.aborted)
-          this.logger.warn('client: discovery failed', { error: e instanceof Error ? e.message : String(e) });
+        if (!this.lifetime.signal.aborted) this.logger.warn('client: discovery failed', { error: errorText(e) });
       });
     }, period);
     this.timer.unref?.();

@@ -2,6 +2,7 @@ import type { ApiDomain } from '../../apis/api-domain.js';
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { errorText, isStatus } from '../client-support.js';
 import type { RestConfig } from '../rest/kubeconfig.js';
 import type { ApiClient, ResourceClient } from './api-client.js';
 import { HttpApiClient, type HttpApiClientOptions } from './http-api-client.js';
@@ -162,7 +163,7 @@ export class ServiceAccountCredentials {
       await accounts.get(namespace, name, signal);
       return;
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 404)) throw e;
+      if (!isStatus(e, 404)) throw e;
     }
     try {
       await this.o.root
@@ -175,7 +176,7 @@ export class ServiceAccountCredentials {
       await accounts.create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } }, signal);
       this.logger.info('service account credentials: created service account', { namespace, serviceAccount: name });
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) throw e;
+      if (!isStatus(e, 409)) throw e;
     }
   }
 
@@ -226,7 +227,7 @@ export class ServiceAccountCredentials {
       const left = entry.expiresAt - this.timers.now();
       this.logger.warn('service account credentials: token refresh failed; retrying', {
         serviceAccount: entry.serviceAccount,
-        error: e instanceof Error ? e.message : String(e),
+        error: errorText(e),
       });
       this.schedule(entry, Math.max(1000, Math.min(REFRESH_RETRY_MS, left / 2)));
     }

@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../apis/object.js';
 import type { Logger } from '../../util/logger.js';
 import type { ApiResource, ClientWatchEvent, ResourceClient } from '../api/api-client.js';
+import { errorText, sleep } from '../client-support.js';
 import type { Informer, InformerHandlers } from './informer.js';
 
 export interface ResourceInformerOptions {
@@ -116,7 +117,7 @@ export class ResourceInformer implements Informer {
         if (signal.aborted) return;
         logger.warn('informer: list/watch failed; listing again', {
           resource: this.resourceName(),
-          error: e instanceof Error ? e.message : String(e),
+          error: errorText(e),
         });
         resourceVersion = undefined;
         await sleep(delay, signal);
@@ -205,7 +206,7 @@ export class ResourceInformer implements Informer {
       } catch (e) {
         this.options.logger.error('informer: handler failed', {
           resource: this.resourceName(),
-          error: e instanceof Error ? e.message : String(e),
+          error: errorText(e),
         });
       }
     }
@@ -218,18 +219,4 @@ export class WatchErrorEvent extends Error {
     super(`watch error: ${String((event.object as { message?: unknown }).message ?? 'unknown')}`);
     this.name = 'WatchErrorEvent';
   }
-}
-
-/** Resolves after `ms`, or at once when the signal aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

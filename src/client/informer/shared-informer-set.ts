@@ -1,7 +1,8 @@
 import type { Logger } from '../../util/logger.js';
 import type { ApiClient, ApiResource } from '../api/api-client.js';
+import { sleep } from '../client-support.js';
 import type { Informer, SharedInformers } from './informer.js';
-import { ResourceInformer, sleep } from './resource-informer.js';
+import { ResourceInformer } from './resource-informer.js';
 
 function groupResource(r: ApiResource): string {
   return `${r.group}/${r.resource}`;

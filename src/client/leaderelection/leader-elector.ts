@@ -1,9 +1,9 @@
 import { formatMicroTime } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { errorText, isStatus } from '../client-support.js';
 import { deadlineSignal, type ElectionClock, systemElectionClock } from './election-clock.js';
 import { JITTER_FACTOR, type LeaderElectionTimings } from './leader-election-configuration.js';
 import { type LeaderElectionRecord, LeaseLock } from './lease-lock.js';
-import { errorText, isStatus } from './object-client.js';
 
 /** What a candidate does when its role changes. */
 export interface LeaderCallbacks {

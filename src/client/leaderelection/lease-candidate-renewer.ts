@@ -1,8 +1,9 @@
 import type { LeaseCandidate } from '../../apis/coordination/lease-candidate.js';
 import { formatMicroTime } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { errorText, isStatus } from '../client-support.js';
 import { type ElectionClock, systemElectionClock } from './election-clock.js';
-import { errorText, isStatus, type NamespacedObjectClient } from './object-client.js';
+import type { NamespacedObjectClient } from './object-client.js';
 
 /** client-go's candidate renews its LeaseCandidate every 5 minutes (and whenever pinged). */
 const RENEW_INTERVAL_MS = 5 * 60_000;

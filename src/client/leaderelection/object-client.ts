@@ -1,4 +1,3 @@
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 
 /**
@@ -19,14 +18,4 @@ export interface NamespacedObjectClient<T extends ApiObject = ApiObject> {
    * read (optimistic concurrency).
    */
   update(obj: T, signal: AbortSignal): Promise<T>;
-}
-
-/** Whether `e` is an API error with HTTP status `code`. */
-export function isStatus(e: unknown, code: number): boolean {
-  return e instanceof StatusError && e.code === code;
-}
-
-/** A short text for logs: the API message or the error's. */
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

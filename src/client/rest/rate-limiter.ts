@@ -1,3 +1,4 @@
+import { delay } from '../client-support.js';
 /** client-go's defaults when `qps`/`burst` are left at 0 (rest.Config `DefaultQPS`/`DefaultBurst`). */
 export const DEFAULT_QPS = 5;
 export const DEFAULT_BURST = 10;
@@ -20,19 +21,7 @@ export interface LimiterTime {
 /** `performance.now()` and a real timer (rejecting when the signal aborts). */
 export const realLimiterTime: LimiterTime = {
   now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
-      const t = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(signal.reason ?? new Error('aborted'));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: delay,
 };
 
 /**

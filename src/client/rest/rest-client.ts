@@ -2,6 +2,7 @@ import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:h
 import { Agent, request } from 'node:https';
 import { StatusError, type StatusReason } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { delay } from '../client-support.js';
 import type { NamespacedObjectClient } from '../leaderelection/object-client.js';
 import type { RestConfig } from './kubeconfig.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -123,7 +124,7 @@ export class RestClient {
       const res = await this.once(r, signal);
       const after = Number(res.headers['retry-after']);
       if (res.status !== 429 || !Number.isFinite(after) || attempt >= MAX_RETRY_AFTER_RETRIES) return res;
-      await sleepFor(Math.max(0, after) * 1000, signal).catch(() => {
+      await delay(Math.max(0, after) * 1000, signal).catch(() => {
         throw aborted(r);
       });
     }
@@ -195,21 +196,6 @@ export class RestClient {
 
 /** client-go's `maxRetries` for 429 responses with `Retry-After`. */
 export const MAX_RETRY_AFTER_RETRIES = 10;
-
-function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('aborted'));
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function aborted(r: RestRequest): Error {
   return new Error(`${r.method} ${r.path}: aborted`);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorText } from '../../client/client-support.js';
 
 /** A named health check: resolves when healthy, throws (or rejects) when not. */
 export interface HealthCheck {
@@ -46,7 +47,7 @@ export async function serveHealthz(
     if (!c) return false;
     const err = await failure(c);
     if (err === undefined) text(res, 200, 'ok');
-    else text(res, 500, `internal server error: ${err instanceof Error ? err.message : String(err)}\n`);
+    else text(res, 500, `internal server error: ${errorText(err)}\n`);
     return true;
   }
   if (path !== '/healthz') return false;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
+import { sleep } from '../../client/client-support.js';
 
 /** Go's `pprof.Profile` default when `seconds` is absent or not a positive integer. */
 const DEFAULT_SECONDS = 30;
@@ -7,19 +8,6 @@ const DEFAULT_SECONDS = 30;
 function text(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
   res.end(body);
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -68,7 +56,7 @@ export class PprofHandler {
       session.connect();
       await session.post('Profiler.enable');
       await session.post('Profiler.start');
-      await wait(seconds * 1000, AbortSignal.any([gone.signal, this.signal]));
+      await sleep(seconds * 1000, AbortSignal.any([gone.signal, this.signal]));
       const { profile } = await session.post('Profiler.stop');
       res.writeHead(200, {
         'Content-Type': 'application/json',

@@ -20,6 +20,7 @@ import type { ResourceSet, ServedResource } from '../../registry/resource-set/in
 import { type Clock, formatTime, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import type { ControllerClient } from '../controller-client.js';
+import { errorText } from '../controller-support.js';
 import { calculateNames, sameCondition, type UsedNames, usedNames } from './accepted-names.js';
 
 /** Options of a {@link CrdController}. */
@@ -209,7 +210,7 @@ export class CrdController {
     try {
       await client.deleteCollection(served, '', {}, signal);
     } catch (e) {
-      throw new InstanceDeletionError(failed(`could not issue all deletes: ${messageOf(e)}`));
+      throw new InstanceDeletionError(failed(`could not issue all deletes: ${errorText(e)}`));
     }
     const deadline = this.clock.now().getTime() + (this.o.deletionWaitMs ?? 60_000);
     for (;;) {
@@ -267,8 +268,4 @@ class InstanceDeletionError extends Error {
 
 function failed(message: string): Omit<CustomResourceDefinitionCondition, 'type'> {
   return { status: 'True', reason: 'InstanceDeletionFailed', message };
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -2,11 +2,11 @@ import type { ApiDomain } from '../../apis/api-domain.js';
 import type { Lease } from '../../apis/coordination/lease.js';
 import type { Authorizer } from '../../authz/index.js';
 import { type ElectionClock, systemElectionClock } from '../../client/leaderelection/election-clock.js';
-import { errorText, isStatus } from '../../client/leaderelection/object-client.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import { formatMicroTime } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { ControllerClient, type ControllerIdentity } from '../controller-client.js';
+import { errorText, isStatus } from '../controller-support.js';
 import { identityLabel } from './apiserver-id.js';
 
 /** kube-apiserver's `IdentityLeaseDurationSeconds`. */

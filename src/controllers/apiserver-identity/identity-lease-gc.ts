@@ -2,10 +2,10 @@ import type { ApiDomain } from '../../apis/api-domain.js';
 import type { Lease } from '../../apis/coordination/lease.js';
 import type { Authorizer } from '../../authz/index.js';
 import { type ElectionClock, systemElectionClock } from '../../client/leaderelection/election-clock.js';
-import { errorText, isStatus } from '../../client/leaderelection/object-client.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { ControllerClient, type ControllerIdentity } from '../controller-client.js';
+import { errorText, isStatus } from '../controller-support.js';
 import { identityLeaseSelector } from './apiserver-id.js';
 
 /** kube-apiserver's `IdentityLeaseGCPeriod`. */

@@ -1,7 +1,7 @@
 import type { ApiObject } from '../../apis/object.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { informersSynced, isStatus, startResync } from '../serviceaccount-token/controller-support.js';
+import { errorText, isStatus, startResync, waitForInformers } from '../controller-support.js';
 import { isBootstrapTokenSecret, MAX_TIMER_MS, signingToken } from './bootstrap-token-secrets.js';
 import { detachedSignature } from './detached-jws.js';
 
@@ -85,13 +85,12 @@ export const bootstrapSignerController: ControllerDescriptor = {
       }
     };
 
-    if (!(await informersSynced([configMaps, secrets], ctx.signal))) return;
+    if (!(await waitForInformers([configMaps, secrets], ctx.signal))) return;
     queue.add(KEY);
-    startResync(ctx, () => queue.add(KEY));
+    startResync(ctx.minResyncPeriodMs, ctx.signal, () => queue.add(KEY));
     await queue.run(sync, {
       workers: 1,
-      onError: (_k, err) =>
-        ctx.logger.warn('bootstrap-signer: retrying', { error: err instanceof Error ? err.message : String(err) }),
+      onError: (_k, err) => ctx.logger.warn('bootstrap-signer: retrying', { error: errorText(err) }),
     });
   },
 };

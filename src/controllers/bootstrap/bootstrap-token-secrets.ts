@@ -1,7 +1,7 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import { BOOTSTRAP_SECRET_PREFIX, bootstrapTokenExpired } from '../../authn/bootstrap-token-authenticator.js';
-import { secretText } from '../serviceaccount-token/controller-support.js';
+import { secretText } from '../controller-support.js';
 
 /** `bootstrap.<domain>/token` (kube: `bootstrap.kubernetes.io/token`). */
 export function bootstrapTokenType(domain: ApiDomain): string {

@@ -1,7 +1,7 @@
 import type { ApiObject } from '../../apis/object.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { informersSynced, isStatus, startResync } from '../serviceaccount-token/controller-support.js';
+import { errorText, isStatus, startResync, waitForInformers } from '../controller-support.js';
 import { bootstrapTokenExpiration, isBootstrapTokenSecret, MAX_TIMER_MS } from './bootstrap-token-secrets.js';
 
 /**
@@ -44,20 +44,20 @@ export const tokenCleanerController: ControllerDescriptor = {
       }
     };
 
-    if (!(await informersSynced([secrets], ctx.signal))) return;
+    if (!(await waitForInformers([secrets], ctx.signal))) return;
     // Every token cached now (handlers added late do not hear of those already listed), then
     // again every resync period.
     const all = () => {
       for (const s of secrets.list(namespace)) queueSecret(s);
     };
     all();
-    startResync(ctx, all);
+    startResync(ctx.minResyncPeriodMs, ctx.signal, all);
     await queue.run(sync, {
       workers: 1,
       onError: (name, err) =>
         ctx.logger.warn('token-cleaner: retrying', {
           secret: `${namespace}/${name}`,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorText(err),
         }),
     });
   },

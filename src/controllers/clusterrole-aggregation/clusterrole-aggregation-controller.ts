@@ -2,8 +2,8 @@ import type { ClusterRole } from '../../apis/rbac/rbac-types.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import { deepEqual } from '../../util/deep-equal.js';
 import type { ControllerContext, ControllerDescriptor } from '../controller-descriptor.js';
+import { errorText, startResync, waitForInformers } from '../controller-support.js';
 import { applyLive } from '../object-client.js';
-import { periodicResync } from '../resync.js';
 import { aggregatedRules } from './aggregated-rules.js';
 
 /** kube-controller-manager's service account (and field manager) of this controller. */
@@ -38,8 +38,7 @@ async function runClusterRoleAggregation(ctx: ControllerContext): Promise<void> 
     }
   };
   roles.addHandlers({ onAdd: enqueueAggregating, onUpdate: enqueueAggregating, onDelete: enqueueAggregating });
-  await Promise.race([roles.synced(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
-  if (signal.aborted) return;
+  if (!(await waitForInformers([roles], signal))) return;
   enqueueAggregating();
 
   const sync = async (name: string): Promise<void> => {
@@ -56,17 +55,15 @@ async function runClusterRoleAggregation(ctx: ControllerContext): Promise<void> 
       still: (live) => !!(live as ClusterRole).aggregationRule,
     });
   };
-  await Promise.all([
-    periodicResync(ctx.minResyncPeriodMs, signal, enqueueAggregating),
-    queue.run(sync, {
-      workers: WORKERS,
-      onError: (name, err) =>
-        logger.warn('clusterrole aggregation: retrying', {
-          clusterRole: name,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-    }),
-  ]);
+  startResync(ctx.minResyncPeriodMs, signal, enqueueAggregating);
+  await queue.run(sync, {
+    workers: WORKERS,
+    onError: (name, err) =>
+      logger.warn('clusterrole aggregation: retrying', {
+        clusterRole: name,
+        error: errorText(err),
+      }),
+  });
 }
 
 /**

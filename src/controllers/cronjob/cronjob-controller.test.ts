@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
-import { type BatchFixture, batchFixture, eventually, NS } from '../job/testing/batch-fixture.js';
+import { type BatchFixture, batchFixture, NS } from '../job/testing/batch-fixture.js';
+import { waitFor } from '../testing/controller-fixture.js';
 import { cronJobController } from './cronjob-controller.js';
 
 type Obj = Record<string, unknown>;
@@ -41,7 +42,7 @@ describe('cronjob controller', () => {
       .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   }
   async function jobCount(cj: ApiObject, n: number): Promise<ApiObject[]> {
-    return eventually(`${n} jobs of ${cj.metadata.name}`, async () => {
+    return waitFor(`${n} jobs of ${cj.metadata.name}`, async () => {
       const jobs = await jobsOf(cj);
       return jobs.length === n ? jobs : undefined;
     });
@@ -94,7 +95,7 @@ describe('cronjob controller', () => {
         blockOwnerDeletion: true,
       },
     ]);
-    const st = await eventually('status', async () => {
+    const st = await waitFor('status', async () => {
       const live = await f.cronJobs.get(NS, 'every', f.signal);
       return status(live).lastScheduleTime ? status(live) : undefined;
     });
@@ -107,7 +108,7 @@ describe('cronjob controller', () => {
     const both = await jobCount(cj, 2);
     assert.equal(both[1].metadata.name, `every-${minutes('2030-01-01T10:02:00Z')}`);
     await finish(both[0], 'Complete');
-    const done = await eventually('active 1 and lastSuccessfulTime', async () => {
+    const done = await waitFor('active 1 and lastSuccessfulTime', async () => {
       const live = status(await f.cronJobs.get(NS, 'every', f.signal));
       return (live.active as Obj[] | undefined)?.length === 1 && live.lastSuccessfulTime ? live : undefined;
     });
@@ -122,12 +123,12 @@ describe('cronjob controller', () => {
     const [fj] = await jobCount(forbid, 1);
     const [rj] = await jobCount(replace, 1);
     f.clock.advance(60_000);
-    const [rj2] = await eventually('replaced', async () => {
+    const [rj2] = await waitFor('replaced', async () => {
       const jobs = await jobsOf(replace);
       return jobs.length === 1 && jobs[0].metadata.uid !== rj.metadata.uid ? jobs : undefined;
     });
     assert.ok(Number(rj2.metadata.name?.split('-')[1]) > Number(rj.metadata.name?.split('-')[1]));
-    await eventually('JobAlreadyActive', async () => (await events(forbid, 'JobAlreadyActive')).length > 0);
+    await waitFor('JobAlreadyActive', async () => (await events(forbid, 'JobAlreadyActive')).length > 0);
     assert.deepEqual(
       (await jobsOf(forbid)).map((j) => j.metadata.uid),
       [fj.metadata.uid],
@@ -153,7 +154,7 @@ describe('cronjob controller', () => {
       const fresh = jobs.find((j) => !made.some((m) => m.metadata.uid === j.metadata.uid))!;
       made.push(fresh);
       await finish(fresh, i % 2 === 0 ? 'Complete' : 'Failed');
-      await eventually(
+      await waitFor(
         'job finished seen',
         async () => !(status(await f.cronJobs.get(NS, 'hist', f.signal)).active as Obj[] | undefined)?.length,
       );
@@ -173,7 +174,7 @@ describe('cronjob controller', () => {
     const mostRecent = Math.floor(f.clock.now().getTime() / 60_000);
     assert.equal(only.metadata.name, `missed-${mostRecent}`);
     assert.ok(mostRecent - Math.floor(created / 60_000) > 100);
-    await eventually('TooManyMissedTimes', async () => (await events(cj, 'TooManyMissedTimes')).length > 0);
+    await waitFor('TooManyMissedTimes', async () => (await events(cj, 'TooManyMissedTimes')).length > 0);
     // 30 s past the firing with a 10 s deadline: "late" also runs the latest firing within the
     // deadline window only when there is one; here there is none, so nothing runs.
     await new Promise((r) => setTimeout(r, 300));

@@ -2,18 +2,20 @@
  * The CronJob controller (kube-controller-manager v1.32's `cronjob-controller`): creates a Job
  * per firing of each CronJob's schedule, by `ctx.clock`. See {@link CronJobSyncer}.
  */
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
+import {
+  controllerRefOfKind,
+  isStatus,
+  newKeyQueue,
+  objectKey,
+  runKeyedLoop,
+  splitKey,
+} from '../controller-support.js';
 import { EventRecorder } from '../job/event-recorder.js';
-import { newKeyQueue, objectKey, runKeyedLoop, splitKey } from '../job/keyed-loop.js';
 import { CronJobSyncer } from './cronjob-sync.js';
 
-function controllingCronJob(job: ApiObject): { name: string; uid: string } | undefined {
-  const ref = (job.metadata.ownerReferences ?? []).find((r) => r.controller === true);
-  if (ref?.kind !== 'CronJob' || ref.apiVersion.split('/')[0] !== 'batch') return undefined;
-  return { name: ref.name, uid: ref.uid };
-}
+const controllingCronJob = (job: ApiObject) => controllerRefOfKind(job, 'batch', 'CronJob');
 
 export const cronJobController: ControllerDescriptor = {
   name: 'cronjob-controller',
@@ -61,11 +63,11 @@ export const cronJobController: ControllerDescriptor = {
           const after = await syncer.sync(cj, children);
           if (after !== undefined) queue.addAfter(key, Math.max(0, after));
         } catch (e) {
-          if (e instanceof StatusError && e.code === 409) {
+          if (isStatus(e, 409)) {
             queue.addAfter(key, 50);
             return;
           }
-          if (e instanceof StatusError && e.code === 404) return;
+          if (isStatus(e, 404)) return;
           throw e;
         }
       },

@@ -7,11 +7,11 @@
  */
 import type { ApiDomain } from '../../apis/api-domain.js';
 import { timeZoneError } from '../../apis/batch/time-zone.js';
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
 import type { Clock } from '../../util/clock.js';
 import { formatTime } from '../../util/clock.js';
+import { isStatus, newControllerRef } from '../controller-support.js';
 import type { EventRecorder } from '../job/event-recorder.js';
 import { conditionTrue, isJobFinished, list, obj } from '../job/job-status.js';
 import { cronTimes } from './cron-times.js';
@@ -27,8 +27,6 @@ export interface CronJobSyncDeps {
   readonly recorder: EventRecorder;
   readonly signal: AbortSignal;
 }
-
-const isNotFound = (e: unknown) => e instanceof StatusError && e.code === 404;
 
 /** The Job name of a firing: `<cronjob>-<scheduled time in minutes since the epoch>`. */
 export function scheduledJobName(cronJobName: string, scheduledMs: number): string {
@@ -229,7 +227,7 @@ export class CronJobSyncer {
         try {
           await this.d.jobs.delete(ns, String(a.name), { propagationPolicy: 'Background' }, this.d.signal);
         } catch (e) {
-          if (!isNotFound(e)) throw e;
+          if (!isStatus(e, 404)) throw e;
         }
         this.d.recorder.record(cronJob, 'Normal', 'SuccessfulDelete', `Deleted job ${a.name}`);
         st().active = active().filter((x) => x.uid !== a.uid);
@@ -241,7 +239,7 @@ export class CronJobSyncer {
       created = await this.d.jobs.create(ns, this.jobFor(cronJob, scheduled, jobName, zone), this.d.signal);
       this.d.recorder.record(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${jobName}`);
     } catch (e) {
-      if (!(e instanceof StatusError && e.code === 409)) {
+      if (!isStatus(e, 409)) {
         this.d.recorder.record(cronJob, 'Warning', 'FailedCreate', `Error creating job: ${(e as Error).message}`);
         throw e;
       }
@@ -268,16 +266,7 @@ export class CronJobSyncer {
         namespace: cronJob.metadata.namespace,
         ...(Object.keys(labels).length > 0 ? { labels: { ...labels } } : {}),
         annotations,
-        ownerReferences: [
-          {
-            apiVersion: 'batch/v1',
-            kind: 'CronJob',
-            name: cronJob.metadata.name ?? '',
-            uid: cronJob.metadata.uid ?? '',
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
+        ownerReferences: [newControllerRef(cronJob, 'batch/v1', 'CronJob')],
       },
       spec: structuredClone(obj(template.spec)),
     };
@@ -308,7 +297,7 @@ export class CronJobSyncer {
           );
           this.d.recorder.record(cronJob, 'Normal', 'SuccessfulDelete', `Deleted job ${j.metadata.name}`);
         } catch (e) {
-          if (!isNotFound(e)) throw e;
+          if (!isStatus(e, 404)) throw e;
         }
         const st = obj(cronJob.status);
         const before = list(st.active).length;

@@ -226,7 +226,7 @@ describe('deployment controller', () => {
         : false;
     });
     assert.equal(condition(progressing, 'Available')?.status, 'False');
-    f.clock.advance(31);
+    f.clock.advance(31_000);
     // Any change makes the controller look again (kube would re-check after the deadline).
     await deployments().patch(ns, 'slow', 'merge', { metadata: { labels: { touched: 'yes' } } }, signal);
     const timedOut = await waitFor('timed out', async () => {

@@ -5,8 +5,14 @@ import type { ResourceClient } from '../../client/api/api-client.js';
 import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import { type ControllerContext, type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
-import { controllerRefOf } from '../replicaset/controller-ref.js';
-import { errorText, objectKey, splitKey, startResync, waitForInformers } from '../replicaset/controller-support.js';
+import {
+  controllerRefOf,
+  errorText,
+  objectKey,
+  splitKey,
+  startResync,
+  waitForInformers,
+} from '../controller-support.js';
 import { DeploymentSync } from './deployment-sync.js';
 import type { Deployment, ReplicaSet } from './deployment-types.js';
 import { deploymentNames } from './deployment-util.js';
@@ -66,8 +72,8 @@ async function runDeploymentController(ctx: ControllerContext): Promise<void> {
       if (d?.spec.strategy?.type === 'Recreate') enqueue(d);
     },
   });
-  if (!(await waitForInformers(ctx, [deployments, replicaSets, pods]))) return;
-  startResync(ctx, () => {
+  if (!(await waitForInformers([deployments, replicaSets, pods], ctx.signal))) return;
+  startResync(ctx.minResyncPeriodMs, ctx.signal, () => {
     for (const d of deployments.list()) enqueue(d);
   });
   const names = deploymentNames(ctx.domain);
@@ -82,7 +88,7 @@ async function runDeploymentController(ctx: ControllerContext): Promise<void> {
   };
   await queue.run(
     async (key) => {
-      const [ns, name] = splitKey(key);
+      const { namespace: ns, name } = splitKey(key);
       const d = deployments.get(ns, name) as Deployment | undefined;
       if (!d) return;
       await new DeploymentSync(deps, structuredClone(d)).run();

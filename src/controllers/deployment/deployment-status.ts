@@ -1,4 +1,4 @@
-import { timeMs } from '../replicaset/controller-support.js';
+import { timeMs } from '../controller-support.js';
 import type { Deployment, DeploymentStatus, ReplicaSet } from './deployment-types.js';
 import {
   getCondition,

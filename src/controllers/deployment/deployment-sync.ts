@@ -3,8 +3,8 @@ import { labelSelectorFromObject } from '../../apis/selectors/index.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
 import { formatTime } from '../../util/clock.js';
 import type { ControllerContext } from '../controller-descriptor.js';
-import { claimObjects, controllerRefOf, newControllerRef, recheckOwner } from '../replicaset/controller-ref.js';
-import { isStatus } from '../replicaset/controller-support.js';
+import { controllerRefOf, errorText, isStatus, newControllerRef } from '../controller-support.js';
+import { claimObjects, recheckOwner } from '../replicaset/controller-ref.js';
 import {
   calculateStatus,
   deploymentComplete,
@@ -194,7 +194,7 @@ export class DeploymentSync {
           throw e;
         }
       } else {
-        const message = `Failed to create new replica set "${rs.metadata.name}": ${e instanceof Error ? e.message : String(e)}`;
+        const message = `Failed to create new replica set "${rs.metadata.name}": ${errorText(e)}`;
         if (hasProgressDeadline(d)) {
           const status = structuredClone(d.status ?? {});
           setCondition(status, newCondition('Progressing', 'False', 'ReplicaSetCreateError', message, this.now()));

@@ -1,6 +1,6 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { IntOrString, PodTemplateSpec } from '../../apis/core/pod-types.js';
-import { timeMs } from '../replicaset/controller-support.js';
+import { timeMs } from '../controller-support.js';
 import {
   type Deployment,
   type DeploymentCondition,

@@ -1,5 +1,5 @@
 import type { ResourceClient } from '../../client/api/api-client.js';
-import { isStatus } from '../replicaset/controller-support.js';
+import { isStatus } from '../controller-support.js';
 import type { Deployment, DeploymentNames, ReplicaSet } from './deployment-types.js';
 import { byCreation, replicasOf, revisionOf } from './deployment-util.js';
 

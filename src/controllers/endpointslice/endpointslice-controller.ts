@@ -13,20 +13,16 @@ import {
 } from '../controller-descriptor.js';
 import {
   errorText,
+  isNamespaceTerminating,
   isStatus,
   objectKey,
   splitKey,
   startResync,
   waitForInformers,
-} from '../replicaset/controller-support.js';
+} from '../controller-support.js';
 import { type SliceNames, sliceNames } from './desired-endpoints.js';
 import { planSlices } from './slice-plan.js';
 import { SliceTracker } from './slice-tracker.js';
-
-function hasCause(e: unknown, reason: string): boolean {
-  const details = (e as { details?: { causes?: { reason?: string }[] } }).details;
-  return (details?.causes ?? []).some((c) => c.reason === reason);
-}
 
 /** The service a managed slice belongs to (`<namespace>/<service-name label>`), if it is this controller's. */
 function serviceKeyOf(slice: ApiObject, names: SliceNames): string | undefined {
@@ -91,7 +87,7 @@ async function runEndpointSliceController(ctx: ControllerContext): Promise<void>
   });
 
   const sync = async (key: string): Promise<void> => {
-    const [ns, name] = splitKey(key);
+    const { namespace: ns, name } = splitKey(key);
     const svc = services.get(ns, name) as Service | undefined;
     if (!svc) {
       tracker.forgetService(key);
@@ -120,8 +116,8 @@ async function runEndpointSliceController(ctx: ControllerContext): Promise<void>
     }
   };
 
-  if (!(await waitForInformers(ctx, [services, pods, slices, nodes]))) return;
-  startResync(ctx, () => {
+  if (!(await waitForInformers([services, pods, slices, nodes], ctx.signal))) return;
+  startResync(ctx.minResyncPeriodMs, ctx.signal, () => {
     for (const s of services.list()) queue.add(objectKey(s));
   });
   await queue.run(sync, {
@@ -146,7 +142,7 @@ async function applyPlan(
         tracker.written(key, (await client.create(ns, slice, ctx.signal)) as EndpointSlice);
       } catch (e) {
         // A terminating namespace refuses creates for good.
-        if (hasCause(e, 'NamespaceTerminating')) return;
+        if (isNamespaceTerminating(e)) return;
         throw e;
       }
     }

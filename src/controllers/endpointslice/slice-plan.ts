@@ -6,6 +6,7 @@ import type {
   EndpointSlicePort,
 } from '../../apis/discovery/endpoint-slice-types.js';
 import type { ApiObject } from '../../apis/object.js';
+import { newControllerRef } from '../controller-support.js';
 import {
   type AddressType,
   addressTypesOf,
@@ -51,16 +52,7 @@ function newSlice(i: PlanInput, addressType: AddressType, ports: EndpointSlicePo
       generateName: `${svc.metadata.name}-`,
       namespace: svc.metadata.namespace,
       labels: sliceLabels(undefined, svc, i.names).labels,
-      ownerReferences: [
-        {
-          apiVersion: 'v1',
-          kind: 'Service',
-          name: svc.metadata.name ?? '',
-          uid: svc.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [newControllerRef(svc, 'v1', 'Service')],
     },
     addressType,
     endpoints: [],

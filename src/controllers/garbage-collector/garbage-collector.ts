@@ -2,6 +2,7 @@ import type { ApiObject, OwnerReference } from '../../apis/object.js';
 import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import { type ControllerContext, type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
+import { errorText } from '../controller-support.js';
 import { DependencyGraph, type GraphNode, nodeOf } from './dependency-graph.js';
 import { attemptToDelete, attemptToOrphan, type GcContext, UnresolvableOwnerError } from './gc-actions.js';
 import { OwnerResolver } from './owner-resolver.js';
@@ -132,7 +133,7 @@ async function runGarbageCollector(ctx: ControllerContext, syncTimeoutMs: number
         const log = err instanceof UnresolvableOwnerError ? logger.info : logger.warn;
         log.call(logger, 'garbage collector: retrying', {
           key,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorText(err),
         });
       },
     },

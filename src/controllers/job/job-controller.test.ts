@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
+import { waitFor } from '../testing/controller-fixture.js';
 import { jobController } from './job-controller.js';
-import { type BatchFixture, batchFixture, eventually, jobObject, NS } from './testing/batch-fixture.js';
+import { type BatchFixture, batchFixture, jobObject, NS } from './testing/batch-fixture.js';
 
 type Obj = Record<string, unknown>;
 const status = (j: ApiObject): Obj => (j.status as Obj) ?? {};
@@ -20,7 +21,7 @@ describe('job controller', () => {
   });
 
   async function activePods(job: ApiObject, n: number): Promise<ApiObject[]> {
-    return eventually(`${n} active pods of ${job.metadata.name}`, async () => {
+    return waitFor(`${n} active pods of ${job.metadata.name}`, async () => {
       const pods = (await f.podsOf(job)).filter(
         (p) => !p.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes(String((p.status as Obj)?.phase)),
       );
@@ -49,21 +50,21 @@ describe('job controller', () => {
       ]);
       assert.match(p.metadata.name ?? '', /^pc-[a-z0-9]{5}$/);
     }
-    const running = await eventually('startTime and active 2', async () => {
+    const running = await waitFor('startTime and active 2', async () => {
       const j = await f.job('pc');
       return status(j).active === 2 && status(j).startTime ? j : undefined;
     });
     assert.equal(status(running).ready, 0);
     assert.equal(status(running).terminating, 0);
     await f.setPhase(first[0], 'Running', { conditions: [{ type: 'Ready', status: 'True' }] });
-    await eventually('ready 1', async () => status(await f.job('pc')).ready === 1);
+    await waitFor('ready 1', async () => status(await f.job('pc')).ready === 1);
     await f.setPhase(first[0], 'Succeeded');
     await f.setPhase(first[1], 'Succeeded');
     // One more completion is needed: one pod, not two.
     const last = await activePods(job, 1);
-    await eventually('succeeded 2', async () => status(await f.job('pc')).succeeded === 2);
+    await waitFor('succeeded 2', async () => status(await f.job('pc')).succeeded === 2);
     await f.setPhase(last[0], 'Succeeded');
-    const done = await eventually('Complete', async () => {
+    const done = await waitFor('Complete', async () => {
       const j = await f.job('pc');
       return conditions(j).includes('Complete=True/CompletionsReached') ? j : undefined;
     });
@@ -106,14 +107,14 @@ describe('job controller', () => {
     }
     await f.setPhase(byIndex.get('0')!, 'Succeeded');
     await f.setPhase(byIndex.get('2')!, 'Succeeded');
-    await eventually('completedIndexes 0,2', async () => status(await f.job('ix')).completedIndexes === '0,2');
+    await waitFor('completedIndexes 0,2', async () => status(await f.job('ix')).completedIndexes === '0,2');
     // Index 1 fails: it is recreated for the same index (after the pod failure backoff).
     await f.setPhase(byIndex.get('1')!, 'Failed');
     f.clock.advance(15_000);
     const [again] = await activePods(job, 1);
     assert.equal(again.metadata.annotations?.['batch.orch.io/job-completion-index'], '1');
     await f.setPhase(again, 'Succeeded');
-    const done = await eventually('Complete', async () => {
+    const done = await waitFor('Complete', async () => {
       const j = await f.job('ix');
       return conditions(j).includes('Complete=True/CompletionsReached') ? j : undefined;
     });
@@ -126,7 +127,7 @@ describe('job controller', () => {
     const job = await f.jobs.create(NS, jobObject('bo', { parallelism: 2, completions: 4, backoffLimit: 1 }), f.signal);
     const [a, b] = await activePods(job, 2);
     await f.setPhase(a, 'Failed');
-    await eventually('failed 1', async () => status(await f.job('bo')).failed === 1);
+    await waitFor('failed 1', async () => status(await f.job('bo')).failed === 1);
     // The replacement waits for the pod failure backoff (10 s by the job's clock).
     await new Promise((r) => setTimeout(r, 300));
     assert.equal((await activePods(job, 1))[0].metadata.name, b.metadata.name);
@@ -135,7 +136,7 @@ describe('job controller', () => {
     assert.ok(c);
     const replacement = (await activePods(job, 2)).find((p) => p.metadata.name !== b.metadata.name)!;
     await f.setPhase(replacement, 'Failed');
-    const failedJob = await eventually('Failed', async () => {
+    const failedJob = await waitFor('Failed', async () => {
       const j = await f.job('bo');
       return conditions(j).includes('Failed=True/BackoffLimitExceeded') ? j : undefined;
     });
@@ -150,14 +151,14 @@ describe('job controller', () => {
     assert.equal(status(failedJob).active, undefined);
     assert.equal(status(failedJob).terminating, 0);
     assert.equal(status(failedJob).completionTime, undefined);
-    await eventually('b gone', async () => (await f.podsOf(job)).every((p) => p.metadata.name !== b.metadata.name));
+    await waitFor('b gone', async () => (await f.podsOf(job)).every((p) => p.metadata.name !== b.metadata.name));
   });
 
   it('fails with DeadlineExceeded after activeDeadlineSeconds by the controller clock', async () => {
     const job = await f.jobs.create(NS, jobObject('dl', { activeDeadlineSeconds: 30 }), f.signal);
     await activePods(job, 1);
     f.clock.advance(31_000);
-    const failedJob = await eventually('Failed', async () => {
+    const failedJob = await waitFor('Failed', async () => {
       const j = await f.job('dl');
       return conditions(j).includes('Failed=True/DeadlineExceeded') ? j : undefined;
     });
@@ -172,7 +173,7 @@ describe('job controller', () => {
     await activePods(job, 2);
     const live = await f.job('sus');
     await f.jobs.update({ ...live, spec: { ...(live.spec as Obj), suspend: true } }, f.signal);
-    const suspended = await eventually('Suspended', async () => {
+    const suspended = await waitFor('Suspended', async () => {
       const j = await f.job('sus');
       return conditions(j).includes('Suspended=True/JobSuspended') && (await f.podsOf(job)).length === 0
         ? j
@@ -184,7 +185,7 @@ describe('job controller', () => {
     const s2 = await f.job('sus');
     await f.jobs.update({ ...s2, spec: { ...(s2.spec as Obj), suspend: false } }, f.signal);
     await activePods(job, 2);
-    const resumed = await eventually('Resumed', async () => {
+    const resumed = await waitFor('Resumed', async () => {
       const j = await f.job('sus');
       return conditions(j).includes('Suspended=False/JobResumed') && status(j).startTime ? j : undefined;
     });
@@ -195,8 +196,8 @@ describe('job controller', () => {
     const job = await f.jobs.create(NS, jobObject('del', { backoffLimit: 5 }), f.signal);
     const [p] = await activePods(job, 1);
     await f.pods.delete(NS, p.metadata.name ?? '', {}, f.signal);
-    await eventually('pod gone', async () => (await f.podsOf(job)).every((x) => x.metadata.uid !== p.metadata.uid));
-    await eventually('failed 1', async () => status(await f.job('del')).failed === 1);
+    await waitFor('pod gone', async () => (await f.podsOf(job)).every((x) => x.metadata.uid !== p.metadata.uid));
+    await waitFor('failed 1', async () => status(await f.job('del')).failed === 1);
     f.clock.advance(11_000);
     const [q] = await activePods(job, 1);
     assert.notEqual(q.metadata.uid, p.metadata.uid);
@@ -206,7 +207,7 @@ describe('job controller', () => {
     assert.equal(status(j).failed, 1);
     assert.deepEqual(status(j).uncountedTerminatedPods, {});
     await f.setPhase(q, 'Succeeded');
-    const done = await eventually('Complete', async () => {
+    const done = await waitFor('Complete', async () => {
       const x = await f.job('del');
       return conditions(x).includes('Complete=True/CompletionsReached') ? x : undefined;
     });
@@ -239,7 +240,7 @@ describe('job controller', () => {
         { name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated } },
       ],
     });
-    const failedJob = await eventually('Failed by policy', async () => {
+    const failedJob = await waitFor('Failed by policy', async () => {
       const j = await f.job('pfp');
       return conditions(j).includes('Failed=True/PodFailurePolicy') ? j : undefined;
     });
@@ -255,7 +256,7 @@ describe('job controller', () => {
   it('releases the pods of a deleted Job (tracking finalizer removed) and records events', async () => {
     const job = await f.jobs.create(NS, jobObject('gone', { parallelism: 2, completions: 2 }), f.signal);
     const pods = await activePods(job, 2);
-    const created = await eventually('SuccessfulCreate events', async () => {
+    const created = await waitFor('SuccessfulCreate events', async () => {
       const evs = (await f.events.list(NS, {}, f.signal)).items.filter(
         (e) => (e.involvedObject as Obj).uid === job.metadata.uid && e.reason === 'SuccessfulCreate',
       );
@@ -265,7 +266,7 @@ describe('job controller', () => {
     assert.equal((created[0].source as Obj).component, 'job-controller');
     // Orphan the pods: no garbage collector runs here, so they stay, and lose the finalizer.
     await f.jobs.delete(NS, 'gone', { propagationPolicy: 'Orphan' }, f.signal);
-    await eventually('finalizers released', async () => {
+    await waitFor('finalizers released', async () => {
       const live = await Promise.all(pods.map((p) => f.pods.get(NS, p.metadata.name ?? '', f.signal)));
       return live.every((p) => !(p.metadata.finalizers ?? []).includes(TRACKING));
     });
@@ -275,7 +276,7 @@ describe('job controller', () => {
     const job = await f.jobs.create(NS, jobObject('ev'), f.signal);
     const [p] = await activePods(job, 1);
     await f.setPhase(p, 'Succeeded');
-    await eventually('Completed event', async () =>
+    await waitFor('Completed event', async () =>
       (await f.events.list(NS, {}, f.signal)).items.some(
         (e) =>
           (e.involvedObject as Obj).uid === job.metadata.uid &&

@@ -3,16 +3,15 @@
  * completion. See {@link JobSyncer} for what one sync does.
  */
 
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
+import { isStatus, newKeyQueue, objectKey, runKeyedLoop, splitKey } from '../controller-support.js';
 import { EventRecorder } from './event-recorder.js';
 import { JobExpectations } from './job-expectations.js';
 import { removeTrackingFinalizerPatch } from './job-pod-control.js';
 import { controllingJob, hasFinalizer, jobNames } from './job-pods.js';
 import { isJobFinished } from './job-status.js';
 import { JobSyncer } from './job-sync.js';
-import { newKeyQueue, objectKey, runKeyedLoop, splitKey } from './keyed-loop.js';
 
 /** Keys of orphaned pods whose tracking finalizer may have to go: `pod:<namespace>/<name>`. */
 const ORPHAN_PREFIX = 'pod:';
@@ -77,7 +76,7 @@ export const jobController: ControllerDescriptor = {
         if (!job || job.metadata.uid !== owner.uid) {
           // The cache may lag: ask the API before releasing the pod.
           job = await jobs.get(namespace, owner.name, ctx.signal).catch((e: unknown) => {
-            if (e instanceof StatusError && e.code === 404) return undefined;
+            if (isStatus(e, 404)) return undefined;
             throw e;
           });
         }
@@ -86,7 +85,7 @@ export const jobController: ControllerDescriptor = {
       await pods
         .patch(namespace, name, 'strategic', removeTrackingFinalizerPatch(names), ctx.signal)
         .catch((e: unknown) => {
-          if (e instanceof StatusError && e.code === 404) return;
+          if (isStatus(e, 404)) return;
           throw e;
         });
     };
@@ -109,11 +108,11 @@ export const jobController: ControllerDescriptor = {
           await syncer.sync(key, job);
         } catch (e) {
           // A write based on a stale cached Job: the informer brings the new one, sync again.
-          if (e instanceof StatusError && e.code === 409) {
+          if (isStatus(e, 409)) {
             queue.addAfter(key, 50);
             return;
           }
-          if (e instanceof StatusError && e.code === 404) return;
+          if (isStatus(e, 404)) return;
           throw e;
         }
       },

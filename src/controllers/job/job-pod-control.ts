@@ -2,15 +2,13 @@
  * The pod writes of the Job controller (kube's pod control): creating pods in slow-start
  * batches, deleting them, and removing the tracking finalizer, each recorded as an expectation.
  */
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
+import { isStatus } from '../controller-support.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { JobExpectations } from './job-expectations.js';
 import { hasFinalizer, isReady, type JobNames, newJobPod, podPhase } from './job-pods.js';
 import { obj } from './job-status.js';
-
-const isNotFound = (e: unknown) => e instanceof StatusError && e.code === 404;
 
 export interface JobPodControlDeps {
   readonly pods: ResourceClient;
@@ -53,7 +51,7 @@ export class JobPodControl {
           deleted++;
           if (isReady(p)) deletedReady++;
         } catch (e) {
-          if (isNotFound(e)) {
+          if (isStatus(e, 404)) {
             deleted++;
             return;
           }
@@ -77,7 +75,7 @@ export class JobPodControl {
         this.d.signal,
       );
     } catch (e) {
-      if (!isNotFound(e)) throw e;
+      if (!isStatus(e, 404)) throw e;
     }
   }
 

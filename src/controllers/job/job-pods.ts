@@ -5,7 +5,8 @@
  * reference, index annotation, label, hostname and `JOB_COMPLETION_INDEX`).
  */
 import type { ApiDomain } from '../../apis/api-domain.js';
-import type { ApiObject } from '../../apis/object.js';
+import type { ApiObject, OwnerReference } from '../../apis/object.js';
+import { controllerRefOfKind, newControllerRef, timeMs } from '../controller-support.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -88,23 +89,18 @@ export function finishedTimeMs(pod: ApiObject): number {
   const status = obj(pod.status);
   let latest: number | undefined;
   for (const cs of [...list(status.containerStatuses), ...list(status.initContainerStatuses)]) {
-    const finishedAt = obj(obj(obj(cs).state).terminated).finishedAt;
-    if (typeof finishedAt === 'string') {
-      const t = Date.parse(finishedAt);
-      if (Number.isFinite(t) && (latest === undefined || t > latest)) latest = t;
-    }
+    const t = timeMs(obj(obj(obj(cs).state).terminated).finishedAt);
+    if (t !== undefined && (latest === undefined || t > latest)) latest = t;
   }
   if (latest !== undefined) return latest;
   for (const c of list(status.conditions)) {
     const cond = obj(c);
-    if (cond.type === 'Ready' && cond.status === 'False' && typeof cond.lastTransitionTime === 'string') {
-      const t = Date.parse(cond.lastTransitionTime);
-      if (Number.isFinite(t)) return t;
-    }
+    const t = cond.type === 'Ready' && cond.status === 'False' ? timeMs(cond.lastTransitionTime) : undefined;
+    if (t !== undefined) return t;
   }
   for (const v of [pod.metadata.deletionTimestamp, pod.metadata.creationTimestamp]) {
-    const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
-    if (Number.isFinite(t)) return t;
+    const t = timeMs(v);
+    if (t !== undefined) return t;
   }
   return 0;
 }
@@ -158,24 +154,13 @@ export function newJobPod(job: ApiObject, names: JobNames, index?: number): ApiO
       labels,
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       finalizers,
-      ownerReferences: [
-        {
-          apiVersion: 'batch/v1',
-          kind: 'Job',
-          name: jobName,
-          uid: job.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [newControllerRef(job, 'batch/v1', 'Job')],
     },
     spec: podSpec,
   };
 }
 
 /** The uid of the pod's controlling Job, if a Job controls it. */
-export function controllingJob(pod: ApiObject): { name: string; uid: string } | undefined {
-  const ref = (pod.metadata.ownerReferences ?? []).find((r) => r.controller === true);
-  if (ref?.kind !== 'Job' || ref.apiVersion.split('/')[0] !== 'batch') return undefined;
-  return { name: ref.name, uid: ref.uid };
+export function controllingJob(pod: ApiObject): OwnerReference | undefined {
+  return controllerRefOfKind(pod, 'batch', 'Job');
 }

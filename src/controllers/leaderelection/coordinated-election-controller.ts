@@ -4,12 +4,12 @@ import { type LeaseCandidate, OLDEST_EMULATION_VERSION } from '../../apis/coordi
 import type { ApiObject } from '../../apis/object.js';
 import type { Authorizer } from '../../authz/index.js';
 import { ResourceInformer } from '../../client/informer/resource-informer.js';
-import { errorText, isStatus } from '../../client/leaderelection/object-client.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import { type Clock, formatMicroTime, systemClock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { ControllerClient, type ControllerIdentity } from '../controller-client.js';
+import { errorText, isStatus, timeMs } from '../controller-support.js';
 import { inProcessResourceClient } from '../in-process-api-client.js';
 import {
   isLeaseCandidateExpired,
@@ -17,7 +17,6 @@ import {
   LEASE_CANDIDATE_VALID_MS,
   pickBestLeaderOldestEmulationVersion,
   pickBestStrategy,
-  timeOf,
 } from './election.js';
 
 /** kube's controller name (its lease, when it is itself leader-elected among API servers). */
@@ -134,7 +133,7 @@ export class CoordinatedElectionController {
   private electionNeeded(candidates: LeaseCandidate[], lease: Lease | undefined, now: number): boolean {
     if (!lease || isLeaseExpired(lease, now) || !lease.spec?.holderIdentity) return true;
     // Every 15 minutes an election refreshes every candidate (they are collected after 30).
-    if (candidates.some((c) => (timeOf(c.spec?.renewTime) ?? now) + LEASE_CANDIDATE_VALID_MS / 2 < now)) return true;
+    if (candidates.some((c) => (timeMs(c.spec?.renewTime) ?? now) + LEASE_CANDIDATE_VALID_MS / 2 < now)) return true;
     const strategy = pickBestStrategy(candidates);
     if ('error' in strategy) throw new Error(strategy.error);
     if (strategy.strategy !== OLDEST_EMULATION_VERSION) return false;
@@ -153,14 +152,14 @@ export class CoordinatedElectionController {
     if (!this.electionNeeded(candidates, lease, now)) return this.requeueMs;
 
     // Ping: candidates that have not renewed within the election duration must answer first.
-    const pinged = candidates.filter((c) => timeOf(c.spec?.pingTime) !== undefined);
+    const pinged = candidates.filter((c) => timeMs(c.spec?.pingTime) !== undefined);
     const waiting = pinged.filter((c) => {
-      const ping = timeOf(c.spec?.pingTime)!;
-      return ping + this.electionMs > now && (timeOf(c.spec?.renewTime) ?? 0) < ping;
+      const ping = timeMs(c.spec?.pingTime)!;
+      return ping + this.electionMs > now && (timeMs(c.spec?.renewTime) ?? 0) < ping;
     });
     if (waiting.length > 0) return this.electionMs;
     if (pinged.length === 0) {
-      const stale = candidates.filter((c) => (timeOf(c.spec?.renewTime) ?? 0) + this.electionMs < now);
+      const stale = candidates.filter((c) => (timeMs(c.spec?.renewTime) ?? 0) + this.electionMs < now);
       if (stale.length > 0) {
         for (const c of candidates) await this.setPingTime(c, formatMicroTime(new Date(now)));
         return this.electionMs;
@@ -170,7 +169,7 @@ export class CoordinatedElectionController {
       for (const c of pinged) await this.setPingTime(c, undefined);
     }
 
-    const acked = candidates.filter((c) => (timeOf(c.spec?.renewTime) ?? 0) + this.electionMs > now);
+    const acked = candidates.filter((c) => (timeMs(c.spec?.renewTime) ?? 0) + this.electionMs > now);
     if (acked.length === 0) throw new Error('no available candidates');
     const chosen = pickBestStrategy(acked);
     if ('error' in chosen) throw new Error(chosen.error);

@@ -1,6 +1,7 @@
 import type { Lease } from '../../apis/coordination/lease.js';
 import type { LeaseCandidate } from '../../apis/coordination/lease-candidate.js';
 import { compareSemVer, parseSemVerTolerant, type SemVer, ZERO_SEMVER } from '../../util/semver.js';
+import { timeMs } from '../controller-support.js';
 
 /** How long a candidate counts without renewing (kube's `leaseCandidateValidDuration`). */
 export const LEASE_CANDIDATE_VALID_MS = 30 * 60_000;
@@ -63,22 +64,15 @@ export function pickBestLeaderOldestEmulationVersion(
   return electee;
 }
 
-/** Milliseconds of a MicroTime field, undefined when absent or unreadable. */
-export function timeOf(t: string | undefined): number | undefined {
-  if (!t) return undefined;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
 /** A Lease without renewTime or duration, or whose renewTime + duration is past. */
 export function isLeaseExpired(lease: Lease, nowMs: number): boolean {
-  const renew = timeOf(lease.spec?.renewTime);
+  const renew = timeMs(lease.spec?.renewTime);
   const duration = lease.spec?.leaseDurationSeconds;
   return renew === undefined || duration === undefined || renew + duration * 1000 < nowMs;
 }
 
 /** A candidate that has not renewed for {@link LEASE_CANDIDATE_VALID_MS}. */
 export function isLeaseCandidateExpired(c: LeaseCandidate, nowMs: number): boolean {
-  const renew = timeOf(c.spec?.renewTime);
+  const renew = timeMs(c.spec?.renewTime);
   return renew === undefined || renew + LEASE_CANDIDATE_VALID_MS < nowMs;
 }

@@ -2,7 +2,7 @@ import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { Informer } from '../../client/informer/informer.js';
 import { type ControllerContext, type ControllerDescriptor, configDurationMs } from '../controller-descriptor.js';
-import { informersSynced, isStatus, sleep } from '../serviceaccount-token/controller-support.js';
+import { errorText, isStatus, sleep, waitForInformers } from '../controller-support.js';
 import { tokenSecretNames } from '../serviceaccount-token/serviceaccount-token-controller.js';
 import { podSecretNames } from './pod-secret-names.js';
 
@@ -130,7 +130,7 @@ export async function cleanLegacyTokens(ctx: ControllerContext, inf: Informers, 
       } catch (e) {
         ctx.logger.warn('legacy-token-cleaner: could not label the token invalid', {
           secret: `${namespace}/${name}`,
-          error: e instanceof Error ? e.message : String(e),
+          error: errorText(e),
         });
       }
       continue;
@@ -152,7 +152,7 @@ export async function cleanLegacyTokens(ctx: ControllerContext, inf: Informers, 
       if (!isStatus(e, 404) && !isStatus(e, 409)) {
         ctx.logger.warn('legacy-token-cleaner: could not delete the token', {
           secret: `${namespace}/${name}`,
-          error: e instanceof Error ? e.message : String(e),
+          error: errorText(e),
         });
       }
     }
@@ -179,13 +179,13 @@ export const legacyServiceAccountTokenCleaner: ControllerDescriptor = {
     const secrets = ctx.informers.lookup('', 'secrets');
     const pods = ctx.informers.lookup('', 'pods');
     if (!accounts || !secrets || !pods) return;
-    if (!(await informersSynced([accounts, secrets, pods], ctx.signal))) return;
+    if (!(await waitForInformers([accounts, secrets, pods], ctx.signal))) return;
     while (!ctx.signal.aborted) {
       try {
         await cleanLegacyTokens(ctx, { accounts, secrets, pods }, periodMs);
       } catch (e) {
         if (ctx.signal.aborted) return;
-        ctx.logger.warn('legacy-token-cleaner: pass failed', { error: e instanceof Error ? e.message : String(e) });
+        ctx.logger.warn('legacy-token-cleaner: pass failed', { error: errorText(e) });
       }
       await sleep(CLEANER_SYNC_INTERVAL_MS, ctx.signal);
     }

@@ -1,5 +1,5 @@
-import { StatusError } from '../../apis/meta/status.js';
 import type { ClientDeleteOptions, ResourceClient } from '../../client/api/api-client.js';
+import { errorText, isStatus } from '../controller-support.js';
 import type { ContentTotals } from './namespace-conditions.js';
 
 // The namespace controller deletes in the background: the GC must not orphan anything, and
@@ -38,7 +38,7 @@ export async function deleteAllContent(
           try {
             await client.delete(namespace, item.metadata.name ?? '', BACKGROUND, signal);
           } catch (e) {
-            if (!(e instanceof StatusError && e.code === 404)) throw e;
+            if (!isStatus(e, 404)) throw e;
           }
         }
       }
@@ -59,7 +59,7 @@ export async function deleteAllContent(
       }
     } catch (e) {
       if (signal.aborted) throw e;
-      errors.push(e instanceof Error ? e.message : String(e));
+      errors.push(errorText(e));
     }
   }
   return { remainingByResource, remainingByFinalizer, errors };

@@ -9,8 +9,8 @@ import {
   configDurationMs,
   configNumber,
 } from '../controller-descriptor.js';
+import { errorText, startResync, waitForInformers } from '../controller-support.js';
 import { getLive, type ObjectRef, updateLive } from '../object-client.js';
-import { periodicResync } from '../resync.js';
 import { failingConditions, type NamespaceCondition, updateConditions } from './namespace-conditions.js';
 import { deleteAllContent } from './namespace-content.js';
 
@@ -85,8 +85,7 @@ async function runNamespaceController(ctx: ControllerContext): Promise<void> {
   const resync = () => {
     for (const ns of nsInformer.list()) enqueueIfDeleting(ns);
   };
-  await Promise.race([nsInformer.synced(), new Promise((r) => signal.addEventListener('abort', r, { once: true }))]);
-  if (signal.aborted) return;
+  if (!(await waitForInformers([nsInformer], signal))) return;
   resync();
 
   const sync = async (name: string): Promise<void> => {
@@ -139,21 +138,15 @@ async function runNamespaceController(ctx: ControllerContext): Promise<void> {
       { signal, subresource: 'finalize' },
     );
   };
-  await Promise.all([
-    periodicResync(
-      configDurationMs(ctx.config, 'NamespaceSyncPeriod', DEFAULT_NAMESPACE_SYNC_PERIOD_MS),
-      signal,
-      resync,
-    ),
-    queue.run(sync, {
-      workers: configNumber(ctx.config, 'ConcurrentNamespaceSyncs', DEFAULT_CONCURRENT_NAMESPACE_SYNCS),
-      onError: (name, err) =>
-        logger.warn('namespace controller: retrying', {
-          namespace: name,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-    }),
-  ]);
+  startResync(configDurationMs(ctx.config, 'NamespaceSyncPeriod', DEFAULT_NAMESPACE_SYNC_PERIOD_MS), signal, resync);
+  await queue.run(sync, {
+    workers: configNumber(ctx.config, 'ConcurrentNamespaceSyncs', DEFAULT_CONCURRENT_NAMESPACE_SYNCS),
+    onError: (name, err) =>
+      logger.warn('namespace controller: retrying', {
+        namespace: name,
+        error: errorText(err),
+      }),
+  });
 }
 
 /**

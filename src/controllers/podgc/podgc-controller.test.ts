@@ -39,7 +39,7 @@ describe('pod garbage collector', () => {
         },
       );
     }
-    f.clock.advance(1);
+    f.clock.advance(1_000);
   }
 
   before(async () => {
@@ -54,7 +54,7 @@ describe('pod garbage collector', () => {
     await pod('running', { phase: 'Running' });
     await pod('new-done', { phase: 'Succeeded' });
     await pod('evicted', { phase: 'Failed', reason: 'Evicted' });
-    f.clock.advance(20);
+    f.clock.advance(20_000);
     await waitFor('two removed', async () => !(await exists('evicted')) && !(await exists('old-done')));
     for (const kept of ['mid-failed', 'new-done', 'running']) assert.ok(await exists(kept), kept);
   });
@@ -63,10 +63,10 @@ describe('pod garbage collector', () => {
     await pod('on-n1', { nodeName: 'n1' });
     await pod('on-gone', { nodeName: 'gone' });
     await pod('on-gone-kept', { nodeName: 'gone', finalizer: true });
-    f.clock.advance(20);
+    f.clock.advance(20_000);
     await new Promise((r) => setTimeout(r, 600));
     assert.ok(await exists('on-gone'), 'quarantined for 40 s');
-    f.clock.advance(41);
+    f.clock.advance(41_000);
     await waitFor('orphan removed', async () => !(await exists('on-gone')));
     assert.ok(await exists('on-n1'));
     const kept = (await pods().get(ns, 'on-gone-kept', signal)) as Pod;
@@ -83,7 +83,7 @@ describe('pod garbage collector', () => {
   it('fails unscheduled terminating pods', async () => {
     await pod('unscheduled', { finalizer: true });
     await pods().delete(ns, 'unscheduled', {}, signal);
-    f.clock.advance(20);
+    f.clock.advance(20_000);
     const p = await waitFor('failed', async () => {
       const cur = (await pods().get(ns, 'unscheduled', signal)) as Pod;
       return cur.status?.phase === 'Failed' && cur;

@@ -1,10 +1,9 @@
 import type { Pod } from '../../apis/core/pod-types.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
-import { sleep } from '../../client/informer/resource-informer.js';
 import { formatTime } from '../../util/clock.js';
 import { type ControllerContext, type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
-import { errorText, isStatus, timeMs, waitForInformers } from '../replicaset/controller-support.js';
+import { errorText, isStatus, sleep, timeMs, waitForInformers } from '../controller-support.js';
 
 /** kube's `gcCheckPeriod`: a collection every 20 s (by the controller's clock). */
 const GC_PERIOD_MS = 20_000;
@@ -167,7 +166,7 @@ async function runPodGC(ctx: ControllerContext): Promise<void> {
   const podClient = ctx.client.preferred('', 'pods');
   const nodeClient = ctx.client.preferred('', 'nodes');
   if (!pods || !nodes || !podClient || !nodeClient) return;
-  if (!(await waitForInformers(ctx, [pods, nodes]))) return;
+  if (!(await waitForInformers([pods, nodes], ctx.signal))) return;
   const gc = new PodGC(ctx, {
     pods,
     nodes,

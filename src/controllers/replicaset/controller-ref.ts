@@ -1,24 +1,7 @@
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
 import { type LabelSelector, matchesLabels } from '../../apis/selectors/index.js';
 import type { ResourceClient } from '../../client/api/api-client.js';
-import { isStatus } from './controller-support.js';
-
-/** The owner reference with `controller: true`, if any. */
-export function controllerRefOf(obj: ApiObject): OwnerReference | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
-}
-
-/** kube's `NewControllerRef`: `controller` and `blockOwnerDeletion` set. */
-export function newControllerRef(owner: ApiObject, apiVersion: string, kind: string): OwnerReference {
-  return {
-    apiVersion,
-    kind,
-    name: owner.metadata.name ?? '',
-    uid: owner.metadata.uid ?? '',
-    controller: true,
-    blockOwnerDeletion: true,
-  };
-}
+import { controllerRefOf, errorText, isStatus } from '../controller-support.js';
 
 export interface ClaimOptions {
   /** The controller claiming (its uid and deletion state decide). */
@@ -42,7 +25,7 @@ export class ClaimError extends Error {
     readonly claimed: ApiObject[],
     readonly causes: readonly unknown[],
   ) {
-    super(`claiming objects failed: ${causes.map((c) => (c instanceof Error ? c.message : String(c))).join('; ')}`);
+    super(`claiming objects failed: ${causes.map((c) => errorText(c)).join('; ')}`);
     this.name = 'ClaimError';
   }
 }

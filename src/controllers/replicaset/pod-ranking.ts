@@ -1,5 +1,5 @@
 import type { Pod } from '../../apis/core/pod-types.js';
-import { timeMs } from './controller-support.js';
+import { timeMs } from '../controller-support.js';
 import { isPodActive, isPodReady, readyCondition } from './pod-status.js';
 
 const PHASE_ORDER: Readonly<Record<string, number>> = { Pending: 0, Unknown: 1, Running: 2 };

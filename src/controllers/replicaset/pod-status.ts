@@ -1,5 +1,5 @@
 import type { Pod, PodCondition } from '../../apis/core/pod-types.js';
-import { timeMs } from './controller-support.js';
+import { timeMs } from '../controller-support.js';
 
 /** The pod's `Ready` condition, if any. */
 export function readyCondition(pod: Pod): PodCondition | undefined {

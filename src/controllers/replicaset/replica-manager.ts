@@ -6,8 +6,18 @@ import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import { formatTime } from '../../util/clock.js';
 import type { ControllerContext } from '../controller-descriptor.js';
-import { claimObjects, controllerRefOf, newControllerRef, recheckOwner } from './controller-ref.js';
-import { errorText, isStatus, objectKey, splitKey, startResync, waitForInformers } from './controller-support.js';
+import {
+  controllerRefOf,
+  errorText,
+  isNamespaceTerminating,
+  isStatus,
+  newControllerRef,
+  objectKey,
+  splitKey,
+  startResync,
+  waitForInformers,
+} from '../controller-support.js';
+import { claimObjects, recheckOwner } from './controller-ref.js';
 import { Expectations } from './expectations.js';
 import { rankPodsForDeletion } from './pod-ranking.js';
 import { isPodActive, isPodReady } from './pod-status.js';
@@ -44,11 +54,6 @@ export async function slowStartBatch(
     remaining -= batch;
   }
   return { successes };
-}
-
-function hasCause(e: unknown, reason: string): boolean {
-  const details = (e as { details?: { causes?: { reason?: string }[] } }).details;
-  return (details?.causes ?? []).some((c) => c.reason === reason);
 }
 
 /**
@@ -93,8 +98,8 @@ export class ReplicaManager {
 
   async run(workers: number): Promise<void> {
     if (!this.ownerClient || !this.podClient) return;
-    if (!(await waitForInformers(this.ctx, [this.owners, this.pods]))) return;
-    startResync(this.ctx, () => {
+    if (!(await waitForInformers([this.owners, this.pods], this.ctx.signal))) return;
+    startResync(this.ctx.minResyncPeriodMs, this.ctx.signal, () => {
       for (const o of this.owners?.list() ?? []) this.queue.add(objectKey(o));
     });
     await this.queue.run((key) => this.sync(key), {
@@ -174,7 +179,7 @@ export class ReplicaManager {
   }
 
   private async sync(key: string): Promise<void> {
-    const [namespace, name] = splitKey(key);
+    const { namespace, name } = splitKey(key);
     const owner = this.owners?.get(namespace, name) as ReplicaOwner | undefined;
     if (!owner) {
       this.expectations.delete(key);
@@ -297,7 +302,7 @@ export class ReplicaManager {
       await this.podClient?.create(owner.metadata.namespace ?? '', pod, this.ctx.signal);
     } catch (e) {
       // A terminating namespace refuses new pods; that is not a failure of this controller.
-      if (hasCause(e, 'NamespaceTerminating')) return;
+      if (isNamespaceTerminating(e)) return;
       throw e;
     }
   }

@@ -2,14 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
-import type { ControllerDescriptor } from '../controller-descriptor.js';
-import {
-  configString,
-  informersSynced,
-  isNamespaceGoneOrTerminating,
-  isStatus,
-  startResync,
-} from '../serviceaccount-token/controller-support.js';
+import { type ControllerDescriptor, configString } from '../controller-descriptor.js';
+import { errorText, isNamespaceTerminating, isStatus, startResync, waitForInformers } from '../controller-support.js';
 
 /** The ConfigMap every namespace gets: `orch-root-ca.crt` | `kube-root-ca.crt`. */
 export function rootCaConfigMapName(domain: ApiDomain): string {
@@ -96,7 +90,7 @@ export const rootCaCertificatePublisher: ControllerDescriptor = {
           );
         } catch (e) {
           // Already there (the cache lags: an event follows), or the namespace is going away.
-          if (isStatus(e, 409) || isNamespaceGoneOrTerminating(e)) return;
+          if (isStatus(e, 409) || isStatus(e, 404) || isNamespaceTerminating(e)) return;
           throw e;
         }
         return;
@@ -116,20 +110,20 @@ export const rootCaCertificatePublisher: ControllerDescriptor = {
       }
     };
 
-    if (!(await informersSynced([namespaces, configMaps], ctx.signal))) return;
+    if (!(await waitForInformers([namespaces, configMaps], ctx.signal))) return;
     // Every namespace cached now (handlers added late do not hear of those already listed), then
     // again every resync period.
     const all = () => {
       for (const ns of namespaces.list()) queueNs(ns);
     };
     all();
-    startResync(ctx, all);
+    startResync(ctx.minResyncPeriodMs, ctx.signal, all);
     await queue.run(sync, {
       workers: 1,
       onError: (namespace, err) =>
         ctx.logger.warn('root-ca-cert-publisher: retrying', {
           namespace,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorText(err),
         }),
     });
   },

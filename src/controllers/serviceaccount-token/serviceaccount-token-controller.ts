@@ -6,8 +6,13 @@ import { ServiceAccountTokenSigner } from '../../authn/service-account/token-sig
 import type { ResourceClient } from '../../client/api/api-client.js';
 import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
-import { type ControllerContext, type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
-import { configString, informersSynced, isStatus, secretBytes, startResync } from './controller-support.js';
+import {
+  type ControllerContext,
+  type ControllerDescriptor,
+  configNumber,
+  configString,
+} from '../controller-descriptor.js';
+import { errorText, isStatus, secretBytes, startResync, waitForInformers } from '../controller-support.js';
 
 /** kube's default `ConcurrentSATokenSyncs`. */
 export const DEFAULT_CONCURRENT_SA_TOKEN_SYNCS = 5;
@@ -100,7 +105,7 @@ class TokensController {
   }
 
   async run(workers: number): Promise<void> {
-    if (!(await informersSynced([this.accounts, this.secretsInformer], this.ctx.signal))) return;
+    if (!(await waitForInformers([this.accounts, this.secretsInformer], this.ctx.signal))) return;
     // Everything cached now (handlers added late do not hear of objects already listed), then
     // again every resync period.
     const all = () => {
@@ -110,11 +115,11 @@ class TokensController {
       }
     };
     all();
-    startResync(this.ctx, all);
+    startResync(this.ctx.minResyncPeriodMs, this.ctx.signal, all);
     const onError = (what: string) => (key: string, err: unknown) =>
       this.ctx.logger.warn(`serviceaccount-token: retrying ${what}`, {
         key,
-        error: err instanceof Error ? err.message : String(err),
+        error: errorText(err),
       });
     await Promise.all([
       this.accountQueue.run((k) => this.syncAccount(JSON.parse(k) as AccountKey), {

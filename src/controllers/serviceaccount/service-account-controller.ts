@@ -1,26 +1,13 @@
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import type { ControllerContext, ControllerDescriptor } from '../controller-descriptor.js';
-import { periodicResync } from '../resync.js';
+import { errorText, isNamespaceTerminating, isStatus, startResync, waitForInformers } from '../controller-support.js';
 
 /** kube-controller-manager's service account (and field manager) of this controller. */
 export const SERVICE_ACCOUNT_CONTROLLER_NAME = 'service-account-controller';
 
 /** The service accounts every active namespace gets (kube's default options: just `default`). */
 export const DEFAULT_SERVICE_ACCOUNTS: readonly string[] = ['default'];
-
-function isCode(e: unknown, code: number): boolean {
-  return e instanceof StatusError && e.code === code;
-}
-
-function isTerminating(e: unknown): boolean {
-  return (
-    e instanceof StatusError &&
-    e.code === 403 &&
-    (e.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating')
-  );
-}
 
 /**
  * kube-controller-manager's serviceaccount controller: every namespace whose phase is `Active`
@@ -49,11 +36,7 @@ async function runServiceAccountController(ctx: ControllerContext, names: readon
       if (ns && sa.metadata.name && names.includes(sa.metadata.name)) queue.add(ns);
     },
   });
-  await Promise.race([
-    Promise.all([namespaces.synced(), accounts.synced()]),
-    new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
-  ]);
-  if (signal.aborted) return;
+  if (!(await waitForInformers([namespaces, accounts], signal))) return;
   for (const ns of namespaces.list()) enqueue(ns);
 
   const sync = async (namespace: string): Promise<void> => {
@@ -70,24 +53,22 @@ async function runServiceAccountController(ctx: ControllerContext, names: readon
         );
       } catch (e) {
         // Already there (the cache lags), or the namespace began terminating meanwhile.
-        if (isCode(e, 409) || isTerminating(e)) continue;
+        if (isStatus(e, 409) || isNamespaceTerminating(e)) continue;
         throw e;
       }
     }
   };
-  await Promise.all([
-    periodicResync(ctx.minResyncPeriodMs, signal, () => {
-      for (const ns of namespaces.list()) enqueue(ns);
-    }),
-    queue.run(sync, {
-      workers: 1,
-      onError: (name, err) =>
-        logger.warn('serviceaccount controller: retrying', {
-          namespace: name,
-          error: err instanceof Error ? err.message : String(err),
-        }),
-    }),
-  ]);
+  startResync(ctx.minResyncPeriodMs, signal, () => {
+    for (const ns of namespaces.list()) enqueue(ns);
+  });
+  await queue.run(sync, {
+    workers: 1,
+    onError: (name, err) =>
+      logger.warn('serviceaccount controller: retrying', {
+        namespace: name,
+        error: errorText(err),
+      }),
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject, OwnerReference } from '../../apis/object.js';
 import { type RegistryFixture, registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
+import { isStatus } from '../controller-support.js';
 import { inProcessControllers } from '../index.js';
 import { type RunningDescriptors, runDescriptors } from './run-descriptor.js';
 
@@ -74,7 +74,7 @@ export async function controllerFixture(): Promise<ControllerFixture> {
       try {
         return await f.registry(resource).get(f.ctx(namespace), name, {});
       } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return undefined;
+        if (isStatus(e, 404)) return undefined;
         throw e;
       }
     },

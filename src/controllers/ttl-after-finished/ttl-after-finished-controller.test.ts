@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
-import { type BatchFixture, batchFixture, eventually, jobObject, NS } from '../job/testing/batch-fixture.js';
+import { type BatchFixture, batchFixture, jobObject, NS } from '../job/testing/batch-fixture.js';
+import { waitFor } from '../testing/controller-fixture.js';
 import { ttlAfterFinishedController } from './ttl-after-finished-controller.js';
 
 type Obj = Record<string, unknown>;
@@ -57,7 +58,7 @@ describe('ttl-after-finished controller', () => {
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(await exists('ttl'), true);
     f.clock.advance(2_000);
-    await eventually('ttl deleted', () => deleting('ttl'));
+    await waitFor('ttl deleted', () => deleting('ttl'));
     // Foreground deletion: the Job waits for its dependents with the foregroundDeletion finalizer (no
     // garbage collector runs here), or is gone.
     const left = await f.job('ttl').catch(() => undefined);
@@ -76,6 +77,6 @@ describe('ttl-after-finished controller', () => {
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(await deleting('raised'), false);
     f.clock.advance(1000_000);
-    await eventually('raised deleted', () => deleting('raised'));
+    await waitFor('raised deleted', () => deleting('raised'));
   });
 });

@@ -6,11 +6,10 @@
  * TTL again, and deletes with that read's resourceVersion as precondition, so a Job whose TTL was
  * changed meanwhile is kept. A Job not yet expired is queued again for the time left.
  */
-import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
+import { isStatus, newKeyQueue, objectKey, runKeyedLoop, splitKey, timeMs } from '../controller-support.js';
 import { list, obj } from '../job/job-status.js';
-import { newKeyQueue, objectKey, runKeyedLoop, splitKey } from '../job/keyed-loop.js';
 
 /** A Job with a TTL that finished and is not being deleted. */
 export function needsCleanup(job: ApiObject): boolean {
@@ -28,8 +27,7 @@ export function needsCleanup(job: ApiObject): boolean {
 export function finishedAt(job: ApiObject): number | null | undefined {
   for (const c of list(obj(job.status).conditions).map(obj)) {
     if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') {
-      const t = typeof c.lastTransitionTime === 'string' ? Date.parse(c.lastTransitionTime) : Number.NaN;
-      return Number.isFinite(t) ? t : undefined;
+      return timeMs(c.lastTransitionTime);
     }
   }
   return null;
@@ -93,7 +91,7 @@ export const ttlAfterFinishedController: ControllerDescriptor = {
         try {
           fresh = await jobs.get(namespace, name, ctx.signal);
         } catch (e) {
-          if (e instanceof StatusError && e.code === 404) return;
+          if (isStatus(e, 404)) return;
           throw e;
         }
         if (!expired(key, fresh)) return;
@@ -109,7 +107,7 @@ export const ttlAfterFinishedController: ControllerDescriptor = {
           );
           ctx.logger.info('Cleaning up Job', { job: key });
         } catch (e) {
-          if (e instanceof StatusError && e.code === 404) return;
+          if (isStatus(e, 404)) return;
           throw e;
         }
       },

@@ -8,45 +8,11 @@ import type { ApiObject } from '../../../apis/object.js';
 import { alwaysAllow } from '../../../authz/index.js';
 import type { ResourceClient } from '../../../client/api/api-client.js';
 import { registryFixture } from '../../../registry/resource-set/testing/registry-fixture.js';
-import type { Clock } from '../../../util/clock.js';
 import { controllerIdentity } from '../../controller-client.js';
 import type { ControllerDescriptor } from '../../controller-descriptor.js';
 import { InProcessApiClient } from '../../in-process-api-client.js';
+import { ManualClock } from '../../testing/manual-clock.js';
 import { runDescriptors } from '../../testing/run-descriptor.js';
-
-/** A clock that moves only when told to. */
-export class ManualClock implements Clock {
-  constructor(private ms: number) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-  set(d: Date): void {
-    this.ms = d.getTime();
-  }
-}
-
-/** Polls `check` until it returns something other than undefined/false; fails after `timeoutMs`. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 export interface BatchFixture {
   readonly clock: ManualClock;

@@ -8,6 +8,7 @@ import type { NamespacedObjectClient } from '../../../client/leaderelection/obje
 import { FakeTime } from '../../../client/leaderelection/testing/fake-election-clock.js';
 import { type RegistryFixture, registryFixture } from '../../../registry/resource-set/testing/registry-fixture.js';
 import { ControllerClient, frozenUser } from '../../controller-client.js';
+import { isStatus } from '../../controller-support.js';
 import { controllerObjectClient } from '../controller-object-client.js';
 
 export const NAMESPACE = 'orch-system';
@@ -99,7 +100,7 @@ export async function electionFixture(): Promise<ElectionFixture> {
       try {
         return (await registry.registry('leases').get(registry.ctx(NAMESPACE), LEASE, {})) as Lease;
       } catch (e) {
-        if (e instanceof StatusError && e.code === 404) return undefined;
+        if (isStatus(e, 404)) return undefined;
         throw e;
       }
     },

@@ -8,18 +8,8 @@ import { type RegistryFixture, registryFixture } from '../../../registry/resourc
 import { type Clock, formatTime } from '../../../util/clock.js';
 import type { ControllerDescriptor } from '../../controller-descriptor.js';
 import { InProcessApiClient } from '../../in-process-api-client.js';
+import { ManualClock } from '../../testing/manual-clock.js';
 import { type RunningDescriptors, runDescriptors } from '../../testing/run-descriptor.js';
-
-/** A clock tests move by hand. */
-export class FakeClock implements Clock {
-  constructor(private ms = Date.parse('2026-01-01T00:00:00Z')) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advance(seconds: number): void {
-    this.ms += seconds * 1000;
-  }
-}
 
 /** The API as an administrator, over a resource set (in process, AlwaysAllow). */
 export interface AdminApi {
@@ -107,7 +97,7 @@ export function startNodeAgent(
 /** Registries over a memory store, a namespace, the admin API and the descriptors running. */
 export interface WorkloadFixture extends AdminApi {
   readonly registries: RegistryFixture;
-  readonly clock: FakeClock;
+  readonly clock: ManualClock;
   readonly namespace: string;
   stop(): Promise<void>;
 }
@@ -120,7 +110,7 @@ export async function workloadFixture(
     readonly namespace?: string;
   } = {},
 ): Promise<WorkloadFixture> {
-  const clock = new FakeClock();
+  const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
   const registries = await registryFixture({ clock });
   const namespace = o.namespace ?? 'work';
   await registries.createNamespace(namespace);
