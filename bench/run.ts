@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<void>> = {
   builtin: async () => (await import('./builtin/builtin-bench.js')).runBuiltinBench(),
   cluster: async () => (await import('./cluster/cluster-bench.js')).runClusterBench(),
   crd: async () => (await import('./crd/crd-bench.js')).runCrdBench(),
+  controllers: async () => (await import('./controllers/controllers-bench.js')).runControllersBench(),
 };
 
 const name = process.argv[2];
