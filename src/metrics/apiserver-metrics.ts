@@ -233,36 +233,23 @@ export class ApiServerMetrics {
 
   /** One authentication: `success` (with the user), `failure` (401) or `error`. */
   authenticated(result: 'success' | 'failure' | 'error', seconds: number, username?: string): void {
-    let r = this.authnSeries.get(result);
-    if (!r) {
-      r = {
-        attempts: this.authenticationAttempts.labels({ result }),
-        duration: this.authenticationDuration.labels({ result }),
-      };
-      this.authnSeries.set(result, r);
-    }
+    const r = bound(this.authnSeries, result, () => ({
+      attempts: this.authenticationAttempts.labels({ result }),
+      duration: this.authenticationDuration.labels({ result }),
+    }));
     r.attempts.inc();
     r.duration.observe(seconds);
     if (username === undefined) return;
     const cls = userClass(username, this.systemDefault);
-    let u = this.userSeries.get(cls);
-    if (!u) {
-      u = this.authenticatedUserRequests.labels({ username: cls });
-      this.userSeries.set(cls, u);
-    }
-    u.inc();
+    bound(this.userSeries, cls, () => this.authenticatedUserRequests.labels({ username: cls })).inc();
   }
 
   /** One authorization decision of the request filter. */
   authorized(result: 'allowed' | 'denied' | 'no-opinion' | 'error', seconds: number): void {
-    let r = this.authzSeries.get(result);
-    if (!r) {
-      r = {
-        attempts: this.authorizationAttempts.labels({ result }),
-        duration: this.authorizationDuration.labels({ result }),
-      };
-      this.authzSeries.set(result, r);
-    }
+    const r = bound(this.authzSeries, result, () => ({
+      attempts: this.authorizationAttempts.labels({ result }),
+      duration: this.authorizationDuration.labels({ result }),
+    }));
     r.attempts.inc();
     r.duration.observe(seconds);
   }
@@ -278,6 +265,16 @@ export class ApiServerMetrics {
       this.inflight[kind]--;
     };
   }
+}
+
+/** The series bound to `key`, made once. */
+function bound<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let v = cache.get(key);
+  if (v === undefined) {
+    v = make();
+    cache.set(key, v);
+  }
+  return v;
 }
 
 /**

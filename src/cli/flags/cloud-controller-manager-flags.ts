@@ -5,6 +5,7 @@ import { defaultCloudControllerManagerConfiguration } from '../../controllermana
 import type { CloudControllerManagerConfiguration } from '../../controllermanager/config/types.js';
 import { validateCloudControllerManagerConfiguration } from '../../controllermanager/config/validate.js';
 import { type SelectableName, selectNames } from '../../controllermanager/controller-selection.js';
+import { clientApiDomainFlag } from './client-api-domain-flag.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 import { parseFlags } from './flag-parser.js';
 import { enumFlag, stringFlag } from './flag-spec.js';
@@ -29,13 +30,7 @@ function table() {
       section: 'Misc',
       usage: 'The address of the API server (overrides any value in kubeconfig).',
     }),
-    apiDomain: enumFlag({
-      name: 'api-domain',
-      section: 'Misc',
-      values: API_DOMAIN_NAMES,
-      default: ORCH_DOMAIN.name,
-      usage: "The API server's --api-domain: the domain of API group names and other domain-derived names.",
-    }),
+    apiDomain: clientApiDomainFlag(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { API_DOMAIN_NAMES, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { defaultControllerManagerConfiguration } from '../../controllermanager/config/defaults.js';
 import { goQuote } from '../../util/go-strconv.js';
+import { clientApiDomainFlag } from './client-api-domain-flag.js';
 import type { FlagSpec } from './flag-spec.js';
 import {
   boolFlag,
@@ -392,13 +393,7 @@ export function commandFlags() {
       section: 'Misc',
       usage: 'The address of the Kubernetes API server (overrides any value in kubeconfig).',
     }),
-    apiDomain: enumFlag({
-      name: 'api-domain',
-      section: 'Misc',
-      values: API_DOMAIN_NAMES,
-      default: ORCH_DOMAIN.name,
-      usage: "The API server's --api-domain: the domain of API group names and other domain-derived names.",
-    }),
+    apiDomain: clientApiDomainFlag(),
     leaderMigrationConfig: stringFlag({
       name: 'leader-migration-config',
       section: MIGRATION,
