@@ -23,6 +23,7 @@ import { collectionDeleteOptions } from './delete-options.js';
 import { deleteWithFinalization } from './delete-with-finalization.js';
 import { getObject, listObjects } from './read.js';
 import type { RegistryContext } from './registry-context.js';
+import { convertOneFromStorage } from './stored-conversion.js';
 import { updateObject } from './update.js';
 import { watchObjects } from './watch.js';
 
@@ -66,7 +67,21 @@ export class GenericRegistry implements ResourceStore {
   delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }> {
     const refusal = this.rc.def.strategy.refuseDelete?.(name);
     if (refusal) return Promise.reject(apiErrors.forbidden(this.rc.gr, name, refusal));
+    if (this.rc.codec.async) return this.deleteConverted(ctx, name, o);
     return this.deleteStored(ctx, name, o);
+  }
+  /**
+   * [conversion] A webhook-converted resource deletes the stored object as it is stored and
+   * shows the result in the request's version (a failed conversion answers 500 after the delete,
+   * as kube's response encoding does).
+   */
+  private async deleteConverted(
+    ctx: RequestContext,
+    name: string,
+    o: DeleteOptions,
+  ): Promise<{ obj: ApiObject; deleted: boolean }> {
+    const r = await this.deleteStored(ctx, name, o);
+    return { obj: await convertOneFromStorage(this.rc, r.obj, ctx.signal), deleted: r.deleted };
   }
   private deleteStored(
     ctx: RequestContext,

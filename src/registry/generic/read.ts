@@ -13,6 +13,7 @@ import {
 } from './read-semantics.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
+import { convertFromStorage, convertOneFromStorage } from './stored-conversion.js';
 
 // How long a read for a resourceVersion the server has not seen yet waits before 504.
 const FUTURE_REVISION_WAIT_MS = 3000;
@@ -42,7 +43,9 @@ export async function getObject(
     const kv = await rc.store.get(keyFor(rc, ctx.namespace, name), { signal: ctx.signal });
     if (!kv) throw apiErrors.notFound(rc.gr, name);
     // [deletion lifecycle] corrupt objects answer kube's 500 (see delete-corrupt-object.ts).
-    return decodeOrThrow(rc, kv);
+    const obj = decodeOrThrow(rc, kv);
+    // [conversion] A webhook-converted resource shows the stored object in this version.
+    return rc.codec.async ? await convertOneFromStorage(rc, obj, ctx.signal) : obj;
   } catch (e) {
     throw readErrorToStatus(rc, e, name);
   }
@@ -107,7 +110,8 @@ async function readPages(
     const full = q.limit !== undefined && items.length >= q.limit;
     if (!r.more || full) {
       const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-        items,
+        // [conversion] One batch per page; a page that cannot be converted fails whole.
+        items: rc.codec.async ? await convertFromStorage(rc, items, ctx.signal) : items,
         resourceVersion: r.revision.toString(),
       };
       if (r.more && lastKey) {

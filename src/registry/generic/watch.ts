@@ -4,6 +4,7 @@ import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../t
 import { type SelectionPredicate, selectionPredicate } from './predicate.js';
 import { collectionPrefix, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
+import { convertWatchBatch } from './stored-conversion.js';
 import type { StoredCodec } from './stored-object.js';
 import { watchStreamOf } from './watch-stream.js';
 
@@ -34,13 +35,28 @@ export async function watchObjects(rc: RegistryContext, ctx: RequestContext, o: 
     throw toStatusError(e, rc.gr, '');
   }
   const events = rc.store.watch(prefix, { afterRevision: after, signal: ac.signal });
+  // [conversion] A webhook-converted resource converts the initial objects in one batch, then
+  // each event; an ERROR event reports a failed conversion and ends the stream.
+  const convert = rc.codec.async ? (batch: WatchEvent[]) => convertWatchBatch(rc, batch, ac.signal) : undefined;
   async function* iterate(): AsyncGenerator<WatchEvent> {
     try {
-      for (const obj of initial) yield { type: 'ADDED', object: obj };
+      const added: WatchEvent[] = initial.map((obj) => ({ type: 'ADDED', object: obj }));
+      if (convert) {
+        const r = await convert(added);
+        yield* r.events;
+        if (r.failed) return;
+      } else yield* added;
       for await (const ev of events) {
         if (ev.type === 'progress') continue;
         const we = toWatchEvent(ev, predicate, rc.codec);
-        if (we) yield we;
+        if (!we) continue;
+        if (!convert) {
+          yield we;
+          continue;
+        }
+        const r = await convert([we]);
+        yield* r.events;
+        if (r.failed) return;
       }
     } finally {
       ac.abort();
