@@ -25,8 +25,20 @@ export function colourVersions(): object[] {
     },
   });
   return [
-    { name: 'v1', served: true, storage: true, schema: schema('color') },
-    { name: 'v2', served: true, storage: false, schema: schema('colour') },
+    {
+      name: 'v1',
+      served: true,
+      storage: true,
+      schema: schema('color'),
+      selectableFields: [{ jsonPath: '.spec.color' }],
+    },
+    {
+      name: 'v2',
+      served: true,
+      storage: false,
+      schema: schema('colour'),
+      selectableFields: [{ jsonPath: '.spec.colour' }],
+    },
   ];
 }
 
@@ -200,6 +212,37 @@ describe('custom resources converted by a webhook', () => {
         w.close();
       }
     }
+  });
+
+  it('selects with the fields of the requested version, in lists and watches', async () => {
+    const names = async (v: string, selector: string) => {
+      const r = await s.api.admin('GET', `${path(v)}?fieldSelector=${encodeURIComponent(selector)}`);
+      assert.equal(r.status, 200, r.text);
+      return r.json().items.map((i: Json) => i.metadata.name);
+    };
+    assert.deepEqual(await names('v2', 'spec.colour=red'), ['a']);
+    assert.deepEqual(await names('v1', 'spec.color=red'), ['a']);
+    assert.deepEqual(await names('v2', 'spec.colour=red,metadata.name!=a'), []);
+    const w = await openWatch(s.url, `${path('v2')}?watch=true&fieldSelector=spec.colour%3Dpurple`, s.admin);
+    try {
+      const c = await s.api.admin('POST', path('v1'), { body: gadget('v1', 'p', { color: 'purple' }) });
+      assert.equal(c.status, 201, c.text);
+      const [ev] = await w.waitFor(1);
+      assert.equal(ev?.type, 'ADDED');
+      assert.equal(ev?.object.metadata.name, 'p');
+      assert.equal(ev?.object.spec.colour, 'purple');
+      const patched = await s.api.admin('PATCH', path('v2', 'p'), {
+        body: { spec: { colour: 'grey' } },
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      const events = await w.waitFor(2);
+      assert.equal(events[1]?.type, 'DELETED', 'an object that stops matching leaves the watch');
+      assert.equal(events[1]?.object.spec.colour, 'grey');
+    } finally {
+      w.close();
+    }
+    assert.equal((await s.api.admin('DELETE', path('v2', 'p'))).status, 200);
   });
 
   it('applies in v2 (create and change), storing v1', async () => {

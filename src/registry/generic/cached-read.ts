@@ -47,6 +47,9 @@ export async function listFromCache(
   // it keeps exactly the compaction window, so they expire with it.
   if (sem.kind === 'exact' || sem.kind === 'continue') return undefined;
   const predicate = selectionPredicate(rc.def, o);
+  // [conversion] The cache holds stored objects of a webhook-converted resource; selectors
+  // apply to objects in this version, so the store serves selected lists (converting first).
+  if (rc.codec.async && !predicate.everything) return undefined;
   try {
     const r = await cacher.list({
       prefix,

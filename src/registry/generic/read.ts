@@ -105,13 +105,16 @@ async function readPages(
     const r = await rc.store.range(q.prefix, { revision, startAfter, limit: want, signal: ctx.signal });
     revision = r.revision;
     // A corrupt item fails the list as kube reports it (see delete-corrupt-object.ts).
-    for (const obj of decodeListItems(rc, r.kvs)) if (q.predicate.matches(obj)) items.push(obj);
+    let decoded = decodeListItems(rc, r.kvs);
+    // [conversion] One batch per store page, selected in this version; a page that cannot be
+    // converted fails the list whole.
+    if (rc.codec.async) decoded = await convertFromStorage(rc, decoded, ctx.signal);
+    for (const obj of decoded) if (q.predicate.matches(obj)) items.push(obj);
     const lastKey = r.kvs.length > 0 ? r.kvs[r.kvs.length - 1].key : startAfter;
     const full = q.limit !== undefined && items.length >= q.limit;
     if (!r.more || full) {
       const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-        // [conversion] One batch per page; a page that cannot be converted fails whole.
-        items: rc.codec.async ? await convertFromStorage(rc, items, ctx.signal) : items,
+        items,
         resourceVersion: r.revision.toString(),
       };
       if (r.more && lastKey) {
