@@ -245,6 +245,26 @@ describe('webhook converter', () => {
     c.close();
   });
 
+  it('gives up after its timeout with Go client words', async () => {
+    const slow = createServer(() => {});
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+    const c = webhookConverter({
+      crd: crd({ strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: target } } }),
+      reviewGroup: 'apiextensions.orch.io',
+      timeoutMs: 200,
+    });
+    try {
+      await assert.rejects(c.convert([thing('a')], 'example.com/v2', new AbortController().signal), {
+        message: `${single} failed: Post "${target}?timeout=200ms": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`,
+      });
+    } finally {
+      c.close();
+      slow.closeAllConnections();
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
+  });
+
   it('reports a webhook answering with an error status', async () => {
     const down = createServer((_req, res) => {
       res.writeHead(503, { 'content-type': 'text/plain' });

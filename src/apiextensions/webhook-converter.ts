@@ -4,6 +4,7 @@ import { formatFieldError } from '../apis/meta/field-error.js';
 import { validateAnnotations, validateLabels } from '../apis/meta/object-meta-validation.js';
 import { StatusError } from '../apis/meta/status.js';
 import type { ApiObject } from '../apis/object.js';
+import { formatGoDurationNanos } from '../util/go-duration.js';
 import { aggregateErrorMessage } from '../util/go-errors.js';
 import { webhookPoster } from '../util/webhook-post.js';
 import type { Converter } from './conversion.js';
@@ -151,7 +152,7 @@ export function webhookConverter(o: WebhookConverterOptions): WebhookConverter {
   else if (cc.service) {
     const s = cc.service;
     const target = new URL(`https://${s.name}.${s.namespace}.svc:${s.port ?? 443}${s.path ?? ''}`);
-    target.searchParams.set('timeout', `${Math.round(timeoutMs / 1000)}s`);
+    target.searchParams.set('timeout', formatGoDurationNanos(BigInt(Math.round(timeoutMs * 1e6))));
     unreachable = `Post ${JSON.stringify(target.href)}: no endpoints available for service ${JSON.stringify(s.name ?? '')}`;
   }
   const poster = server

@@ -1,5 +1,7 @@
 import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import { deepEqual } from '../../util/deep-equal.js';
+import { parseJson } from '../../util/json-text.js';
 import type { WatchEvent } from '../types.js';
 import type { RegistryContext } from './registry-context.js';
 
@@ -47,6 +49,21 @@ export async function encodeForStorage(rc: RegistryContext, obj: ApiObject, sign
   if (!conversion) return rc.codec.encode(obj);
   const [stored] = await conversion.toStorage([obj], signal);
   return rc.codec.encode(stored as ApiObject);
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Whether a converted object's stored form says what the stored value says. A webhook may
+ * order fields differently from the stored JSON (Go's maps have no order), so an update that
+ * changes nothing is recognised by value, not by bytes.
+ */
+export function sameStoredValue(a: Uint8Array, b: Uint8Array): boolean {
+  try {
+    return deepEqual(parseJson(decoder.decode(a)), parseJson(decoder.decode(b)));
+  } catch {
+    return false;
+  }
 }
 
 /**

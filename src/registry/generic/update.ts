@@ -12,7 +12,7 @@ import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizer
 import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { convertOneFromStorage, encodeForStorage } from './stored-conversion.js';
+import { convertOneFromStorage, encodeForStorage, sameStoredValue } from './stored-conversion.js';
 import { sameBytes } from './stored-object.js';
 import { withFinish } from './write-hooks.js';
 
@@ -123,7 +123,9 @@ async function writeUpdate(
   }
   // [conversion] Converted to the storage version first when that needs the webhook.
   const value = rc.codec.async ? await encodeForStorage(rc, obj, ctx.signal) : rc.codec.encode(obj);
-  if (sameBytes(value, liveKv.value)) return { obj: live, deleted: false };
+  if (sameBytes(value, liveKv.value) || (rc.codec.async && sameStoredValue(value, liveKv.value))) {
+    return { obj: live, deleted: false };
+  }
   if (w.dryRun) {
     obj.metadata.resourceVersion = live.metadata.resourceVersion;
     return { obj, deleted: false };
