@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { stringify as toYaml } from 'yaml';
+import type { AdmissionPlugin } from '../../src/admission/index.js';
 import { createCertificateAuthority } from '../../src/server/tls/certificate-factory.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
 import { kubectl } from '../support/kubectl.js';
@@ -80,6 +81,16 @@ async function closedPort(): Promise<number> {
 describe('custom resources converted by a webhook', () => {
   let s: InProcessServer;
   let hook: ConversionWebhook;
+  /** What admission saw of Gadgets: operation, request version, object and old object. */
+  const admitted: { op: string; version: string; object?: Json; oldObject?: Json }[] = [];
+  const recorder: AdmissionPlugin = {
+    name: 'GadgetRecorder',
+    handles: () => true,
+    async validate(a) {
+      if (a.kind.kind !== 'Gadget' || a.subresource) return;
+      admitted.push({ op: a.operation, version: a.kind.version, object: a.object, oldObject: a.oldObject });
+    },
+  };
   const path = (v: string, name = '') => `/apis/${GROUP}/${v}/namespaces/default/gadgets${name ? `/${name}` : ''}`;
   const gadget = (v: string, name: string, spec: object, labels?: object) => ({
     apiVersion: `${GROUP}/${v}`,
@@ -89,7 +100,7 @@ describe('custom resources converted by a webhook', () => {
   });
   before(async () => {
     hook = await startConversionWebhook();
-    s = await startInProcess({ runControllers: true });
+    s = await startInProcess({ runControllers: true, admissionPlugins: [recorder] });
     await createEstablished(
       s.api.admin,
       webhookCrd({ plural: 'gadgets', kind: 'Gadget', url: hook.url(), caBundle: hook.caBundle }),
@@ -179,6 +190,24 @@ describe('custom resources converted by a webhook', () => {
     assert.equal(same.status, 200, same.text);
     assert.equal(same.json().metadata.resourceVersion, c2.json().metadata.resourceVersion);
     assert.equal((await s.api.admin('DELETE', path('v1', 'c'))).status, 200);
+  });
+
+  it('admits objects in the request’s version (create, update, delete)', async () => {
+    admitted.length = 0;
+    const c = await s.api.admin('POST', path('v2'), { body: gadget('v2', 'adm', { colour: 'red' }) });
+    assert.equal(c.status, 201, c.text);
+    const live = c.json();
+    live.spec.colour = 'blue';
+    assert.equal((await s.api.admin('PUT', path('v2', 'adm'), { body: live })).status, 200);
+    assert.equal((await s.api.admin('DELETE', path('v2', 'adm'))).status, 200);
+    assert.deepEqual(
+      admitted.map((a) => [a.op, a.version, a.object?.spec, a.oldObject?.apiVersion, a.oldObject?.spec]),
+      [
+        ['CREATE', 'v2', { colour: 'red' }, undefined, undefined],
+        ['UPDATE', 'v2', { colour: 'blue' }, `${GROUP}/v2`, { colour: 'red' }],
+        ['DELETE', 'v2', undefined, `${GROUP}/v2`, { colour: 'blue' }],
+      ],
+    );
   });
 
   it('lists in both versions, one review per page', async () => {
