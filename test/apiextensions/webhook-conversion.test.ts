@@ -316,6 +316,14 @@ describe('custom resources converted by a webhook', () => {
 
   it('keeps labels and annotations the webhook sets, and puts the rest of metadata back', async () => {
     hook.mode = 'label';
+    // A write answers what was written, shown in the request's version again (as kube decodes it).
+    const c = await s.api.admin('POST', path('v2'), { body: gadget('v2', 'labelled', { colour: 'red' }) });
+    assert.equal(c.status, 201, c.text);
+    assert.equal(c.json().metadata.labels.converted, 'yes');
+    hook.mode = 'convert';
+    assert.equal((await s.api.admin('GET', path('v1', 'labelled'))).json().metadata.labels.converted, 'yes');
+    assert.equal((await s.api.admin('DELETE', path('v1', 'labelled'))).status, 200);
+    hook.mode = 'label';
     const g = (await s.api.admin('GET', path('v2', 'a'))).json();
     assert.equal(g.metadata.labels.converted, 'yes');
     hook.mode = 'meddle';

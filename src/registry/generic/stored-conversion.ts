@@ -39,16 +39,35 @@ export async function convertOneFromStorage(
   return obj as ApiObject;
 }
 
+/** An object converted for a write: the object in the storage version and its bytes. */
+export interface StoredForm {
+  readonly stored: ApiObject;
+  readonly value: Uint8Array;
+}
+
 /**
- * The stored form of an object of the definition's version: its bytes, converted to the
- * storage version first when the conversion is asynchronous. Nothing is written when this
- * rejects.
+ * The stored form of an object of the definition's version, converted to the storage version
+ * (the codec must be asynchronous). Nothing is written when this rejects.
  */
-export async function encodeForStorage(rc: RegistryContext, obj: ApiObject, signal: AbortSignal): Promise<Uint8Array> {
+export async function storedForm(rc: RegistryContext, obj: ApiObject, signal: AbortSignal): Promise<StoredForm> {
   const conversion = rc.codec.async;
-  if (!conversion) return rc.codec.encode(obj);
-  const [stored] = await conversion.toStorage([obj], signal);
-  return rc.codec.encode(stored as ApiObject);
+  const [stored] = conversion ? await conversion.toStorage([obj], signal) : [obj];
+  return { stored: stored as ApiObject, value: rc.codec.encode(stored as ApiObject) };
+}
+
+/**
+ * What a write answers for a webhook-converted resource, as kube decodes the written value:
+ * the stored form, at its new revision, shown in the definition's version again.
+ */
+export async function shownAfterWrite(
+  rc: RegistryContext,
+  form: StoredForm,
+  revision: bigint,
+  signal: AbortSignal,
+): Promise<ApiObject> {
+  const stored = structuredClone(form.stored);
+  stored.metadata.resourceVersion = revision.toString();
+  return convertOneFromStorage(rc, stored, signal);
 }
 
 const decoder = new TextDecoder();

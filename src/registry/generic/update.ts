@@ -12,7 +12,7 @@ import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizer
 import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import { convertOneFromStorage, encodeForStorage, sameStoredValue } from './stored-conversion.js';
+import { convertOneFromStorage, sameStoredValue, shownAfterWrite, storedForm } from './stored-conversion.js';
 import { sameBytes } from './stored-object.js';
 import { withFinish } from './write-hooks.js';
 
@@ -121,9 +121,11 @@ async function writeUpdate(
   if (shouldDeleteDuringUpdate(rc, obj, live)) {
     return { obj: await deleteDuringUpdate(rc, ctx, w.key, liveKv, obj, w.dryRun), deleted: true };
   }
-  // [conversion] Converted to the storage version first when that needs the webhook.
-  const value = rc.codec.async ? await encodeForStorage(rc, obj, ctx.signal) : rc.codec.encode(obj);
-  if (sameBytes(value, liveKv.value) || (rc.codec.async && sameStoredValue(value, liveKv.value))) {
+  // [conversion] Converted to the storage version first when that needs the webhook; the
+  // answer is then the written value shown again.
+  const form = rc.codec.async ? await storedForm(rc, obj, ctx.signal) : undefined;
+  const value = form?.value ?? rc.codec.encode(obj);
+  if (sameBytes(value, liveKv.value) || (form && sameStoredValue(value, liveKv.value))) {
     return { obj: live, deleted: false };
   }
   if (w.dryRun) {
@@ -132,6 +134,7 @@ async function writeUpdate(
   }
   const { revision } = await rc.store.update(w.key, value, liveKv.modRevision, ctx.signal);
   obj.metadata.resourceVersion = revision.toString();
+  if (form) return { obj: await shownAfterWrite(rc, form, revision, ctx.signal), deleted: false };
   return { obj, deleted: false };
 }
 
@@ -165,11 +168,11 @@ async function createViaUpdate(
   return withFinish(rc.hooks?.beginCreate?.(ctx, desired, { dryRun: o.dryRun }), async () => {
     await validateWrite(rc, ctx, call);
     // [conversion] A dry run converts too (a failed conversion fails it), as kube's dry-run storage does.
-    const value = rc.codec.async ? await encodeForStorage(rc, desired, ctx.signal) : undefined;
+    const form = rc.codec.async ? await storedForm(rc, desired, ctx.signal) : undefined;
     if (o.dryRun) return desired;
-    const { revision } = await rc.store.create(key, value ?? rc.codec.encode(desired), ctx.signal);
+    const { revision } = await rc.store.create(key, form?.value ?? rc.codec.encode(desired), ctx.signal);
     desired.metadata.resourceVersion = revision.toString();
-    return desired;
+    return form ? shownAfterWrite(rc, form, revision, ctx.signal) : desired;
   });
 }
 
