@@ -1,16 +1,81 @@
 // A loopback HTTPS conversion webhook for custom resource tests: it converts between v1
 // (`spec.color`) and v2 (`spec.colour`), records every ConversionReview and can be told to
-// misbehave (rename objects, drop one, fail, add a label).
+// misbehave (rename objects, drop one, fail, add a label); and the CRDs it converts.
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import {
   type CertificateKeyPair,
   createCertificateAuthority,
   issueServingCertificate,
 } from '../../src/server/tls/certificate-factory.js';
+import { crdManifest } from './crd-fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
+
+/** The group of the test kinds. */
+export const GROUP = 'conv.example.com';
+
+/** v1 has `spec.color`, v2 `spec.colour`; v1 is stored. */
+function colourVersions(): object[] {
+  const schema = (field: string) => ({
+    openAPIV3Schema: {
+      type: 'object',
+      properties: { spec: { type: 'object', properties: { [field]: { type: 'string' }, size: { type: 'integer' } } } },
+    },
+  });
+  return [
+    {
+      name: 'v1',
+      served: true,
+      storage: true,
+      schema: schema('color'),
+      selectableFields: [{ jsonPath: '.spec.color' }],
+    },
+    {
+      name: 'v2',
+      served: true,
+      storage: false,
+      schema: schema('colour'),
+      selectableFields: [{ jsonPath: '.spec.colour' }],
+    },
+  ];
+}
+
+/** A CRD converted by a webhook at `url`. */
+export function webhookCrd(o: {
+  plural: string;
+  kind: string;
+  url: string;
+  caBundle?: string;
+  domain?: string;
+  reviewVersions?: string[];
+}): Json {
+  const m: Json = crdManifest({
+    group: GROUP,
+    plural: o.plural,
+    kind: o.kind,
+    versions: colourVersions(),
+    domain: o.domain,
+  });
+  m.spec.conversion = {
+    strategy: 'Webhook',
+    webhook: {
+      conversionReviewVersions: o.reviewVersions ?? ['v1'],
+      clientConfig: { url: o.url, ...(o.caBundle ? { caBundle: o.caBundle } : {}) },
+    },
+  };
+  return m;
+}
+
+/** A port nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
 
 /** How the webhook answers. */
 export type ConversionMode = 'convert' | 'rename' | 'drop-one' | 'fail' | 'label' | 'meddle';

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { stringify as toYaml } from 'yaml';
 import type { AdmissionPlugin } from '../../src/admission/index.js';
@@ -8,75 +7,13 @@ import { type InProcessServer, startInProcess } from '../pipeline/server-fixture
 import { kubectl } from '../support/kubectl.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 import { openWatch } from '../support/watch-client.js';
-import { type ConversionWebhook, startConversionWebhook } from './conversion-webhook.js';
-import { crdManifest, createEstablished, eventually } from './crd-fixtures.js';
+import { type ConversionWebhook, closedPort, GROUP, startConversionWebhook, webhookCrd } from './conversion-webhook.js';
+import { createEstablished, eventually } from './crd-fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
 
 const APPLY = { 'content-type': 'application/apply-patch+yaml' };
-const GROUP = 'conv.example.com';
-
-/** v1 has `spec.color`, v2 `spec.colour`; v1 is stored. */
-export function colourVersions(): object[] {
-  const schema = (field: string) => ({
-    openAPIV3Schema: {
-      type: 'object',
-      properties: { spec: { type: 'object', properties: { [field]: { type: 'string' }, size: { type: 'integer' } } } },
-    },
-  });
-  return [
-    {
-      name: 'v1',
-      served: true,
-      storage: true,
-      schema: schema('color'),
-      selectableFields: [{ jsonPath: '.spec.color' }],
-    },
-    {
-      name: 'v2',
-      served: true,
-      storage: false,
-      schema: schema('colour'),
-      selectableFields: [{ jsonPath: '.spec.colour' }],
-    },
-  ];
-}
-
-/** A CRD converted by a webhook at `url`. */
-export function webhookCrd(o: {
-  plural: string;
-  kind: string;
-  url: string;
-  caBundle?: string;
-  domain?: string;
-  reviewVersions?: string[];
-}): Json {
-  const m: Json = crdManifest({
-    group: GROUP,
-    plural: o.plural,
-    kind: o.kind,
-    versions: colourVersions(),
-    domain: o.domain,
-  });
-  m.spec.conversion = {
-    strategy: 'Webhook',
-    webhook: {
-      conversionReviewVersions: o.reviewVersions ?? ['v1'],
-      clientConfig: { url: o.url, ...(o.caBundle ? { caBundle: o.caBundle } : {}) },
-    },
-  };
-  return m;
-}
-
-/** A port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('custom resources converted by a webhook', () => {
   let s: InProcessServer;
