@@ -4,7 +4,16 @@ import type { CustomResourceDefinition } from '../apis/apiextensions/crd-types.j
 import { scaleSchema } from '../apis/autoscaling/autoscaling-v1-schemas.js';
 import type { ApiObject } from '../apis/object.js';
 import { buildOpenApiV2, buildOpenApiV3GroupVersion } from '../apis/openapi/documents.js';
+import type { ResourceDefinition, StorageVersionConversion } from '../apis/resource-definition.js';
+import type { Converter } from './conversion.js';
 import { servedVersionDefinitions } from './served-versions.js';
+
+/** The synchronous conversion of a `None` definition. */
+function syncConversion(d: ResourceDefinition): StorageVersionConversion {
+  const c = d.storageVersion;
+  assert.ok(c && !('async' in c), 'a None definition converts synchronously');
+  return c;
+}
 
 const schema = {
   openAPIV3Schema: {
@@ -99,10 +108,10 @@ describe('the served versions of a CRD', () => {
       metadata: { name: 'x' },
       spec: { junk: 1 },
     } as ApiObject;
-    const read = v2.storageVersion!.fromStorage(structuredClone(stored));
+    const read = syncConversion(v2).fromStorage(structuredClone(stored));
     assert.equal(read.apiVersion, 'example.com/v1');
     assert.deepEqual(read.spec, { n: 1 });
-    assert.equal(v2.storageVersion!.toStorage(read).apiVersion, 'example.com/v2');
+    assert.equal(syncConversion(v2).toStorage(read).apiVersion, 'example.com/v2');
     assert.equal(read.apiVersion, 'example.com/v1', 'toStorage does not change its argument');
   });
 
@@ -129,6 +138,39 @@ describe('the served versions of a CRD', () => {
     assert.deepEqual(
       defs.map((d) => d.version),
       ['v1'],
+    );
+  });
+
+  it('serves every served version of a webhook definition given its converter, converting through it', async () => {
+    const calls: string[] = [];
+    const renamed: Converter = {
+      async convert(objects, desired) {
+        calls.push(`${objects.length}->${desired}`);
+        return objects.map((o) => (o.apiVersion === desired ? o : { ...o, apiVersion: desired, spec: { n: 7 } }));
+      },
+    };
+    const defs = servedVersionDefinitions(
+      crd([v('v1', { storage: true }), v('v2')], { conversion: { strategy: 'Webhook' } }),
+      { ...options, webhook: renamed },
+    );
+    assert.deepEqual(
+      defs.map((d) => d.version),
+      ['v2', 'v1'],
+    );
+    const v2 = defs[0]?.storageVersion;
+    assert.ok(v2 && 'async' in v2);
+    assert.equal(v2.apiVersion, 'example.com/v1');
+    const stored = { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'x' }, spec: { junk: 1 } };
+    const [read] = await v2.fromStorage([stored as ApiObject], new AbortController().signal);
+    assert.equal(read?.apiVersion, 'example.com/v2');
+    assert.deepEqual(read?.spec, { n: 7 });
+    const [back] = await v2.toStorage([read as ApiObject], new AbortController().signal);
+    assert.equal(back?.apiVersion, 'example.com/v1');
+    assert.deepEqual(calls, ['1->example.com/v2', '1->example.com/v1']);
+    const none = servedVersionDefinitions(crd([v('v1', { storage: true }), v('v2')]), { ...options, webhook: renamed });
+    assert.ok(
+      none.every((d) => d.storageVersion && !('async' in d.storageVersion)),
+      'None ignores a converter',
     );
   });
 

@@ -8,6 +8,7 @@ import { byKubeVersionPriority, compareKubeAwareVersions } from '../apis/apiexte
 import { STANDARD_VERBS } from '../apis/meta/builtin-definition.js';
 import type { ApiObject } from '../apis/object.js';
 import {
+  type AsyncStorageVersionConversion,
   apiVersionOf,
   type ResourceDefinition,
   type StorageVersionConversion,
@@ -19,6 +20,7 @@ import type { Schema } from '../apis/schema/schema.js';
 import { selectableFieldLabels } from '../apis/selectors/selectable-fields.js';
 import { CREATED_DESCRIPTION } from '../apis/table/column-helpers.js';
 import { declarativeTableColumns } from '../apis/table/declarative-columns.js';
+import type { Converter } from './conversion.js';
 import { type CustomResourceSchemas, customResourceSchemas } from './custom-resource-schema.js';
 import { customResourceStatusStrategy, customResourceStrategy } from './custom-resource-strategy.js';
 import { customResourceScale } from './scale-paths.js';
@@ -30,6 +32,11 @@ export interface ServedVersionsOptions {
   readonly scaleSchema: Schema;
   /** Whether the CRD is being deleted now (creates are refused then). Read per request. */
   readonly terminating: () => boolean;
+  /**
+   * The converter of a CRD whose conversion is `Webhook` (see webhook-converter.ts). Without
+   * one such a CRD is served in its storage version only.
+   */
+  readonly webhook?: Converter;
 }
 
 /** kube's default column of a version without printer columns: the age. */
@@ -74,6 +81,35 @@ function noneConversion(
     },
     toStorage: (obj): ApiObject =>
       obj.apiVersion === storageApiVersion ? obj : { ...obj, apiVersion: storageApiVersion },
+  };
+}
+
+/**
+ * Conversion `Webhook` between the versions of one CRD: stored objects (of any version) are
+ * shown in this version through the webhook, in batches, then pruned and defaulted with this
+ * version's schema; written objects are converted to the storage version through it. Objects
+ * already in the target version are not sent (and are copied before pruning, since readers
+ * share them).
+ */
+function webhookConversion(
+  storageApiVersion: string,
+  apiVersion: string,
+  schemas: CustomResourceSchemas,
+  converter: Converter,
+): AsyncStorageVersionConversion {
+  return {
+    apiVersion: storageApiVersion,
+    async: true,
+    async fromStorage(stored, signal) {
+      const converted = await converter.convert(stored, apiVersion, signal);
+      return converted.map((obj, i) => {
+        const own = obj === stored[i] ? structuredClone(obj) : obj;
+        pruneUnknownFields(schemas.published, own);
+        applyDefaults(schemas.published, own);
+        return own;
+      });
+    },
+    toStorage: (objects, signal) => converter.convert(objects, storageApiVersion, signal),
   };
 }
 
@@ -155,19 +191,22 @@ function versionDefinition(
     protobuf: false,
     strategicMergePatch: false,
     deprecationWarning: v.deprecated ? (v.deprecationWarning ?? defaultDeprecationWarning(crd, version)) : undefined,
-    storageVersion: noneConversion(
-      apiVersionOf({ group, version: storage }),
-      apiVersionOf({ group, version }),
-      schemas,
-    ),
+    storageVersion: o.webhook
+      ? webhookConversion(
+          apiVersionOf({ group, version: storage }),
+          apiVersionOf({ group, version }),
+          schemas,
+          o.webhook,
+        )
+      : noneConversion(apiVersionOf({ group, version: storage }), apiVersionOf({ group, version }), schemas),
   };
 }
 
 /**
  * The resource definitions serving a CRD: one per served version, highest version priority
- * first, named by the CRD's accepted names. Conversion between versions is `None`; a CRD whose
- * conversion is `Webhook` is served in its storage version only until webhook conversion is
- * available (its other versions would need the webhook).
+ * first, named by the CRD's accepted names. Conversion between versions is `None`, or `Webhook`
+ * through `o.webhook`; a CRD whose conversion is `Webhook` is served in its storage version
+ * only when no converter is given (its other versions would need the webhook).
  */
 export function servedVersionDefinitions(
   crd: CustomResourceDefinition,
@@ -175,7 +214,9 @@ export function servedVersionDefinitions(
 ): ResourceDefinition[] {
   const storage = storageVersionOf(crd.spec ?? {});
   const webhook = crd.spec?.conversion?.strategy === 'Webhook';
-  const served = (crd.spec?.versions ?? []).filter((v) => v.served && v.name && (!webhook || v.name === storage));
+  const onlyStorage = webhook && !o.webhook;
+  const served = (crd.spec?.versions ?? []).filter((v) => v.served && v.name && (!onlyStorage || v.name === storage));
   const order = byKubeVersionPriority(served.map((v) => v.name as string));
-  return order.map((name) => versionDefinition(crd, served.find((v) => v.name === name)!, o));
+  const opts = webhook ? o : { ...o, webhook: undefined };
+  return order.map((name) => versionDefinition(crd, served.find((v) => v.name === name)!, opts));
 }

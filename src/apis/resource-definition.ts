@@ -84,9 +84,10 @@ export interface ResourceDefinition {
    * Present when this definition is one of several versions of a resource that share one stored
    * object (autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscaler): objects are stored in the
    * storage version and converted to and from this definition's version at the storage boundary.
-   * Absent: objects are stored in this definition's own version.
+   * Absent: objects are stored in this definition's own version. An
+   * {@link AsyncStorageVersionConversion} converts through I/O (a conversion webhook).
    */
-  readonly storageVersion?: StorageVersionConversion;
+  readonly storageVersion?: StorageVersionConversion | AsyncStorageVersionConversion;
   /**
    * Present for resources that store nothing and answer a POST with a computed object (TokenReview,
    * SelfSubjectReview, the access reviews); their verbs are `create` only.
@@ -118,6 +119,23 @@ export interface StorageVersionConversion {
   fromStorage(stored: ApiObject): ApiObject;
   /** An object of this definition's version as it is stored. */
   toStorage(obj: ApiObject): ApiObject;
+}
+
+/**
+ * A conversion to and from the storage version that needs I/O (a custom resource's conversion
+ * webhook). Stored objects are decoded as they are stored (any version) and converted in
+ * batches by the registry: one call per get, list page, watch batch or write. Both functions
+ * return one object per input, in order, in the target version, and never change their input;
+ * they reject with a `StatusError` (kube's 500 texts) when an object cannot be converted.
+ */
+export interface AsyncStorageVersionConversion {
+  /** `apiVersion` the objects are stored in. */
+  readonly apiVersion: string;
+  readonly async: true;
+  /** Stored objects (of any version) as this definition's version shows them. */
+  fromStorage(stored: readonly ApiObject[], signal: AbortSignal): Promise<ApiObject[]>;
+  /** Objects of this definition's version as they are stored. */
+  toStorage(objects: readonly ApiObject[], signal: AbortSignal): Promise<ApiObject[]>;
 }
 
 /** The options a computed create sees. */

@@ -1,4 +1,5 @@
 import { servedVersionDefinitions } from '../apiextensions/served-versions.js';
+import { type WebhookConverter, webhookConverter } from '../apiextensions/webhook-converter.js';
 import type { ApiDomain } from '../apis/api-domain.js';
 import { CRD_CONDITIONS, type CustomResourceDefinition, isCrdConditionTrue } from '../apis/apiextensions/crd-types.js';
 import type { Schema } from '../apis/schema/schema.js';
@@ -38,13 +39,16 @@ interface Serving {
   /** What the definitions were built from; another value rebuilds them. */
   readonly key: string;
   readonly paths: readonly { readonly group: string; readonly version: string; readonly resource: string }[];
+  /** The conversion webhook's client of a `Webhook` CRD, closed when the versions go. */
+  readonly converter?: WebhookConverter;
 }
 
 /**
  * Serves CustomResourceDefinitions: runs the CRD controllers (names, establishing, the cleanup
  * finalizer) and keeps the resource set in step with the established CRDs, so custom resources
  * are served, discovered and published in OpenAPI as built-in kinds are. A CRD's versions are
- * rebuilt when its spec or accepted names change and removed when it is deleted. Everything
+ * rebuilt when its spec or accepted names change and removed when it is deleted; a CRD whose
+ * conversion is `Webhook` is served in every served version through its webhook. Everything
  * runs as the API server (`system:apiserver`); its status writes are recorded under the API
  * server's field manager.
  */
@@ -95,9 +99,13 @@ export function serveCustomResources(o: CustomResourcesOptions): CustomResources
       o.resources.remove(p.group, p.version, p.resource);
       fromCrds.delete(`${p.group}/${p.resource}`);
     }
+    was?.converter?.close();
     serving.delete(name);
     if (!servable) return;
+    const converter =
+      crd.spec?.conversion?.strategy === 'Webhook' ? webhookConverter({ crd, reviewGroup: crdGroup }) : undefined;
     const defs = servedVersionDefinitions(crd, {
+      webhook: converter,
       scaleSchema: o.scaleSchema,
       terminating: () => {
         const now = current(name);
@@ -118,7 +126,7 @@ export function serveCustomResources(o: CustomResourcesOptions): CustomResources
         });
       }
     }
-    serving.set(name, { key, paths });
+    serving.set(name, { key, paths, converter });
   };
   // One reconcile at a time per CRD: the start-up pass and the queue may ask for the same one.
   const chains = new Map<string, Promise<void>>();
@@ -138,6 +146,10 @@ export function serveCustomResources(o: CustomResourcesOptions): CustomResources
     onDelete: (obj) => queue.add(obj.metadata.name ?? ''),
   });
   informer.start();
+  // Conversion webhook clients keep idle connections; they go when serving stops.
+  o.signal.addEventListener('abort', () => {
+    for (const s of serving.values()) s.converter?.close();
+  });
   const report = (what: string) => (e: unknown) => {
     if (!o.signal.aborted) o.logger.error(`${what} stopped unexpectedly`, { error: String(e) });
   };

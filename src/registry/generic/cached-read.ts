@@ -15,6 +15,7 @@ import {
 } from './read-semantics.js';
 import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
+import { convertFromStorage, convertOneFromStorage } from './stored-conversion.js';
 
 /** Translates watch-cache errors into API errors; anything else goes to the storage mapping. */
 export function cacherErrorToStatus(rc: RegistryContext, e: unknown, sem?: ListSemantics): StatusError {
@@ -46,6 +47,9 @@ export async function listFromCache(
   // it keeps exactly the compaction window, so they expire with it.
   if (sem.kind === 'exact' || sem.kind === 'continue') return undefined;
   const predicate = selectionPredicate(rc.def, o);
+  // [conversion] The cache holds stored objects of a webhook-converted resource; selectors
+  // apply to objects in this version, so the store serves selected lists (converting first).
+  if (rc.codec.async && !predicate.everything) return undefined;
   try {
     const r = await cacher.list({
       prefix,
@@ -58,7 +62,9 @@ export async function listFromCache(
     const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
       // The cache's shared objects leave the registry typed mutable (ObjectList); nothing above
       // the registry writes to a read's result: response writers only encode it.
-      items: r.items as ApiObject[],
+      items: rc.codec.async
+        ? await convertFromStorage(rc, r.items as ApiObject[], ctx.signal)
+        : (r.items as ApiObject[]),
       resourceVersion: r.revision.toString(),
     };
     if (r.more && r.lastKey) {
@@ -95,6 +101,9 @@ export async function getFromCache(
     throw cacherErrorToStatus(rc, e);
   }
   if (!object) throw apiErrors.notFound(rc.gr, name);
+  // [conversion] The cache holds stored objects of a webhook-converted resource; converting
+  // leaves them alone (the converter returns new objects).
+  if (rc.codec.async) return convertOneFromStorage(rc, object as ApiObject, ctx.signal);
   // Shared with every reader, typed mutable at the registry boundary: see listFromCache.
   return object as ApiObject;
 }

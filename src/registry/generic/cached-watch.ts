@@ -13,6 +13,7 @@ import { checkListOptions } from './list-options-validation.js';
 import { selectionPredicate } from './predicate.js';
 import { parseResourceVersion } from './read-semantics.js';
 import { collectionPrefix, type RegistryContext } from './registry-context.js';
+import { convertWatchBatch } from './stored-conversion.js';
 import { watchStreamOf } from './watch-stream.js';
 
 /** The annotation that marks the bookmark ending a streaming list's initial events. */
@@ -102,7 +103,13 @@ export async function watchFromCache(
       return undefined;
     }
     // Change events pass through as they are (shared by every watcher); bookmarks become objects.
-    return batch.some((ev) => ev.type === 'BOOKMARK') ? batch.map(toWatchEvent) : (batch as WatchEvent[]);
+    const events = batch.some((ev) => ev.type === 'BOOKMARK') ? batch.map(toWatchEvent) : (batch as WatchEvent[]);
+    if (!rc.codec.async) return events;
+    // [conversion] The cache holds stored objects of a webhook-converted resource: one batch
+    // per wake-up (the initial objects are one); a failed conversion is the stream's last event.
+    const r = await convertWatchBatch(rc, events, ac.signal);
+    if (r.failed) end();
+    return r.events;
   }
   async function* iterate(): AsyncGenerator<WatchEvent> {
     try {

@@ -10,6 +10,7 @@ import { generateName } from './names.js';
 import { checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
+import { shownAfterWrite, storedForm } from './stored-conversion.js';
 import { withFinish } from './write-hooks.js';
 
 // kube retries a create with a generated name a few times when the name collides.
@@ -80,14 +81,17 @@ async function storeCreated(
   for (let attempt = 1; ; attempt++) {
     const key = keyFor(rc, ctx.namespace, meta.name ?? '');
     try {
+      // [conversion] Converted to the storage version when that needs the webhook (dry runs
+      // too); nothing is written when it fails. The answer is the written value shown again.
+      const form = rc.codec.async ? await storedForm(rc, obj, ctx.signal) : undefined;
       if (o.dryRun) {
         const existing = await rc.store.get(key, { signal: ctx.signal });
         if (existing) throw new KeyExistsError(key);
         return obj;
       }
-      const { revision } = await rc.store.create(key, rc.codec.encode(obj), ctx.signal);
+      const { revision } = await rc.store.create(key, form?.value ?? rc.codec.encode(obj), ctx.signal);
       meta.resourceVersion = revision.toString();
-      return obj;
+      return form ? await shownAfterWrite(rc, form, revision, ctx.signal) : obj;
     } catch (e) {
       if (e instanceof KeyExistsError && o.wantsGeneratedName && attempt < GENERATE_NAME_ATTEMPTS) {
         meta.name = generateName(meta.generateName!);

@@ -9,6 +9,7 @@ import { finalizersForGarbageCollection, markAsDeleting } from './delete-finaliz
 import { checkDeletePreconditions, effectiveDeleteOptions, validateDeleteOptions } from './delete-options.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
+import { convertOneFromStorage } from './stored-conversion.js';
 import { sameBytes } from './stored-object.js';
 
 const MAX_ATTEMPTS = 16;
@@ -118,17 +119,22 @@ async function deleteOnce(
   return { obj: live, deleted: true };
 }
 
-/** Mutating, then validating admission of a delete, with the live object as the old one. */
+/**
+ * Mutating, then validating admission of a delete, with the live object (as stored; shown in
+ * the request's version) as the old one.
+ */
 export async function admitDelete(
   rc: RegistryContext,
   ctx: RequestContext,
   live: ApiObject,
   o: DeleteOptions,
 ): Promise<void> {
+  // [conversion] Admission sees a webhook-converted resource in the request's version.
+  const old = rc.codec.async ? await convertOneFromStorage(rc, live, ctx.signal) : live;
   const call = {
     operation: 'DELETE',
     object: undefined,
-    oldObject: live,
+    oldObject: old,
     name: live.metadata.name ?? '',
     dryRun: o.dryRun,
     options: deleteOptionsObject(o),

@@ -21,8 +21,10 @@ import { deleteObject } from './delete.js';
 import { deleteCollection } from './delete-collection.js';
 import { collectionDeleteOptions } from './delete-options.js';
 import { deleteWithFinalization } from './delete-with-finalization.js';
+import { selectionPredicate } from './predicate.js';
 import { getObject, listObjects } from './read.js';
 import type { RegistryContext } from './registry-context.js';
+import { convertOneFromStorage } from './stored-conversion.js';
 import { updateObject } from './update.js';
 import { watchObjects } from './watch.js';
 
@@ -66,7 +68,21 @@ export class GenericRegistry implements ResourceStore {
   delete(ctx: RequestContext, name: string, o: DeleteOptions): Promise<{ obj: ApiObject; deleted: boolean }> {
     const refusal = this.rc.def.strategy.refuseDelete?.(name);
     if (refusal) return Promise.reject(apiErrors.forbidden(this.rc.gr, name, refusal));
+    if (this.rc.codec.async) return this.deleteConverted(ctx, name, o);
     return this.deleteStored(ctx, name, o);
+  }
+  /**
+   * [conversion] A webhook-converted resource deletes the stored object as it is stored and
+   * shows the result in the request's version (a failed conversion answers 500 after the delete,
+   * as kube's response encoding does).
+   */
+  private async deleteConverted(
+    ctx: RequestContext,
+    name: string,
+    o: DeleteOptions,
+  ): Promise<{ obj: ApiObject; deleted: boolean }> {
+    const r = await this.deleteStored(ctx, name, o);
+    return { obj: await convertOneFromStorage(this.rc, r.obj, ctx.signal), deleted: r.deleted };
   }
   private deleteStored(
     ctx: RequestContext,
@@ -78,7 +94,10 @@ export class GenericRegistry implements ResourceStore {
     return deleteObject(this.rc, ctx, name, o);
   }
   watch(ctx: RequestContext, o: WatchOptions): Promise<WatchStream> {
-    if (this.rc.cacher) return watchFromCache(this.rc, this.rc.cacher, ctx, o);
+    // [conversion] The cache holds stored objects of a webhook-converted resource; a selected
+    // watch selects on objects in this version, which the store's watch converts first.
+    const selectsConverted = this.rc.codec.async !== undefined && !selectionPredicate(this.rc.def, o).everything;
+    if (this.rc.cacher && !selectsConverted) return watchFromCache(this.rc, this.rc.cacher, ctx, o);
     return watchObjects(this.rc, ctx, o);
   }
   async deleteCollection(ctx: RequestContext, o: DeleteOptions, listOptions: ListOptions): Promise<ObjectList> {

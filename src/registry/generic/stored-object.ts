@@ -1,6 +1,6 @@
 import { inObjectMetaOrder } from '../../apis/meta/object-meta-order.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import type { AsyncStorageVersionConversion, ResourceDefinition } from '../../apis/resource-definition.js';
 import { CorruptValueError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import { parseJson, stringifyJson } from '../../util/json-text.js';
@@ -47,6 +47,12 @@ export interface StoredCodec {
   encode(obj: ApiObject): Uint8Array;
   /** A stored value as an object of the definition's version; CorruptValueError when it is not one. */
   decode(kv: KeyValue): ApiObject;
+  /**
+   * Present when the conversion needs I/O: `decode` then returns stored objects as they are
+   * stored and `encode` takes objects already in the storage version; the registry converts
+   * with this in batches (see stored-conversion.ts). Absent: `encode`/`decode` convert.
+   */
+  readonly async?: AsyncStorageVersionConversion;
 }
 
 const PLAIN_CODEC: StoredCodec = Object.freeze({ encode: encodeStored, decode: decodeStored });
@@ -55,10 +61,20 @@ const PLAIN_CODEC: StoredCodec = Object.freeze({ encode: encodeStored, decode: d
  * The codec of a definition: objects as they are, or, for a definition with a storage version,
  * converted to that version on the way in and back on the way out. A stored value of another
  * version than the storage version is returned as it is, unless the conversion reads every version.
+ * An asynchronous conversion is left to the registry (the codec only carries it).
  */
 export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>): StoredCodec {
   const conversion = def.storageVersion;
   if (!conversion) return PLAIN_CODEC;
+  if ('async' in conversion) {
+    // Writes convert first (stored-conversion.ts); deletes write back what they read, in the
+    // version it was stored in.
+    return {
+      encode: encodeStored,
+      decode: decodeStored,
+      async: conversion,
+    };
+  }
   return {
     encode: (obj) => encodeStored(conversion.toStorage(obj)),
     decode(kv) {

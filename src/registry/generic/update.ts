@@ -12,6 +12,7 @@ import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizer
 import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
+import { convertOneFromStorage, sameStoredValue, shownAfterWrite, storedForm } from './stored-conversion.js';
 import { sameBytes } from './stored-object.js';
 import { withFinish } from './write-hooks.js';
 
@@ -38,7 +39,15 @@ export async function updateObject(
     throw toStatusError(e, rc.gr, name);
   }
   for (let attempt = 1; ; attempt++) {
-    const live = liveKv ? rc.codec.decode(liveKv) : undefined;
+    let live = liveKv ? rc.codec.decode(liveKv) : undefined;
+    // [conversion] A webhook-converted resource updates the live object in the request's version.
+    if (live && rc.codec.async) {
+      try {
+        live = await convertOneFromStorage(rc, live, ctx.signal);
+      } catch (e) {
+        throw toStatusError(e, rc.gr, name);
+      }
+    }
     let desired = structuredClone(await next.compute(live ? structuredClone(live) : undefined));
     // Ownership is computed against the live object of each attempt (retries re-read it).
     if (o.fieldManager !== undefined) {
@@ -112,14 +121,20 @@ async function writeUpdate(
   if (shouldDeleteDuringUpdate(rc, obj, live)) {
     return { obj: await deleteDuringUpdate(rc, ctx, w.key, liveKv, obj, w.dryRun), deleted: true };
   }
-  const value = rc.codec.encode(obj);
-  if (sameBytes(value, liveKv.value)) return { obj: live, deleted: false };
+  // [conversion] Converted to the storage version first when that needs the webhook; the
+  // answer is then the written value shown again.
+  const form = rc.codec.async ? await storedForm(rc, obj, ctx.signal) : undefined;
+  const value = form?.value ?? rc.codec.encode(obj);
+  if (sameBytes(value, liveKv.value) || (form && sameStoredValue(value, liveKv.value))) {
+    return { obj: live, deleted: false };
+  }
   if (w.dryRun) {
     obj.metadata.resourceVersion = live.metadata.resourceVersion;
     return { obj, deleted: false };
   }
   const { revision } = await rc.store.update(w.key, value, liveKv.modRevision, ctx.signal);
   obj.metadata.resourceVersion = revision.toString();
+  if (form) return { obj: await shownAfterWrite(rc, form, revision, ctx.signal), deleted: false };
   return { obj, deleted: false };
 }
 
@@ -152,10 +167,12 @@ async function createViaUpdate(
   }
   return withFinish(rc.hooks?.beginCreate?.(ctx, desired, { dryRun: o.dryRun }), async () => {
     await validateWrite(rc, ctx, call);
+    // [conversion] A dry run converts too (a failed conversion fails it), as kube's dry-run storage does.
+    const form = rc.codec.async ? await storedForm(rc, desired, ctx.signal) : undefined;
     if (o.dryRun) return desired;
-    const { revision } = await rc.store.create(key, rc.codec.encode(desired), ctx.signal);
+    const { revision } = await rc.store.create(key, form?.value ?? rc.codec.encode(desired), ctx.signal);
     desired.metadata.resourceVersion = revision.toString();
-    return desired;
+    return form ? shownAfterWrite(rc, form, revision, ctx.signal) : desired;
   });
 }
 
