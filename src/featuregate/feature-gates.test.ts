@@ -29,6 +29,7 @@ describe('FeatureGates', () => {
     assert.deepEqual(g.snapshot(), {
       APIResponseCompression: true,
       APIServerIdentity: true,
+      AggregatedDiscoveryEndpoint: true,
       AllowUnsafeMalformedObjectDeletion: false,
       AnonymousAuthConfigurableEndpoints: true,
       AuthorizeNodeWithSelectors: true,

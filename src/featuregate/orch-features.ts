@@ -36,6 +36,8 @@ export const OrchFeatures = {
   CoordinatedLeaderElection: 'CoordinatedLeaderElection',
   /** Each API server keeps an identity Lease in the system namespace (beta since v1.26, default true). */
   APIServerIdentity: 'APIServerIdentity',
+  /** Aggregated discovery (`/api`, `/apis` as APIGroupDiscoveryList): GA since v1.30, locked on. */
+  AggregatedDiscoveryEndpoint: 'AggregatedDiscoveryEndpoint',
 } as const;
 
 export type OrchFeature = (typeof OrchFeatures)[keyof typeof OrchFeatures];
@@ -53,6 +55,7 @@ export const orchFeatureSpecs: Readonly<Record<OrchFeature, FeatureSpec>> = {
   AuthorizeNodeWithSelectors: { default: true, stage: 'BETA' },
   CoordinatedLeaderElection: { default: false, stage: 'ALPHA' },
   APIServerIdentity: { default: true, stage: 'BETA' },
+  AggregatedDiscoveryEndpoint: { default: true, stage: 'GA', lockToDefault: true },
 };
 
 /** A fresh gate set holding Orch's features at their defaults; register more with `add`. */

@@ -224,6 +224,16 @@ describe('parseApiServerCommandLine', () => {
       'invalid argument "Nope=true" for "--feature-gates" flag: unrecognized feature gate: Nope',
     ],
     [
+      // Gates kube v1.32 no longer has are unknown.
+      ['--feature-gates=APISelfSubjectReview=true'],
+      'invalid argument "APISelfSubjectReview=true" for "--feature-gates" flag: unrecognized feature gate: APISelfSubjectReview',
+    ],
+    [
+      // A GA gate locked to its default cannot be turned off.
+      ['--feature-gates=AggregatedDiscoveryEndpoint=false'],
+      'invalid argument "AggregatedDiscoveryEndpoint=false" for "--feature-gates" flag: cannot set feature gate AggregatedDiscoveryEndpoint to false, feature is locked to true',
+    ],
+    [
       ['--feature-gates=WatchList'],
       'invalid argument "WatchList" for "--feature-gates" flag: missing bool value for WatchList',
     ],
