@@ -24,8 +24,10 @@ const podTemplate = (labels: Record<string, string>): Json => ({
   spec: { containers: [{ name: 'c', image: 'nginx' }] },
 });
 
+/** An object; an empty `name` leaves metadata empty, as access reviews require. */
 function obj(apiVersion: string, kind: string, name: string, body: Json, namespace?: string): ApiObject {
-  return { apiVersion, kind, metadata: namespace ? { name, namespace } : { name }, ...body };
+  const metadata = name === '' ? {} : namespace ? { name, namespace } : { name };
+  return { apiVersion, kind, metadata, ...body };
 }
 
 /** The cases, group names from `domain`; `csrRequest` is the base64 PEM request the CSRs carry. */
@@ -1019,20 +1021,20 @@ export function conversionCases(d: ApiDomain, csrRequest = 'cmVxdWVzdA=='): Conv
     // authorization, authentication, apiregistration
     {
       name: 'authorization v1beta1 SubjectAccessReview: group becomes groups',
-      input: obj(`${g('authorization')}/v1beta1`, 'SubjectAccessReview', 'sar', {
+      input: obj(`${g('authorization')}/v1beta1`, 'SubjectAccessReview', '', {
         spec: { user: 'alice', group: ['devs'], resourceAttributes: { verb: 'get', resource: 'pods', namespace: ns } },
       }),
-      expected: obj(`${g('authorization')}/v1`, 'SubjectAccessReview', 'sar', {
+      expected: obj(`${g('authorization')}/v1`, 'SubjectAccessReview', '', {
         spec: { user: 'alice', groups: ['devs'], resourceAttributes: { verb: 'get', resource: 'pods', namespace: ns } },
       }),
       served: true,
     },
     {
       name: 'authorization v1beta1 SelfSubjectAccessReview',
-      input: obj(`${g('authorization')}/v1beta1`, 'SelfSubjectAccessReview', 'ssar', {
+      input: obj(`${g('authorization')}/v1beta1`, 'SelfSubjectAccessReview', '', {
         spec: { nonResourceAttributes: { verb: 'get', path: '/api' } },
       }),
-      expected: obj(`${g('authorization')}/v1`, 'SelfSubjectAccessReview', 'ssar', {
+      expected: obj(`${g('authorization')}/v1`, 'SelfSubjectAccessReview', '', {
         spec: { nonResourceAttributes: { verb: 'get', path: '/api' } },
       }),
       served: true,
