@@ -133,6 +133,16 @@ describe('orchctl convert (process)', () => {
     );
   });
 
+  it('reads the k8s.io profile’s group names with --api-domain k8s.io', () => {
+    const kubeIngress = INGRESS.replace(NET, 'networking.k8s.io');
+    const r = orchctl(
+      ['convert', '-f', '-', '--api-domain', 'k8s.io', '--output-version', 'networking.k8s.io/v1'],
+      kubeIngress,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(parse(r.stdout).items[0].apiVersion, 'networking.k8s.io/v1');
+  });
+
   it('reports an object whose kind lacks the output version on standard error and converts the rest', () => {
     const r = orchctl([
       'convert',
@@ -170,6 +180,15 @@ describe('orchctl convert (process)', () => {
       name: 'a missing kind',
       args: (f) => ['convert', '-f', f('nokind.yaml', 'apiVersion: v1\nmetadata:\n  name: x\n')],
       stderr: `error: unable to decode "${join(dir, 'nokind.yaml')}": Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"x"}}'\n`,
+    },
+    {
+      name: 'malformed YAML, naming the line',
+      args: (f) => [
+        'convert',
+        '-f',
+        f('bad.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n data: [\n'),
+      ],
+      stderr: `error: error parsing ${join(dir, 'bad.yaml')}: error converting YAML to JSON: yaml: line 5: All mapping items must start at the same column\n`,
     },
     { name: 'no -f', args: () => ['convert'], stderr: 'error: must specify one of -f and -k\n' },
     {

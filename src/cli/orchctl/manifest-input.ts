@@ -88,7 +88,8 @@ function decodeText(source: string, text: string, out: ManifestObject[], errors:
   for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
     if (doc.errors.length > 0) {
       const e = doc.errors[0];
-      errors.push(yamlError(source, e.message.split('\n')[0], e.linePos?.[0]?.line));
+      const message = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+      errors.push(yamlError(source, message, e.linePos?.[0]?.line));
       return;
     }
     decode(source, doc.toJS({ maxAliasCount: 100 }), out, errors);
