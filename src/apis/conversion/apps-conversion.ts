@@ -3,7 +3,7 @@
  * defaulted what apps/v1 requires or defaults differently; the conversion makes those old defaults
  * explicit so the object behaves as it did: the selector (and, in the oldest versions, the object's
  * labels) from the pod template's labels; extensions Deployments keep every revision and have no
- * progress deadline, roll one pod at a time, apps/v1beta1 keeps 2 revisions; extensions DaemonSets
+ * progress deadline, roll one pod at a time; apps/v1beta1 keeps 2 revisions; extensions DaemonSets
  * and apps/v1beta1 StatefulSets update `OnDelete`. `rollbackTo` and `templateGeneration`, which
  * apps/v1 no longer has, are dropped.
  */
@@ -70,7 +70,7 @@ const OLD_DEFAULTS: Readonly<Record<string, Partial<Record<OldVersion, OldDefaul
     'apps/v1beta1': {
       selectorFromTemplate: true,
       labelsFromTemplate: true,
-      spec: deploymentDefaults(2, false, true),
+      spec: deploymentDefaults(2, false, false),
     },
     'apps/v1beta2': { selectorFromTemplate: true, labelsFromTemplate: false },
   },

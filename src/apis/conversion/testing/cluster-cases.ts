@@ -299,6 +299,31 @@ export function clusterCases(c: CaseContext): ConversionCase[] {
       served: true,
     },
     {
+      name: 'flowcontrol v1beta3 PriorityLevelConfiguration: a zero marked to be preserved stays 0',
+      input: {
+        apiVersion: `${g('flowcontrol.apiserver')}/v1beta3`,
+        kind: 'PriorityLevelConfiguration',
+        metadata: {
+          name: 'plc4',
+          annotations: { [`${g('flowcontrol')}/v1beta3-preserve-zero-concurrency-shares`]: '', team: 'a' },
+        },
+        spec: {
+          type: 'Limited',
+          limited: { nominalConcurrencyShares: 0, lendablePercent: 100, limitResponse: { type: 'Reject' } },
+        },
+      },
+      expected: {
+        apiVersion: `${g('flowcontrol.apiserver')}/v1`,
+        kind: 'PriorityLevelConfiguration',
+        metadata: { name: 'plc4', annotations: { team: 'a' } },
+        spec: {
+          type: 'Limited',
+          limited: { nominalConcurrencyShares: 0, lendablePercent: 100, limitResponse: { type: 'Reject' } },
+        },
+      },
+      served: true,
+    },
+    {
       name: 'flowcontrol v1beta3 FlowSchema',
       input: obj(`${g('flowcontrol.apiserver')}/v1beta3`, 'FlowSchema', 'fs', {
         spec: {

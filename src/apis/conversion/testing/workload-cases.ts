@@ -164,7 +164,7 @@ export function workloadCases(c: CaseContext): ConversionCase[] {
       served: true,
     },
     {
-      name: 'apps/v1beta1 Deployment: Recreate kept, 2 revisions, no deadline, labels kept',
+      name: 'apps/v1beta1 Deployment: Recreate kept, 2 revisions, labels kept',
       input: {
         apiVersion: 'apps/v1beta1',
         kind: 'Deployment',
@@ -181,7 +181,6 @@ export function workloadCases(c: CaseContext): ConversionCase[] {
           strategy: { type: 'Recreate' },
           template: podTemplate(app),
           revisionHistoryLimit: 2,
-          progressDeadlineSeconds: MAX_INT32,
         },
       },
       served: true,
