@@ -26,11 +26,11 @@ function metricId(name: unknown, selector: unknown): Obj {
   ]);
 }
 
-/** A v2beta1 value target: `Utilization` before `AverageValue` before `Value`, as kube picks. */
+/** A v2beta1 resource target: `Utilization` when a utilization is set, else `AverageValue`, as kube picks. */
 function resourceTarget(utilization: unknown, averageValue: unknown): Obj {
-  if (isSet(utilization)) return { type: 'Utilization', averageUtilization: utilization };
   return fields([
-    ['type', 'AverageValue'],
+    ['type', isSet(utilization) ? 'Utilization' : 'AverageValue'],
+    ['averageUtilization', utilization],
     ['averageValue', averageValue],
   ]);
 }
@@ -82,12 +82,11 @@ function metricSpecToV2(m: Obj): Obj {
     }
     case 'External': {
       const s = obj(m.external);
-      const target = isSet(s.targetValue)
-        ? { type: 'Value', value: s.targetValue }
-        : fields([
-            ['type', 'AverageValue'],
-            ['averageValue', s.targetAverageValue],
-          ]);
+      const target = fields([
+        ['type', isSet(s.targetValue) ? 'Value' : 'AverageValue'],
+        ['value', s.targetValue],
+        ['averageValue', s.targetAverageValue],
+      ]);
       return { type: 'External', external: { metric: metricId(s.metricName, s.metricSelector), target } };
     }
     default:
