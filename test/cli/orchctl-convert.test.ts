@@ -106,6 +106,17 @@ describe('orchctl convert (process)', () => {
     );
   });
 
+  it('reads several files named in one -f, comma-separated, into a List', () => {
+    const a = file('one.yaml', INGRESS);
+    const b = file('two.yaml', DEPLOYMENT);
+    const r = orchctl(['convert', `--filename=${a},${b}`]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(
+      parse(r.stdout).items.map((i: { kind: string }) => i.kind),
+      ['Ingress', 'Deployment'],
+    );
+  });
+
   it('reads standard input with -f - and always prints a List', () => {
     const r = orchctl(['convert', '-f', '-'], DEPLOYMENT);
     assert.equal(r.code, 0, r.stderr);
@@ -191,6 +202,11 @@ describe('orchctl convert (process)', () => {
       stderr: `error: error parsing ${join(dir, 'bad.yaml')}: error converting YAML to JSON: yaml: line 5: All mapping items must start at the same column\n`,
     },
     { name: 'no -f', args: () => ['convert'], stderr: 'error: must specify one of -f and -k\n' },
+    {
+      name: 'a file without objects',
+      args: (f) => ['convert', '-f', f('empty.yaml', '# nothing here\n---\n')],
+      stderr: 'error: no objects passed to convert\n',
+    },
     {
       name: 'a path that does not exist',
       args: () => ['convert', '-f', join(dir, 'missing.yaml')],
