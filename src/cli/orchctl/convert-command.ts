@@ -7,7 +7,7 @@
  * object converted end with `error: …` and exit code 1. There is no server-side mode:
  * `--local=false` is refused.
  */
-import { API_DOMAIN_NAMES, apiDomain, isApiDomainName, ORCH_DOMAIN } from '../../apis/api-domain.js';
+import { apiDomain, isApiDomainName, ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { conversionRegistry } from '../../apis/conversion/conversion-registry.js';
 import {
   ConversionError,
@@ -16,9 +16,10 @@ import {
   NotSuitableForTargetError,
   parseGroupVersion,
 } from '../../apis/conversion/conversion-types.js';
+import { clientApiDomainFlag } from '../flags/client-api-domain-flag.js';
 import { FlagError } from '../flags/errors.js';
 import { parseFlags } from '../flags/flag-parser.js';
-import { boolFlag, enumFlag, stringFlag, stringListFlag } from '../flags/flag-spec.js';
+import { boolFlag, stringFlag, stringListFlag } from '../flags/flag-spec.js';
 import { formatHelp } from '../flags/flag-usage.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { readManifests } from './manifest-input.js';
@@ -52,11 +53,7 @@ export const CONVERT_FLAGS = {
       'If true, convert will NOT try to contact api-server but run locally. Only true is supported: there is no server-side mode.',
     default: true,
   }),
-  apiDomain: enumFlag({
-    name: 'api-domain',
-    usage: `The API domain whose group names the manifests use (${API_DOMAIN_NAMES.join(' or ')}).`,
-    values: API_DOMAIN_NAMES,
-  }),
+  apiDomain: clientApiDomainFlag(),
 };
 
 const DESCRIPTION = `Convert config files between different API versions. Both YAML and JSON formats are accepted.
