@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { API_DOMAIN_NAMES, type ApiDomain, apiDomain, ORCH_DOMAIN } from '../../apis/api-domain.js';
+import { type ApiDomain, apiDomain } from '../../apis/api-domain.js';
 import { decodeCloudControllerManagerConfiguration } from '../../controllermanager/config/decode.js';
 import { defaultCloudControllerManagerConfiguration } from '../../controllermanager/config/defaults.js';
 import type { CloudControllerManagerConfiguration } from '../../controllermanager/config/types.js';
@@ -8,7 +8,7 @@ import { type SelectableName, selectNames } from '../../controllermanager/contro
 import { clientApiDomainFlag } from './client-api-domain-flag.js';
 import { FlagParseError, FlagValidationError } from './errors.js';
 import { parseFlags } from './flag-parser.js';
-import { enumFlag, stringFlag } from './flag-spec.js';
+import { stringFlag } from './flag-spec.js';
 import { formatHelp } from './flag-usage.js';
 
 const COMMAND = 'orch-cloud-controller-manager';

@@ -1,18 +1,9 @@
-import { API_DOMAIN_NAMES, ORCH_DOMAIN } from '../../apis/api-domain.js';
+import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { defaultControllerManagerConfiguration } from '../../controllermanager/config/defaults.js';
 import { goQuote } from '../../util/go-strconv.js';
 import { clientApiDomainFlag } from './client-api-domain-flag.js';
 import type { FlagSpec } from './flag-spec.js';
-import {
-  boolFlag,
-  customFlag,
-  durationFlag,
-  enumFlag,
-  intFlag,
-  ipFlag,
-  stringFlag,
-  stringListFlag,
-} from './flag-spec.js';
+import { boolFlag, customFlag, durationFlag, intFlag, ipFlag, stringFlag, stringListFlag } from './flag-spec.js';
 import { formatGoDuration, isParseError, parseGoDuration, parseGoInt } from './go-values.js';
 import { leaderElectionFlagTable } from './leader-election-flags.js';
 
