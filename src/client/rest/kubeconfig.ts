@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { CredentialSource } from './credentials.js';
 
 /** Where a server is and how to authenticate to it. PEM strings. */
 export interface RestConfig {
@@ -13,6 +14,15 @@ export interface RestConfig {
   readonly key?: string;
   /** Bearer token. */
   readonly token?: string;
+  /** `insecure-skip-tls-verify`: the server's certificate is not checked. */
+  readonly insecureSkipTlsVerify?: boolean;
+  /** `tls-server-name`: the name the server's certificate is checked against. */
+  readonly tlsServerName?: string;
+  /**
+   * Credentials that change while the client runs (an exec plugin); asked before every request,
+   * they replace `token`, `cert` and `key`.
+   */
+  readonly credentials?: CredentialSource;
 }
 
 /** A kubeconfig that cannot be used; the message names the file and the field. */
