@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
 import { apiDomain } from '../../src/apis/api-domain.js';
+import { HttpApiClient } from '../../src/client/api/http-api-client.js';
 import type { ExecRuntime } from '../../src/client/config/exec-credential-provider.js';
 import { loadClientConfig } from '../../src/client/config/load-client-config.js';
 import { RestClient } from '../../src/client/rest/rest-client.js';
@@ -140,7 +141,7 @@ describe('exec credential plugins against a server', { timeout: 120_000 }, () =>
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as { info: { spec: Record<string, unknown> }; args: string[]; foo?: string });
-    return { rest, calls };
+    return { rest, calls, cfg };
   }
 
   async function whoami(rest: RestClient): Promise<string> {
@@ -248,6 +249,19 @@ describe('exec credential plugins against a server', { timeout: 120_000 }, () =>
       });
     } finally {
       rest.close();
+    }
+  });
+
+  it('serves an HttpApiClient: discovery after a 401 refresh, then a list', async () => {
+    const { rest, calls, cfg } = await setup({ exec: {}, env: { PLUGIN_TOKENS: 'revoked,good-v1' } });
+    rest.close();
+    const client = await HttpApiClient.connect({ config: cfg.rest, domain, fieldManager: 'exec-test', qps: -1 });
+    try {
+      const list = await client.resource('', 'v1', 'namespaces')!.list('', {}, AbortSignal.timeout(20_000));
+      assert.ok(list.items.some((ns) => ns.metadata.name === 'default'));
+      assert.equal((await calls()).length, 2);
+    } finally {
+      client.close();
     }
   });
 
