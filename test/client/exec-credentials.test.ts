@@ -183,6 +183,17 @@ describe('exec credential plugins against a server', { timeout: 120_000 }, () =>
     }
   });
 
+  it('runs the plugin once for requests that wait together', async () => {
+    const { rest, calls } = await setup({ exec: {}, env: { PLUGIN_TOKENS: 'good-v1' } });
+    try {
+      const names = await Promise.all([1, 2, 3, 4, 5].map(() => whoami(rest)));
+      assert.deepEqual(names, Array(5).fill('exec-v1'));
+      assert.equal((await calls()).length, 1);
+    } finally {
+      rest.close();
+    }
+  });
+
   it('runs the plugin again after a 401 and retries the request once', async () => {
     const { rest, calls } = await setup({ exec: {}, env: { PLUGIN_TOKENS: 'revoked,second' } });
     try {

@@ -183,6 +183,30 @@ describe('loadClientConfig', () => {
     });
   });
 
+  it('prefers a static token to an exec plugin, as client-go does', async () => {
+    const f = write('token-and-exec', {
+      clusters: [cluster('c', { server: 'https://c:1' })],
+      users: [{ name: 'u', user: { token: 'T', exec: { command: 'p', apiVersion: V1, interactiveMode: 'Never' } } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    });
+    const cfg = await loadClientConfig({ domain, file: f });
+    assert.equal(cfg.rest.token, 'T');
+    assert.equal(cfg.rest.credentials, undefined);
+  });
+
+  it('gives exec users a credential source', async () => {
+    const f = write('exec', {
+      clusters: [cluster('c', { server: 'https://c:1' })],
+      users: [{ name: 'u', user: { exec: { command: 'p', apiVersion: `${V1}beta1` } } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    });
+    const cfg = await loadClientConfig({ domain, file: f });
+    assert.equal(cfg.rest.token, undefined);
+    assert.equal(typeof cfg.rest.credentials?.current, 'function');
+  });
+
   const broken: { name: string; doc: unknown; context?: string; messages: RegExp[] }[] = [
     { name: 'no current context', doc: { contexts: [] }, messages: [/current-context: current-context is not set/] },
     {

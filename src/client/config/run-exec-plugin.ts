@@ -78,7 +78,7 @@ export async function runExecPlugin(o: {
       if (e.code === 'ENOENT') {
         const hint = exec.installHint ? `\n\n${exec.installHint}` : '';
         reject(new ExecPluginError(`exec: executable ${exec.command} not found${INSTALL_HINT_HELP}${hint}`));
-      } else reject(new ExecPluginError(`exec: ${e.code ?? e.message}`));
+      } else reject(new ExecPluginError(`exec: cannot start ${exec.command}: ${e.code ?? 'error'}`));
     });
     child.on('close', (code, sig) => {
       if (code === 0) resolve(Buffer.concat(chunks).toString('utf8'));
