@@ -163,13 +163,7 @@ export class RestClient {
   }
 
   private async once(r: RestRequest, signal: AbortSignal): Promise<RawResponse> {
-    let { res, used } = await this.open(r, signal);
-    if (res.statusCode === 401 && this.config.credentials) {
-      // Exec credentials: refresh once and send again (the first answer is dropped).
-      res.resume();
-      await this.config.credentials.unauthorized(used);
-      ({ res, used } = await this.open(r, signal));
-    }
+    const { res } = await this.openRetrying401(r, signal);
     return new Promise<RawResponse>((resolve, reject) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -185,12 +179,7 @@ export class RestClient {
    * other statuses throw their `StatusError`. Aborting `signal` ends the request and the stream.
    */
   async stream(r: RestRequest, signal: AbortSignal): Promise<IncomingMessage> {
-    let { res, used } = await this.open(r, signal);
-    if (res.statusCode === 401 && this.config.credentials) {
-      res.resume();
-      await this.config.credentials.unauthorized(used);
-      ({ res, used } = await this.open(r, signal));
-    }
+    const { res } = await this.openRetrying401(r, signal);
     const code = res.statusCode ?? 0;
     if (code >= 200 && code <= 299) return res;
     const text = await new Promise<string>((resolve, reject) => {
@@ -200,6 +189,21 @@ export class RestClient {
       res.on('error', reject);
     });
     throw statusErrorOf(code, text);
+  }
+
+  /**
+   * {@link open}; with changing credentials (an exec plugin) a 401 makes the source fetch new
+   * ones and the request is sent once more (its first answer dropped).
+   */
+  private async openRetrying401(r: RestRequest, signal: AbortSignal) {
+    const first = await this.open(r, signal);
+    const source = this.config.credentials;
+    if (first.res.statusCode !== 401 || !source) return first;
+    first.res.resume();
+    await source.unauthorized(first.used).catch((e: unknown) => {
+      throw new Error(`getting credentials: ${(e as Error).message}`, { cause: e });
+    });
+    return this.open(r, signal);
   }
 
   private async open(
