@@ -36,7 +36,7 @@ export async function connectToApiServer(o: {
     throw new ConnectionError('no client configuration: set --kubeconfig (ClientConnection) to a kubeconfig file');
   let rest: RestConfig;
   try {
-    rest = await loadKubeconfig(file);
+    rest = await loadKubeconfig(file, undefined, o.domain);
   } catch (e) {
     throw new ConnectionError((e as Error).message, { cause: e });
   }

@@ -73,12 +73,12 @@ describe('loadKubeconfig', () => {
     {
       name: 'no server',
       doc: { ...config({}), clusters: [{ name: 'c', cluster: {} }] },
-      message: /cluster c: server is not set/,
+      message: /clusters\[c\]\.cluster\.server: server is not set/,
     },
     {
       name: 'unreadable CA file',
       doc: config({}, { 'certificate-authority': 'missing.pem' }),
-      message: /certificate-authority: cannot read missing\.pem/,
+      message: /certificate-authority: cannot read \S*missing\.pem/,
     },
   ];
   broken.forEach((b, i) => {

@@ -4,6 +4,7 @@ import { StatusError, type StatusReason } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { delay } from '../client-support.js';
 import type { NamespacedObjectClient } from '../leaderelection/object-client.js';
+import type { ClientCredentials } from './credentials.js';
 import type { RestConfig } from './kubeconfig.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -88,7 +89,10 @@ export function queryString(q: Query | undefined): string {
  * servers and aborted requests throw plain errors. Credentials never appear in errors.
  */
 export class RestClient {
-  private readonly agent: Agent;
+  private agent: Agent;
+  /** The client certificate and key `agent` connects with. */
+  private agentCert: string | undefined;
+  private agentKey: string | undefined;
   private readonly base: URL;
 
   constructor(
@@ -96,7 +100,35 @@ export class RestClient {
     private readonly options: RestClientOptions = {},
   ) {
     this.base = new URL(config.server);
-    this.agent = new Agent({ keepAlive: true, ca: config.ca, cert: config.cert, key: config.key });
+    this.agent = this.newAgent(config.cert, config.key);
+  }
+
+  private newAgent(cert: string | undefined, key: string | undefined): Agent {
+    this.agentCert = cert;
+    this.agentKey = key;
+    return new Agent({
+      keepAlive: true,
+      ca: this.config.ca,
+      cert,
+      key,
+      rejectUnauthorized: this.config.insecureSkipTlsVerify !== true,
+      servername: this.config.tlsServerName,
+    });
+  }
+
+  /**
+   * The credentials of the next request; a certificate or key other than the agent's closes its
+   * connections and makes a new agent (a new TLS handshake), as client-go does on rotation.
+   */
+  private async credentials(): Promise<ClientCredentials> {
+    const source = this.config.credentials;
+    if (!source) return { token: this.config.token, cert: this.config.cert, key: this.config.key };
+    const c = await source.current();
+    if (c.cert !== this.agentCert || c.key !== this.agentKey) {
+      this.agent.destroy();
+      this.agent = this.newAgent(c.cert, c.key);
+    }
+    return c;
   }
 
   /** Sends one request; resolves with the decoded JSON body of a 2xx response. */
@@ -131,7 +163,7 @@ export class RestClient {
   }
 
   private async once(r: RestRequest, signal: AbortSignal): Promise<RawResponse> {
-    const { res } = await this.open(r, signal);
+    const { res } = await this.openRetrying401(r, signal);
     return new Promise<RawResponse>((resolve, reject) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -147,7 +179,7 @@ export class RestClient {
    * other statuses throw their `StatusError`. Aborting `signal` ends the request and the stream.
    */
   async stream(r: RestRequest, signal: AbortSignal): Promise<IncomingMessage> {
-    const { res } = await this.open(r, signal);
+    const { res } = await this.openRetrying401(r, signal);
     const code = res.statusCode ?? 0;
     if (code >= 200 && code <= 299) return res;
     const text = await new Promise<string>((resolve, reject) => {
@@ -159,7 +191,25 @@ export class RestClient {
     throw statusErrorOf(code, text);
   }
 
-  private async open(r: RestRequest, signal: AbortSignal): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+  /**
+   * {@link open}; with changing credentials (an exec plugin) a 401 makes the source fetch new
+   * ones and the request is sent once more (its first answer dropped).
+   */
+  private async openRetrying401(r: RestRequest, signal: AbortSignal) {
+    const first = await this.open(r, signal);
+    const source = this.config.credentials;
+    if (first.res.statusCode !== 401 || !source) return first;
+    first.res.resume();
+    await source.unauthorized(first.used).catch((e: unknown) => {
+      throw new Error(`getting credentials: ${(e as Error).message}`, { cause: e });
+    });
+    return this.open(r, signal);
+  }
+
+  private async open(
+    r: RestRequest,
+    signal: AbortSignal,
+  ): Promise<{ req: ClientRequest; res: IncomingMessage; used: ClientCredentials }> {
     if (signal.aborted) throw aborted(r);
     await this.options.rateLimiter?.wait(signal).catch(() => {
       throw aborted(r);
@@ -171,13 +221,16 @@ export class RestClient {
       headers['content-type'] = r.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    const token = this.options.bearerToken?.() ?? this.config.token;
+    const used = await this.credentials().catch((e: unknown) => {
+      throw new Error(`getting credentials: ${(e as Error).message}`, { cause: e });
+    });
+    const token = this.options.bearerToken?.() ?? used.token;
     if (token) headers.authorization = `Bearer ${token}`;
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(aborted(r));
       const req = request(url, { method: r.method, headers, agent: this.agent }, (res) => {
-        resolve({ req, res });
+        resolve({ req, res, used });
       });
       const onAbort = () => req.destroy(aborted(r));
       signal.addEventListener('abort', onAbort, { once: true });
