@@ -182,6 +182,7 @@ describe('events.k8s.io/v1 and core/v1 events: one stored object', () => {
     assert.equal((await api('GET', `${V1}/updated`)).json().note, 'changed through core');
   });
 
+  // kube names its internal kind in these 422s, core's Event, whichever view was written.
   it('refuses changes of immutable fields through events/v1 with kube causes', async () => {
     const ev = await created(V1, v1Event('immutable'));
     const r = await api('PUT', `${V1}/immutable`, { ...ev, note: 'rewritten', type: 'Warning' });
@@ -189,11 +190,10 @@ describe('events.k8s.io/v1 and core/v1 events: one stored object', () => {
     const status = r.json();
     assert.equal(
       status.message,
-      'Event.events.k8s.io "immutable" is invalid: [message: Invalid value: "rewritten": field is immutable, type: Invalid value: "Warning": field is immutable]',
+      'Event "immutable" is invalid: [message: Invalid value: "rewritten": field is immutable, type: Invalid value: "Warning": field is immutable]',
     );
     assert.deepEqual(status.details, {
       name: 'immutable',
-      group: 'events.k8s.io',
       kind: 'Event',
       causes: [
         { reason: 'FieldValueInvalid', message: 'Invalid value: "rewritten": field is immutable', field: 'message' },
@@ -220,7 +220,7 @@ describe('events.k8s.io/v1 and core/v1 events: one stored object', () => {
     assert.equal(partial.status, 422, partial.text);
     assert.equal(
       partial.json().message,
-      'Event.events.k8s.io "partial" is invalid: [reportingInstance: Required value, action: Required value]',
+      'Event "partial" is invalid: [reportingInstance: Required value, action: Required value]',
     );
   });
 
@@ -238,7 +238,7 @@ describe('events.k8s.io/v1 and core/v1 events: one stored object', () => {
     assert.equal(r.status, 422, r.text);
     assert.equal(
       r.json().message,
-      'Event.events.k8s.io "deprecated" is invalid: [firstTimestamp: Invalid value: "": needs to be unset, lastTimestamp: Invalid value: "": needs to be unset, count: Invalid value: "": needs to be unset, source: Invalid value: "": needs to be unset]',
+      'Event "deprecated" is invalid: [firstTimestamp: Invalid value: "": needs to be unset, lastTimestamp: Invalid value: "": needs to be unset, count: Invalid value: "": needs to be unset, source: Invalid value: "": needs to be unset]',
     );
     assert.equal((await api('GET', `${CORE}/deprecated`)).status, 404);
   });
@@ -385,6 +385,41 @@ describe('kubectl and both event views (k8s.io profile)', () => {
     assert.match(
       await run('api-resources', '--api-group=events.k8s.io', '--no-headers'),
       /^events\s+ev\s+events\.k8s\.io\/v1\s+true\s+Event$/m,
+    );
+  });
+});
+
+describe('kubectl apply of events.k8s.io/v1', () => {
+  it('creates and updates with server-side apply, read back through core/v1', async () => {
+    const series = { count: 2, lastObservedTime: '2026-01-01T00:10:00.000000Z' };
+    const manifests = [
+      v1Event('applied', { metadata: { name: 'applied', namespace: NS } }),
+      v1Event('applied', { metadata: { name: 'applied', namespace: NS }, series }),
+      v1Event('applied', { metadata: { name: 'applied', namespace: NS }, series, note: 'rewritten' }),
+    ];
+    const kubeconfig = s.server.kubeconfigPath as string;
+    const apply = (m: unknown) => kubectl(kubeconfig, ['apply', '--server-side', '-f', '-'], JSON.stringify(m));
+    for (const m of manifests.slice(0, 2)) {
+      const r = await apply(m);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /event\.events\.k8s\.io\/applied serverside-applied/);
+    }
+    const refused = await apply(manifests[2]);
+    assert.notEqual(refused.code, 0);
+    assert.match(
+      refused.stderr,
+      /The Event "applied" is invalid: message: Invalid value: "rewritten": field is immutable/,
+    );
+    const core = (await api('GET', `${CORE}/applied`)).json();
+    assert.equal(core.message, 'Assigned to node-1');
+    assert.deepEqual(core.series, series);
+    assert.deepEqual(
+      core.metadata.managedFields.map((m: { manager: string; operation: string; apiVersion: string }) => [
+        m.manager,
+        m.operation,
+        m.apiVersion,
+      ]),
+      [['kubectl', 'Apply', 'events.k8s.io/v1']],
     );
   });
 });

@@ -56,3 +56,12 @@ export function collectionPrefix(rc: RegistryContext, namespace: string): string
     ? namespacePrefix(rc.keys, group, resource, namespace)
     : resourcePrefix(rc.keys, group, resource);
 }
+
+/**
+ * The kind a create's or update's 422 names: kube names its internal type, which for a view of
+ * another group's resource is the storing group's kind (kube's internal Event is core's, so
+ * writes through events/v1 answer `Event "x" is invalid`).
+ */
+export function validatedKind(rc: RegistryContext): { group: string; kind: string } {
+  return { group: storageResourceOf(rc.def).group, kind: rc.def.kind };
+}
