@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventSchema as coreEventSchema } from '../../src/apis/core/core-v1-schemas.js';
 import { eventSchema as v1EventSchema } from '../../src/apis/events/events-v1-schemas.js';
-import { decodeObject, encodeObject } from '../../src/encoding/protobuf/index.js';
+import { decodeList, decodeObject, encodeObject } from '../../src/encoding/protobuf/index.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
 import { kubectl } from '../support/kubectl.js';
 import { openWatch, type WatchClient } from '../support/watch-client.js';
@@ -279,6 +279,9 @@ describe('events.k8s.io/v1 and core/v1 events: one stored object', () => {
     const coreObj = decodeObject(coreEventSchema, core.body) as Record<string, unknown>;
     assert.deepEqual(coreObj.series, back.series);
     assert.equal(coreObj.reportingComponent, 'example.com/scheduler');
+    const list = await api('GET', V1, undefined, { accept: PROTOBUF });
+    const items = decodeList(v1EventSchema, list.body).items as { metadata: { name: string }; note?: string }[];
+    assert.equal(items.find((i) => i.metadata.name === 'core-made')?.note, 'Pulled image');
   });
 });
 
