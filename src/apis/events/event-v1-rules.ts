@@ -48,42 +48,34 @@ function goStruct(type: string, fields: readonly (readonly [string, string])[], 
   return `${type}{${fields.map(([goName, json]) => `${goName}:${goQuote(str(o[json]))}`).join(', ')}}`;
 }
 
-/** One compared field: its path, how kube prints the new value, and a comparable form of a value. */
+/**
+ * One compared field: its path, and the value as kube prints it, which also compares as kube's
+ * semantic equality does (timestamps by instant, structs field by field, absent as zero).
+ */
 interface Immutable {
   readonly path: string;
   readonly json: keyof Event;
   readonly show: (v: unknown) => string;
-  readonly same: (v: unknown) => string;
 }
 
 const reference = (v: unknown) => goStruct('core.ObjectReference', REFERENCE_FIELDS, v);
 const quoted = (v: unknown) => goQuote(str(v));
 
-/** kube's order of `ValidateImmutableField` calls (reason is checked twice; reported once). */
+/** kube's order of `ValidateImmutableField` calls (it checks reason twice; Orch reports it once). */
 const IMMUTABLE: readonly Immutable[] = [
-  { path: 'involvedObject', json: 'involvedObject', show: reference, same: reference },
-  { path: 'reason', json: 'reason', show: quoted, same: str },
-  { path: 'message', json: 'message', show: quoted, same: str },
-  {
-    path: 'source',
-    json: 'source',
-    show: (v) => goStruct('core.EventSource', SOURCE_FIELDS, v),
-    same: (v) => goStruct('core.EventSource', SOURCE_FIELDS, v),
-  },
-  { path: 'firstTimestamp', json: 'firstTimestamp', show: timeOf, same: timeOf },
-  { path: 'lastTimestamp', json: 'lastTimestamp', show: timeOf, same: timeOf },
-  { path: 'count', json: 'count', show: (v) => String(count(v)), same: (v) => String(count(v)) },
-  { path: 'type', json: 'type', show: quoted, same: str },
-  { path: 'eventTime', json: 'eventTime', show: timeOf, same: timeOf },
-  { path: 'action', json: 'action', show: quoted, same: str },
-  {
-    path: 'related',
-    json: 'related',
-    show: (v) => (isPlainObject(v) ? reference(v) : 'null'),
-    same: (v) => (isPlainObject(v) ? reference(v) : 'null'),
-  },
-  { path: 'reportingController', json: 'reportingComponent', show: quoted, same: str },
-  { path: 'reportingInstance', json: 'reportingInstance', show: quoted, same: str },
+  { path: 'involvedObject', json: 'involvedObject', show: reference },
+  { path: 'reason', json: 'reason', show: quoted },
+  { path: 'message', json: 'message', show: quoted },
+  { path: 'source', json: 'source', show: (v) => goStruct('core.EventSource', SOURCE_FIELDS, v) },
+  { path: 'firstTimestamp', json: 'firstTimestamp', show: timeOf },
+  { path: 'lastTimestamp', json: 'lastTimestamp', show: timeOf },
+  { path: 'count', json: 'count', show: (v) => String(count(v)) },
+  { path: 'type', json: 'type', show: quoted },
+  { path: 'eventTime', json: 'eventTime', show: timeOf },
+  { path: 'action', json: 'action', show: quoted },
+  { path: 'related', json: 'related', show: (v) => (isPlainObject(v) ? reference(v) : 'null') },
+  { path: 'reportingController', json: 'reportingComponent', show: quoted },
+  { path: 'reportingInstance', json: 'reportingInstance', show: quoted },
 ];
 
 function count(v: unknown): number {
@@ -125,10 +117,8 @@ export function validateEventV1Update(ev: Event, old: Event, systemNamespace: st
     errs.push(...validateSeries(ev));
   }
   for (const f of IMMUTABLE) {
-    const next = ev[f.json];
-    if (f.same(next) !== f.same(old[f.json])) {
-      errs.push(invalidShown(f.path, f.show(next), FIELD_IMMUTABLE));
-    }
+    const next = f.show(ev[f.json]);
+    if (next !== f.show(old[f.json])) errs.push(invalidShown(f.path, next, FIELD_IMMUTABLE));
   }
   return errs;
 }
