@@ -4,8 +4,8 @@ import { eventSchema as coreEventSchema } from '../../src/apis/core/core-v1-sche
 import { eventSchema as v1EventSchema } from '../../src/apis/events/events-v1-schemas.js';
 import { decodeList, decodeObject, encodeObject } from '../../src/encoding/protobuf/index.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
-import { kubectl } from '../support/kubectl.js';
 import { openWatch, type WatchClient } from '../support/watch-client.js';
+import { coreEvent as coreSample, v1Event as v1Sample } from './event-samples.js';
 
 // events.k8s.io/v1 Event as a second view of the core/v1 Events (kube-apiserver v1.32): one
 // stored object, readable, writable and watchable through both, under --api-domain=k8s.io.
@@ -27,42 +27,11 @@ after(async () => {
   await s?.stop();
 });
 
+const coreEvent = (name: string, extra?: Record<string, unknown>) => coreSample(NS, name, extra);
+const v1Event = (name: string, extra?: Record<string, unknown>) => v1Sample(NS, name, extra);
+
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
   s.api.admin(method, path, { body: body as object | undefined, headers });
-
-function coreEvent(name: string, extra: Record<string, unknown> = {}) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name },
-    involvedObject: { kind: 'Pod', name: 'web-0', namespace: NS, uid: 'pod-uid', apiVersion: 'v1' },
-    reason: 'Pulled',
-    message: 'Pulled image',
-    source: { component: 'node-agent', host: 'node-1' },
-    firstTimestamp: '2026-01-01T00:00:00Z',
-    lastTimestamp: '2026-01-01T00:01:00Z',
-    count: 2,
-    type: 'Normal',
-    ...extra,
-  };
-}
-
-function v1Event(name: string, extra: Record<string, unknown> = {}) {
-  return {
-    apiVersion: 'events.k8s.io/v1',
-    kind: 'Event',
-    metadata: { name },
-    eventTime: '2026-01-01T00:00:00.123456Z',
-    reportingController: 'example.com/scheduler',
-    reportingInstance: 'scheduler-1',
-    action: 'Binding',
-    reason: 'Scheduled',
-    regarding: { kind: 'Pod', name: 'web-1', namespace: NS, uid: 'pod-uid-1', apiVersion: 'v1' },
-    note: 'Assigned to node-1',
-    type: 'Normal',
-    ...extra,
-  };
-}
 
 async function created(path: string, body: unknown): Promise<Record<string, unknown>> {
   const r = await api('POST', path, body);
@@ -334,96 +303,6 @@ describe('events.k8s.io/v1 discovery', () => {
       'series',
       'type',
     ]);
-  });
-});
-
-describe('kubectl and both event views (k8s.io profile)', () => {
-  const run = async (...args: string[]) => {
-    const r = await kubectl(s.server.kubeconfigPath as string, args);
-    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const header = (out: string) => (out.split('\n')[0] ?? '').trim().split(/\s{2,}/);
-
-  it('lists events through both resources with the same columns', async () => {
-    const core = await run('get', 'events', '-n', NS);
-    const v1 = await run('get', 'events.v1.events.k8s.io', '-n', NS);
-    assert.deepEqual(header(core), ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
-    assert.deepEqual(header(v1), header(core));
-    assert.match(core, /Normal\s+Pulled\s+pod\/web-0\s+Pulled image/);
-    assert.match(v1, /Normal\s+Pulled\s+pod\/web-0\s+Pulled image/);
-    assert.match(v1, /Normal\s+Scheduled\s+pod\/web-1\s+Assigned to node-1/);
-    const wide = await run(
-      'get',
-      'events.v1.events.k8s.io',
-      '-n',
-      NS,
-      '-o',
-      'wide',
-      '--field-selector',
-      'regarding.name=web-0',
-    );
-    assert.deepEqual(header(wide), [
-      'LAST SEEN',
-      'TYPE',
-      'REASON',
-      'OBJECT',
-      'SUBOBJECT',
-      'SOURCE',
-      'MESSAGE',
-      'FIRST SEEN',
-      'COUNT',
-      'NAME',
-    ]);
-    assert.match(wide, /node-agent, node-1/);
-  });
-
-  it('resolves ev to core/v1 and reads events/v1 objects by their full name', async () => {
-    const ev = JSON.parse(await run('get', 'ev', 'core-made', '-n', NS, '-o', 'json'));
-    assert.equal(ev.apiVersion, 'v1');
-    assert.equal(ev.message, 'Pulled image');
-    const v1 = JSON.parse(await run('get', 'events.v1.events.k8s.io', 'core-made', '-n', NS, '-o', 'json'));
-    assert.equal(v1.apiVersion, 'events.k8s.io/v1');
-    assert.equal(v1.note, 'Pulled image');
-    assert.match(
-      await run('api-resources', '--api-group=events.k8s.io', '--no-headers'),
-      /^events\s+ev\s+events\.k8s\.io\/v1\s+true\s+Event$/m,
-    );
-  });
-});
-
-describe('kubectl apply of events.k8s.io/v1', () => {
-  it('creates and updates with server-side apply, read back through core/v1', async () => {
-    const series = { count: 2, lastObservedTime: '2026-01-01T00:10:00.000000Z' };
-    const manifests = [
-      v1Event('applied', { metadata: { name: 'applied', namespace: NS } }),
-      v1Event('applied', { metadata: { name: 'applied', namespace: NS }, series }),
-      v1Event('applied', { metadata: { name: 'applied', namespace: NS }, series, note: 'rewritten' }),
-    ];
-    const kubeconfig = s.server.kubeconfigPath as string;
-    const apply = (m: unknown) => kubectl(kubeconfig, ['apply', '--server-side', '-f', '-'], JSON.stringify(m));
-    for (const m of manifests.slice(0, 2)) {
-      const r = await apply(m);
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /event\.events\.k8s\.io\/applied serverside-applied/);
-    }
-    const refused = await apply(manifests[2]);
-    assert.notEqual(refused.code, 0);
-    assert.match(
-      refused.stderr,
-      /The Event "applied" is invalid: message: Invalid value: "rewritten": field is immutable/,
-    );
-    const core = (await api('GET', `${CORE}/applied`)).json();
-    assert.equal(core.message, 'Assigned to node-1');
-    assert.deepEqual(core.series, series);
-    assert.deepEqual(
-      core.metadata.managedFields.map((m: { manager: string; operation: string; apiVersion: string }) => [
-        m.manager,
-        m.operation,
-        m.apiVersion,
-      ]),
-      [['kubectl', 'Apply', 'events.k8s.io/v1']],
-    );
   });
 });
 
