@@ -91,10 +91,10 @@ export interface ResourceDefinition {
   /**
    * Present when this definition is a view of another group's resource: its objects are stored
    * under that resource's keys (events.<domain>/v1 `events` are core `events`), so both read,
-   * write and watch the same objects; `storageVersion` converts between them. Everything that
-   * stands for the stored objects rather than the URL (storage keys, the watch cache's prefix,
-   * the informers of in-process controllers) uses {@link storageResourceOf}. Absent: the
-   * definition's own group and resource.
+   * write and watch the same objects; `storageVersion` converts between them. What stands for
+   * the stored objects rather than the URL (storage keys, the watch cache's prefix, the kind a
+   * 422 names) uses {@link storageResourceOf}; errors naming the resource, discovery and clients
+   * see the definition's own group. Absent: the definition's own group and resource.
    */
   readonly storageResource?: StorageResource;
   /**
