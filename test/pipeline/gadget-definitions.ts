@@ -86,13 +86,14 @@ export const VIEW_GROUP = 'view.test.orch.io';
  * under `gadgets.test.orch.io`'s keys (as events.<domain>/v1 views core events).
  */
 export function gadgetView(): ResourceDefinition {
+  const conversion: StorageVersionConversion = {
+    ...gadgetV1Conversion,
+    fromStorage: (stored) => ({ ...gadgetV1Conversion.fromStorage(stored), apiVersion: `${VIEW_GROUP}/v1` }),
+  };
   return {
     ...gadgetV1(),
     group: VIEW_GROUP,
     storageResource: { group: 'test.orch.io', resource: 'gadgets' },
-    storageVersion: {
-      ...gadgetV1Conversion,
-      fromStorage: (stored) => ({ ...gadgetV1Conversion.fromStorage(stored), apiVersion: `${VIEW_GROUP}/v1` }),
-    },
+    storageVersion: conversion,
   };
 }
