@@ -306,6 +306,15 @@ describe('events.k8s.io/v1 discovery', () => {
   });
 });
 
+describe('events.k8s.io/v1 in the metrics', () => {
+  it('counts the stored events once, as core events (kube: one store named events)', async () => {
+    const list = (await api('GET', '/api/v1/events')).json();
+    const text = (await api('GET', '/metrics')).text;
+    const series = text.split('\n').filter((l) => l.startsWith('apiserver_storage_objects{') && l.includes('events'));
+    assert.deepEqual(series, [`apiserver_storage_objects{resource="events"} ${list.items.length}`]);
+  });
+});
+
 describe('events.k8s.io/v1 under --runtime-config', () => {
   it('is not served when switched off; core/v1 events still are', async () => {
     const off = await startInProcess({
