@@ -79,6 +79,9 @@ describe('kubectl and both event views (k8s.io profile)', () => {
     const v1 = JSON.parse(await run('get', 'events.v1.events.k8s.io', 'core-made', '-n', NS, '-o', 'json'));
     assert.equal(v1.apiVersion, 'events.k8s.io/v1');
     assert.equal(v1.note, 'Pulled image');
+    const explained = await run('explain', 'events.regarding', '--api-version=events.k8s.io/v1');
+    assert.match(explained, /GROUP:\s+events\.k8s\.io\nKIND:\s+Event\nVERSION:\s+v1/);
+    assert.match(explained, /FIELD: regarding <ObjectReference>/);
     assert.match(
       await run('api-resources', '--api-group=events.k8s.io', '--no-headers'),
       /^events\s+ev\s+events\.k8s\.io\/v1\s+true\s+Event$/m,
