@@ -4,6 +4,7 @@ import { eventSchema as coreEventSchema } from '../../src/apis/core/core-v1-sche
 import { eventSchema as v1EventSchema } from '../../src/apis/events/events-v1-schemas.js';
 import { decodeList, decodeObject, encodeObject } from '../../src/encoding/protobuf/index.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { eventually } from '../support/eventually.js';
 import { openWatch, type WatchClient } from '../support/watch-client.js';
 import { coreEvent as coreSample, v1Event as v1Sample } from './event-samples.js';
 
@@ -312,6 +313,31 @@ describe('events.k8s.io/v1 in the metrics', () => {
     const text = (await api('GET', '/metrics')).text;
     const series = text.split('\n').filter((l) => l.startsWith('apiserver_storage_objects{') && l.includes('events'));
     assert.deepEqual(series, [`apiserver_storage_objects{resource="events"} ${list.items.length}`]);
+  });
+});
+
+describe('events.k8s.io/v1 and namespace deletion', () => {
+  it('removes the events written through either view with the namespace', async () => {
+    const c = await startInProcess({ apiDomain: 'k8s.io' });
+    try {
+      const post = async (path: string, body: unknown) => {
+        const r = await c.api.admin('POST', path, { body: body as object });
+        assert.equal(r.status, 201, r.text);
+      };
+      await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gone' } });
+      await post('/api/v1/namespaces/gone/events', coreSample('gone', 'a'));
+      await post('/apis/events.k8s.io/v1/namespaces/gone/events', v1Sample('gone', 'b'));
+      assert.equal((await c.api.admin('DELETE', '/api/v1/namespaces/gone')).status, 200);
+      await eventually(
+        async () => (await c.api.admin('GET', '/api/v1/namespaces/gone')).status === 404,
+        'the namespace is gone',
+        30000,
+      );
+      const left = (await c.api.admin('GET', '/apis/events.k8s.io/v1/namespaces/gone/events')).json();
+      assert.deepEqual(left.items, []);
+    } finally {
+      await c.stop();
+    }
   });
 });
 
