@@ -10,6 +10,7 @@ import { APIEXTENSIONS_MODULE } from './modules/apiextensions.js';
 import {
   CERTIFICATES_MODULE,
   DISCOVERY_MODULE,
+  EVENTS_V1_MODULE,
   FLOWCONTROL_MODULE,
   NETWORKING_MODULE,
   NODE_MODULE,
@@ -38,6 +39,7 @@ export const MODULES: Readonly<Record<string, ModuleConfig>> = {
   policy: POLICY_MODULE,
   networking: NETWORKING_MODULE,
   discovery: DISCOVERY_MODULE,
+  'events-v1': EVENTS_V1_MODULE,
   scheduling: SCHEDULING_MODULE,
   node: NODE_MODULE,
   storage: STORAGE_MODULE,

@@ -16,6 +16,7 @@ import * as coordination from './coordination/coordination-v1-schemas.js';
 import * as coordinationV1alpha2 from './coordination/coordination-v1alpha2-schemas.js';
 import * as core from './core/core-v1-schemas.js';
 import * as discovery from './discovery/discovery-v1-schemas.js';
+import * as eventsV1 from './events/events-v1-schemas.js';
 import * as flowcontrol from './flowcontrol/flowcontrol-v1-schemas.js';
 import * as meta from './meta/meta-v1-schemas.js';
 import * as networking from './networking/networking-v1-schemas.js';
@@ -47,6 +48,7 @@ const MODULES: Record<string, Record<string, Schema>> = {
   'policy-v1': policy,
   'networking-v1': networking,
   'discovery-v1': discovery,
+  'events-v1': eventsV1,
   'scheduling-v1': scheduling,
   'node-v1': node,
   'storage-v1': storage,

@@ -43,6 +43,18 @@ const minimal: Record<string, (ns: string) => ApiObject> = {
     metadata: { name: 'e', namespace: ns },
     involvedObject: { kind: 'ConfigMap', name: 'c', namespace: ns },
   }),
+  'events.orch.io/Event': (ns) => ({
+    apiVersion: 'events.orch.io/v1',
+    kind: 'Event',
+    metadata: { name: 'e', namespace: ns },
+    eventTime: '2026-01-02T03:04:05.000000Z',
+    reportingController: 'example.com/test',
+    reportingInstance: 'test-1',
+    action: 'Testing',
+    reason: 'Tested',
+    type: 'Normal',
+    regarding: { kind: 'ConfigMap', name: 'c', namespace: ns },
+  }),
   Lease: (ns) => ({ apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: ns } }),
   LeaseCandidate: (ns) => ({
     apiVersion: 'coordination.orch.io/v1alpha2',
@@ -301,6 +313,7 @@ describe('builtinResources', () => {
         'apps/v1/deployments',
         'apps/v1/replicasets',
         'apps/v1/statefulsets',
+        'events.orch.io/v1/events',
         'batch/v1/cronjobs',
         'batch/v1/jobs',
         'autoscaling/v2/horizontalpodautoscalers',
@@ -338,7 +351,7 @@ describe('builtinResources', () => {
 
   it('accepts a minimal object of every kind', () => {
     for (const d of defs) {
-      const obj = minimal[d.kind](d.namespaced ? 'default' : '');
+      const obj = (minimal[`${d.group}/${d.kind}`] ?? minimal[d.kind])(d.namespaced ? 'default' : '');
       d.strategy.prepareForCreate(obj);
       assert.deepEqual(d.strategy.validateCreate(obj), [], d.kind);
     }

@@ -15,6 +15,7 @@ import { secretResource } from './core/secret.js';
 import { serviceAccountResource } from './core/service-account.js';
 import { serviceResources } from './core/service-resources.js';
 import { discoveryResources } from './discovery/discovery-resources.js';
+import { eventV1Resource } from './events/events-resources.js';
 import { flowcontrolResources } from './flowcontrol/flowcontrol-resources.js';
 import type { BuiltinResourceDefinition } from './meta/builtin-definition.js';
 import { networkingResources } from './networking/networking-resources.js';
@@ -67,6 +68,7 @@ export function builtinResources(options: BuiltinOptions = {}): BuiltinResourceD
     ...networkingResources(domain),
     replicationControllerResource(domain, POD_TEMPLATE_RULES),
     ...appsResources(domain, { podTemplate: POD_TEMPLATE_RULES }),
+    eventV1Resource(domain),
     ...batchResources(domain, { podTemplate: POD_TEMPLATE_RULES }),
     ...autoscalingResources(domain),
   ];

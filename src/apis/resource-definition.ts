@@ -89,6 +89,15 @@ export interface ResourceDefinition {
    */
   readonly storageVersion?: StorageVersionConversion | AsyncStorageVersionConversion;
   /**
+   * Present when this definition is a view of another group's resource: its objects are stored
+   * under that resource's keys (events.<domain>/v1 `events` are core `events`), so both read,
+   * write and watch the same objects; `storageVersion` converts between them. What stands for
+   * the stored objects rather than the URL (storage keys, the watch cache's prefix, the kind a
+   * 422 names) uses {@link storageResourceOf}; errors naming the resource, discovery and clients
+   * see the definition's own group. Absent: the definition's own group and resource.
+   */
+  readonly storageResource?: StorageResource;
+  /**
    * Present for resources that store nothing and answer a POST with a computed object (TokenReview,
    * SelfSubjectReview, the access reviews); their verbs are `create` only.
    */
@@ -136,6 +145,20 @@ export interface AsyncStorageVersionConversion {
   fromStorage(stored: readonly ApiObject[], signal: AbortSignal): Promise<ApiObject[]>;
   /** Objects of this definition's version as they are stored. */
   toStorage(objects: readonly ApiObject[], signal: AbortSignal): Promise<ApiObject[]>;
+}
+
+/** The group and resource whose storage keys a definition's objects live under. */
+export interface StorageResource {
+  /** API group; empty string for the core group. */
+  readonly group: string;
+  readonly resource: string;
+}
+
+/** Where a definition's objects are stored: its `storageResource`, else its own group and resource. */
+export function storageResourceOf(
+  def: Pick<ResourceDefinition, 'group' | 'resource' | 'storageResource'>,
+): StorageResource {
+  return def.storageResource ?? { group: def.group, resource: def.resource };
 }
 
 /** The options a computed create sees. */

@@ -6,6 +6,7 @@ import type { AdmissionPlugin } from '../admission/index.js';
 import { type ApiDomain, type ApiDomainName, apiDomain } from '../apis/api-domain.js';
 import { scaleSchema } from '../apis/autoscaling/autoscaling-v1-schemas.js';
 import { apiErrors } from '../apis/meta/status.js';
+import { storageResourceOf } from '../apis/resource-definition.js';
 import {
   type AuditBackend,
   AuditPolicyError,
@@ -473,12 +474,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 }
 
-/** `apiserver_storage_objects`: objects per group/resource, from the watch caches (one version each). */
+/** `apiserver_storage_objects`: objects per stored group/resource, from the watch caches (one view each). */
 function* storageObjectCounts(resources: ResourceSet | undefined): Iterable<readonly [string, number]> {
   if (!resources) return;
   const seen = new Set<string>();
   for (const served of resources.all()) {
-    const d = served.def;
+    // Named by the stored resource: kube's events.k8s.io store counts as `events`, as core's does.
+    const d = storageResourceOf(served.def);
     const name = d.group ? `${d.resource}.${d.group}` : d.resource;
     if (seen.has(name) || !served.cacher) continue;
     seen.add(name);

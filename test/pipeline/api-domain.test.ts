@@ -34,6 +34,7 @@ describe('the k8s.io profile over HTTP', () => {
         'discovery.k8s.io',
         'networking.k8s.io',
         'apps',
+        'events.k8s.io',
         'batch',
         'autoscaling',
         'apiextensions.k8s.io',

@@ -77,3 +77,23 @@ function gadgetDefinition(version: 'v1' | 'v2', schema: Schema): ResourceDefinit
 
 export const gadgetV1 = (): ResourceDefinition => gadgetDefinition('v1', v1Schema);
 export const gadgetV2 = (): ResourceDefinition => gadgetDefinition('v2', v2Schema);
+
+/** The group of {@link gadgetView}. */
+export const VIEW_GROUP = 'view.test.orch.io';
+
+/**
+ * `gadgets.view.test.orch.io` v1: the v1 form of the same objects in another group, stored
+ * under `gadgets.test.orch.io`'s keys (as events.<domain>/v1 views core events).
+ */
+export function gadgetView(): ResourceDefinition {
+  const conversion: StorageVersionConversion = {
+    ...gadgetV1Conversion,
+    fromStorage: (stored) => ({ ...gadgetV1Conversion.fromStorage(stored), apiVersion: `${VIEW_GROUP}/v1` }),
+  };
+  return {
+    ...gadgetV1(),
+    group: VIEW_GROUP,
+    storageResource: { group: 'test.orch.io', resource: 'gadgets' },
+    storageVersion: conversion,
+  };
+}

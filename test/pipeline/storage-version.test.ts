@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openWatch } from '../support/watch-client.js';
-import { COLOR_ANNOTATION, gadgetV1, gadgetV2 } from './gadget-definitions.js';
+import { COLOR_ANNOTATION, gadgetV1, gadgetV2, gadgetView, VIEW_GROUP } from './gadget-definitions.js';
 import { type InProcessServer, startInProcess } from './server-fixture.js';
 
 const V1 = '/apis/test.orch.io/v1/namespaces/default/gadgets';
@@ -13,6 +13,7 @@ describe('two versions of one resource share the stored object', () => {
     s = await startInProcess({ runControllers: false });
     await s.server.resources.add(gadgetV2());
     await s.server.resources.add(gadgetV1());
+    await s.server.resources.add(gadgetView());
   });
   after(() => s.stop());
 
@@ -88,5 +89,25 @@ describe('two versions of one resource share the stored object', () => {
     assert.equal(added1.object.metadata.annotations[COLOR_ANNOTATION], 'blue');
     assert.equal(deleted1.object.apiVersion, 'test.orch.io/v1');
     assert.equal((await s.api.admin('GET', `${V1}/g2`)).status, 404);
+  });
+
+  it('serves a view in another group from the keys of the storing resource', async () => {
+    const VIEW = `/apis/${VIEW_GROUP}/v1/namespaces/default/gadgets`;
+    const rv = (await s.api.admin('GET', V2)).json().metadata.resourceVersion;
+    const watch = await openWatch(s.url, `${VIEW}?watch=true&resourceVersion=${rv}`, s.admin);
+    const created = await s.api.admin('POST', VIEW, {
+      body: { apiVersion: `${VIEW_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'g3' }, spec: { count: 5 } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.json().apiVersion, `${VIEW_GROUP}/v1`);
+    assert.deepEqual((await s.api.admin('GET', `${V2}/g3`)).json().spec, { replicas: 5 });
+    const store = s.server.store;
+    assert.ok(await store.get('/registry/test.orch.io/gadgets/default/g3'));
+    assert.equal((await store.range(`/registry/${VIEW_GROUP}/`)).kvs.length, 0);
+    assert.equal((await s.api.admin('DELETE', `${V2}/g3`)).status, 200);
+    const [added, deleted] = await watch.waitFor(2);
+    watch.close();
+    assert.deepEqual([added.type, added.object.apiVersion, deleted.type], ['ADDED', `${VIEW_GROUP}/v1`, 'DELETED']);
+    assert.equal((await s.api.admin('GET', `${VIEW}/g3`)).status, 404);
   });
 });

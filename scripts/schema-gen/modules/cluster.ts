@@ -102,3 +102,15 @@ export const FLOWCONTROL_MODULE: ModuleConfig = builtinModule({
   },
   uses: ['meta', 'core'],
 });
+
+/** `events/v1`: the second view of core/v1 events. */
+export const EVENTS_V1_MODULE: ModuleConfig = builtinModule({
+  name: 'events-v1',
+  facts: 'events-v1',
+  goPackage: 'k8s.io/api/events/v1',
+  output: 'src/apis/events/events-v1-schemas.ts',
+  types: {
+    'io.k8s.api.events.v1.Event': 'A report of something that happened to an object, by the component that saw it.',
+  },
+  uses: ['meta', 'core'],
+});

@@ -7,7 +7,11 @@ import { UnsupportedFieldLabelError } from './errors.js';
 import { convertFieldSelector, defaultFieldLabels, fieldLabelsOf } from './field-labels.js';
 import { matchesFields, parseFieldSelector } from './field-selector.js';
 
-const defs = new Map(builtinResources().map((d) => [d.kind, d]));
+const defs = new Map(
+  builtinResources()
+    .filter((d) => !d.storageResource)
+    .map((d) => [d.kind, d]),
+);
 
 function def(kind: string): ResourceDefinition {
   const d = defs.get(kind);

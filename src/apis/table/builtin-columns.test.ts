@@ -6,7 +6,11 @@ import { buildTable } from './build-table.js';
 import { AGE_COLUMN, NAME_COLUMN } from './column-helpers.js';
 import type { TableCell } from './table-types.js';
 
-const defs = new Map(builtinResources().map((d) => [d.kind, d]));
+const defs = new Map(
+  builtinResources()
+    .filter((d) => !d.storageResource)
+    .map((d) => [d.kind, d]),
+);
 const now = new Date('2024-05-01T12:00:00Z');
 const created = (ago: string) => ({ creationTimestamp: ago });
 

@@ -8,7 +8,7 @@ import type { CreateOptions, RequestContext } from '../types.js';
 import { admitWrite, validateWrite } from './admission-calls.js';
 import { generateName } from './names.js';
 import { checkObjectIdentity } from './object-checks.js';
-import { keyFor, type RegistryContext } from './registry-context.js';
+import { keyFor, type RegistryContext, validatedKind } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { shownAfterWrite, storedForm } from './stored-conversion.js';
 import { withFinish } from './write-hooks.js';
@@ -50,9 +50,9 @@ export async function createObject(
   fillCreateSystemFields(rc, obj);
   rc.def.strategy.prepareForCreate(obj, { user: ctx.user });
   const errs = rc.def.strategy.validateCreate(obj);
-  if (errs.length > 0) throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, meta.name ?? '', errs);
+  if (errs.length > 0) throw apiErrors.invalid(validatedKind(rc), meta.name ?? '', errs);
   if (!meta.name) {
-    throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, '', [
+    throw apiErrors.invalid(validatedKind(rc), '', [
       fieldErrors.required('metadata.name', 'name or generateName is required'),
     ]);
   }

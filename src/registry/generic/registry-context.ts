@@ -2,7 +2,7 @@ import type { Admission } from '../../admission/index.js';
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { GroupResource } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { type ResourceDefinition, storageResourceOf } from '../../apis/resource-definition.js';
 import type { Cacher } from '../../storage/cacher/index.js';
 import { type KeyScheme, namespacePrefix, objectKey, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
@@ -40,10 +40,10 @@ export interface RegistryContext {
   readonly hooks?: WriteHooks;
 }
 
+/** The storage key of an object (under the definition's storage resource, see `storageResourceOf`). */
 export function keyFor(rc: RegistryContext, namespace: string, name: string): string {
   return objectKey(rc.keys, {
-    group: rc.def.group,
-    resource: rc.def.resource,
+    ...storageResourceOf(rc.def),
     namespace: rc.def.namespaced ? namespace : undefined,
     name,
   });
@@ -51,7 +51,17 @@ export function keyFor(rc: RegistryContext, namespace: string, name: string): st
 
 /** Prefix of a collection: one namespace, or all namespaces when `namespace` is empty. */
 export function collectionPrefix(rc: RegistryContext, namespace: string): string {
+  const { group, resource } = storageResourceOf(rc.def);
   return rc.def.namespaced && namespace
-    ? namespacePrefix(rc.keys, rc.def.group, rc.def.resource, namespace)
-    : resourcePrefix(rc.keys, rc.def.group, rc.def.resource);
+    ? namespacePrefix(rc.keys, group, resource, namespace)
+    : resourcePrefix(rc.keys, group, resource);
+}
+
+/**
+ * The kind a create's or update's 422 names: kube names its internal type, which for a view of
+ * another group's resource is the storing group's kind (kube's internal Event is core's, so
+ * writes through events/v1 answer `Event "x" is invalid`).
+ */
+export function validatedKind(rc: RegistryContext): { group: string; kind: string } {
+  return { group: storageResourceOf(rc.def).group, kind: rc.def.kind };
 }

@@ -10,7 +10,7 @@ import { admitWrite, validateWrite } from './admission-calls.js';
 import { fillCreateSystemFields } from './create.js';
 import { deleteDuringUpdate, shouldDeleteDuringUpdate } from './delete-finalizers.js';
 import { checkNameMatchesPath, checkObjectIdentity } from './object-checks.js';
-import { keyFor, type RegistryContext } from './registry-context.js';
+import { keyFor, type RegistryContext, validatedKind } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { convertOneFromStorage, sameStoredValue, shownAfterWrite, storedForm } from './stored-conversion.js';
 import { sameBytes } from './stored-object.js';
@@ -163,7 +163,7 @@ async function createViaUpdate(
   rc.def.strategy.prepareForCreate(desired, { user: ctx.user });
   const errs = rc.def.strategy.validateCreate(desired);
   if (errs.length > 0) {
-    throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, desired.metadata.name ?? '', errs);
+    throw apiErrors.invalid(validatedKind(rc), desired.metadata.name ?? '', errs);
   }
   return withFinish(rc.hooks?.beginCreate?.(ctx, desired, { dryRun: o.dryRun }), async () => {
     await validateWrite(rc, ctx, call);
@@ -225,7 +225,7 @@ function prepareUpdate(
   } else if (liveMeta.generation !== undefined) meta.generation = liveMeta.generation;
   else delete meta.generation;
   const errs = strategy.validateUpdate(desired, live);
-  if (errs.length > 0) throw apiErrors.invalid({ group: rc.def.group, kind: rc.def.kind }, meta.name ?? '', errs);
+  if (errs.length > 0) throw apiErrors.invalid(validatedKind(rc), meta.name ?? '', errs);
   return desired;
 }
 

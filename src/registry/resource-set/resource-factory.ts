@@ -1,7 +1,7 @@
 import type { Admission } from '../../admission/index.js';
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
-import type { ResourceDefinition } from '../../apis/resource-definition.js';
+import { type ResourceDefinition, storageResourceOf } from '../../apis/resource-definition.js';
 import { Cacher } from '../../storage/cacher/index.js';
 import { type KeyScheme, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
@@ -53,12 +53,13 @@ export type ResourceFactory = (def: ResourceDefinition) => BuiltResource;
 export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
   return (def) => {
     const codec = storedCodec(def);
+    const stored = storageResourceOf(def);
     const cacher =
       deps.watchCache === false || def.virtual
         ? undefined
         : new Cacher<ApiObject>({
             store: deps.store,
-            prefix: resourcePrefix(deps.keys, def.group, def.resource),
+            prefix: resourcePrefix(deps.keys, stored.group, stored.resource),
             decode: codec.decode,
             logger: deps.logger ?? silentLogger,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,

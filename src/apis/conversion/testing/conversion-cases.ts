@@ -2,7 +2,7 @@
  * Test table of manifest conversions: an old (or served) manifest, the target version and the
  * manifest expected in it. Shared by the conversion unit tests and the end-to-end test that
  * creates every expected object on a real server. `served` is false for the targets the server
- * does not serve yet (events, admissionregistration and apiregistration v1).
+ * does not serve yet (admissionregistration and apiregistration v1).
  */
 import type { ApiDomain } from '../../api-domain.js';
 import { type CaseContext, type ConversionCase, caseContext, obj } from './case-support.js';

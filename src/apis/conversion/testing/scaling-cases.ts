@@ -351,7 +351,7 @@ export function scalingCases(c: CaseContext): ConversionCase[] {
         },
         ns,
       ),
-      served: false,
+      served: true,
     },
   ];
 }
