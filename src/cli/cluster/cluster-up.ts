@@ -27,6 +27,11 @@ export interface ClusterUpOptions {
   readonly etcdElectionTimeoutMs?: number;
   /** Extra `orch-apiserver` flags for every replica. */
   readonly apiserverArgs?: readonly string[];
+  /**
+   * The `--etcd-servers` of one replica (default: every etcd member's client URL). Lets a replica
+   * reach etcd through its own path, e.g. a proxy that can be cut to isolate that replica alone.
+   */
+  readonly apiserverEtcdServers?: (replica: string, etcdEndpoints: readonly string[]) => readonly string[];
   /** How long to wait for each step to become healthy (default 120 s). */
   readonly timeoutMs?: number;
   /** Progress lines (default: none). */
@@ -86,7 +91,7 @@ export async function clusterUp(options: ClusterUpOptions): Promise<ClusterState
         `--secure-port=${port}`,
         `--cert-dir=${certDir}`,
         '--storage-backend=etcd3',
-        `--etcd-servers=${etcdEndpoints.join(',')}`,
+        `--etcd-servers=${(options.apiserverEtcdServers?.(name, etcdEndpoints) ?? etcdEndpoints).join(',')}`,
         ...(options.apiserverArgs ?? []),
       ],
       port,
