@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +18,8 @@ import {
 import type { ClusterState, MemberState } from '../../src/cli/cluster/cluster-state.js';
 import { clusterUp } from '../../src/cli/cluster/cluster-up.js';
 import { probeEtcd, probeReadyz } from '../../src/cli/cluster/member-probes.js';
+import { ownHostnameLauncher } from '../../src/cli/cluster/replica-hostname.js';
+import { identityLeaseSelector } from '../../src/controllers/apiserver-identity/apiserver-id.js';
 import { type ClusterClient, clusterClient, rvOf } from './cluster-client.js';
 import { runLoad, storedNames } from './cluster-load.js';
 import { type EtcdPathProxy, startEtcdPathProxy } from './etcd-path-proxy.js';
@@ -134,6 +136,27 @@ function clusterSuite(): void {
     assert.equal(kubeconfig.clusters[0]?.cluster.server, state.url);
     const r = await client.call(balancerPort(), 'GET', '/api/v1/namespaces/default');
     assert.equal(r.status, 200);
+  });
+
+  it('keeps one identity Lease per replica, each replica on its own host name when the host allows it', async (t) => {
+    const own = ownHostnameLauncher() !== undefined;
+    const path =
+      `/apis/${DOMAIN.group('coordination')}/v1/namespaces/${DOMAIN.systemNamespace}/leases` +
+      `?labelSelector=${encodeURIComponent(identityLeaseSelector(DOMAIN))}`;
+    const hostLabel = DOMAIN.key('', 'hostname');
+    let leases: { name: string; host: string }[] = [];
+    const expected = own ? apiservers().length : 1;
+    await until(`${expected} identity Leases`, async () => {
+      const r = await client.call(balancerPort(), 'GET', path);
+      const items = (r.body?.items ?? []) as { metadata: { name: string; labels?: Record<string, string> } }[];
+      leases = items.map((i) => ({ name: i.metadata.name, host: i.metadata.labels?.[hostLabel] ?? '' }));
+      return leases.length >= expected;
+    });
+    t.diagnostic(`identity Leases (own host names: ${own}): ${leases.map((l) => `${l.name} (${l.host})`).join(', ')}`);
+    const hosts = leases.map((l) => l.host).sort();
+    // kube-apiserver names its Lease after the host name only (no flag): one host, one Lease.
+    assert.deepEqual(hosts, own ? apiservers().map((m) => m.name) : [hostname()]);
+    assert.equal(new Set(leases.map((l) => l.name)).size, leases.length);
   });
 
   it('shows a write acknowledged by one replica to a consistent read on every other at once', async () => {
