@@ -292,6 +292,7 @@ function clusterSuite(): void {
     timeout: STEP_TIMEOUT,
   }, async (t) => {
     const stopWatches = new AbortController();
+    const listStart = performance.now();
     const watching = await startWatchers({
       client,
       port: balancerPort(),
@@ -300,8 +301,13 @@ function clusterSuite(): void {
       count: WATCHES,
       signal: stopWatches.signal,
     });
+    const listedMs = Math.round(performance.now() - listStart);
     const victim = apiservers()[1] as MemberState;
-    t.after(() => restart(victim));
+    t.after(async () => {
+      const restartStart = performance.now();
+      await restart(victim);
+      t.diagnostic(`${victim.name} ready again ${Math.round(performance.now() - restartStart)} ms after its restart`);
+    });
     const run = await loadRun('apiserver', async () => {
       await stopMember(state, victim.name, { kill: true });
       return undefined;
@@ -309,7 +315,7 @@ function clusterSuite(): void {
     const w = await settleWatchers(watching, stopWatches, run.found.size);
     const { history, problems } = await replayAgainstEtcd('apiserver', watching.watchers);
     t.diagnostic(
-      `API server loss: ${JSON.stringify(run.counts)}; watches: ${WATCHES}, reconnects ${w.reconnects}, ` +
+      `API server loss: ${JSON.stringify(run.counts)}; watches: ${WATCHES} (listed in ${listedMs} ms), reconnects ${w.reconnects}, ` +
         `relists ${w.relists}, events ${w.events}, caught up ${w.caughtUpMs} ms after the load; ` +
         `etcd history: ${history.changes.length} changes`,
     );

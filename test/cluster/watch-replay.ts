@@ -44,8 +44,11 @@ export interface WatchersOptions {
  * `signal` aborts. Returns the watchers (filled as events arrive) and a promise of their end.
  */
 export async function startWatchers(o: WatchersOptions): Promise<{ watchers: Watcher[]; done: Promise<void> }> {
-  const list = async () => {
-    const r = await o.client.call(o.port, 'GET', `${o.base}?labelSelector=${o.selector}`);
+  // The first list at resourceVersion=0 (served from a replica's cache), a relist after 410
+  // consistent, as client-go's reflector does.
+  const list = async (first = false) => {
+    const rv0 = first ? '&resourceVersion=0' : '';
+    const r = await o.client.call(o.port, 'GET', `${o.base}?labelSelector=${o.selector}${rv0}`);
     if (r.status !== 200) throw new Error(`list answered ${r.status}`);
     const items = (r.body?.items ?? []) as { metadata: { name: string } }[];
     const meta = r.body?.metadata as { resourceVersion: string };
@@ -57,7 +60,7 @@ export async function startWatchers(o: WatchersOptions): Promise<{ watchers: Wat
   // Lists ten at a time: a hundred lists at once through the balancer are not the point.
   while (watchers.length < o.count) {
     const batch = Math.min(10, o.count - watchers.length);
-    const lists = await Promise.all(Array.from({ length: batch }, list));
+    const lists = await Promise.all(Array.from({ length: batch }, () => list(true)));
     for (const l of lists) watchers.push({ segments: [l], reconnects: 0, relists: 0, resumedAt: [] });
   }
   const run = async (w: Watcher) => {
@@ -88,7 +91,7 @@ export async function startWatchers(o: WatchersOptions): Promise<{ watchers: Wat
       w.reconnects++;
       w.resumedAt.push(String(rv));
       if (gone) {
-        const listed = await list().catch(() => undefined);
+        const listed = await list(false).catch(() => undefined);
         if (!listed) continue;
         w.relists++;
         segment = listed;
