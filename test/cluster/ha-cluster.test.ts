@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,8 +18,19 @@ import {
 import type { ClusterState, MemberState } from '../../src/cli/cluster/cluster-state.js';
 import { clusterUp } from '../../src/cli/cluster/cluster-up.js';
 import { probeEtcd, probeReadyz } from '../../src/cli/cluster/member-probes.js';
+import { ownHostnameLauncher } from '../../src/cli/cluster/replica-hostname.js';
+import { identityLeaseSelector } from '../../src/controllers/apiserver-identity/apiserver-id.js';
 import { type ClusterClient, clusterClient, rvOf } from './cluster-client.js';
 import { runLoad, storedNames } from './cluster-load.js';
+import { type EtcdPathProxy, startEtcdPathProxy } from './etcd-path-proxy.js';
+import {
+  etcdHistory,
+  namesSeen,
+  replayDifferences,
+  startWatchers,
+  type Watcher,
+  type WatchSegment,
+} from './watch-replay.js';
 
 const ETCD = process.env.ORCH_ETCD_BIN ?? '/usr/bin/etcd';
 const HAPROXY = process.env.ORCH_HAPROXY_BIN ?? '/usr/sbin/haproxy';
@@ -48,6 +59,10 @@ const ELECTION_ARGS = [
   '--leader-elect-retry-period=1s',
 ];
 const DOMAIN = apiDomain();
+/** Watch clients in the API-server-loss scenario. */
+const WATCHES = 100;
+/** The replica that reaches etcd through its own proxy, cut in one scenario. */
+const ISOLATED = 'apiserver-2';
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<number> {
   const start = performance.now();
@@ -63,6 +78,7 @@ function clusterSuite(): void {
   let state: ClusterState;
   let client: ClusterClient;
   let caPem: string;
+  let proxy: EtcdPathProxy;
   const apiservers = () => state.members.filter((m) => m.kind === 'apiserver');
   const balancerPort = () => Number(new URL(state.url).port);
 
@@ -75,7 +91,18 @@ function clusterSuite(): void {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-ha-'));
-    state = await clusterUp({ dir, etcdBinary: ETCD, haproxyBinary: HAPROXY, apiserverArgs: ELECTION_ARGS });
+    proxy = await startEtcdPathProxy();
+    state = await clusterUp({
+      dir,
+      etcdBinary: ETCD,
+      haproxyBinary: HAPROXY,
+      apiserverArgs: ELECTION_ARGS,
+      apiserverEtcdServers: (name, endpoints) => {
+        if (name !== ISOLATED) return endpoints;
+        proxy.setTargets(endpoints);
+        return [proxy.url];
+      },
+    });
     caPem = await readFile(join(state.certDir, 'ca.crt'), 'utf8');
     client = clusterClient(state.certDir);
     const ns = (name: string) => ({ metadata: { name } });
@@ -87,6 +114,7 @@ function clusterSuite(): void {
   after(async () => {
     client?.close();
     if (state) await stopCluster(state, { kill: true });
+    await proxy?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
@@ -108,6 +136,27 @@ function clusterSuite(): void {
     assert.equal(kubeconfig.clusters[0]?.cluster.server, state.url);
     const r = await client.call(balancerPort(), 'GET', '/api/v1/namespaces/default');
     assert.equal(r.status, 200);
+  });
+
+  it('keeps one identity Lease per replica, each replica on its own host name when the host allows it', async (t) => {
+    const own = ownHostnameLauncher() !== undefined;
+    const path =
+      `/apis/${DOMAIN.group('coordination')}/v1/namespaces/${DOMAIN.systemNamespace}/leases` +
+      `?labelSelector=${encodeURIComponent(identityLeaseSelector(DOMAIN))}`;
+    const hostLabel = DOMAIN.key('', 'hostname');
+    let leases: { name: string; host: string }[] = [];
+    const expected = own ? apiservers().length : 1;
+    await until(`${expected} identity Leases`, async () => {
+      const r = await client.call(balancerPort(), 'GET', path);
+      const items = (r.body?.items ?? []) as { metadata: { name: string; labels?: Record<string, string> } }[];
+      leases = items.map((i) => ({ name: i.metadata.name, host: i.metadata.labels?.[hostLabel] ?? '' }));
+      return leases.length >= expected;
+    });
+    t.diagnostic(`identity Leases (own host names: ${own}): ${leases.map((l) => `${l.name} (${l.host})`).join(', ')}`);
+    const hosts = leases.map((l) => l.host).sort();
+    // kube-apiserver names its Lease after the host name only (no flag): one host, one Lease.
+    assert.deepEqual(hosts, own ? apiservers().map((m) => m.name) : [hostname()]);
+    assert.equal(new Set(leases.map((l) => l.name)).size, leases.length);
   });
 
   it('shows a write acknowledged by one replica to a consistent read on every other at once', async () => {
@@ -207,92 +256,147 @@ function clusterSuite(): void {
     assert.ok(run.result.longestWriteGapMs <= 3000, `longest write pause ${run.result.longestWriteGapMs} ms`);
   });
 
+  /** Compares every watcher with etcd's history of the `load=<prefix>` ConfigMaps: problems per watcher. */
+  const replayAgainstEtcd = async (prefix: string, watchers: readonly Watcher[]) => {
+    // The oldest list any watcher started from (revisions here fit a double).
+    const from = BigInt(Math.min(...watchers.map((w) => Number((w.segments[0] as WatchSegment).listRv)))) + 1n;
+    const history = await etcdHistory(state.etcdEndpoints, `/registry/core/configmaps/load/${prefix}-`, from);
+    const problems = watchers.map((w, i) =>
+      replayDifferences(w, { ...history, from }).map(
+        (p) => `watcher ${i} (resumed at ${w.resumedAt.join(', ')}): ${p}`,
+      ),
+    );
+    return { history, problems: problems.flat() };
+  };
+
+  /** Waits until every watcher saw the `expected` objects (or 60 s), then stops them. */
+  const settleWatchers = async (
+    watching: { watchers: Watcher[]; done: Promise<void> },
+    stop: AbortController,
+    expected: number,
+  ) => {
+    const caughtUpMs = await until('every watcher saw every stored object', async () =>
+      watching.watchers.every((w) => namesSeen(w).size >= expected),
+    ).catch(() => -1);
+    stop.abort();
+    await watching.done;
+    return {
+      caughtUpMs,
+      reconnects: watching.watchers.reduce((s, w) => s + w.reconnects, 0),
+      relists: watching.watchers.reduce((s, w) => s + w.relists, 0),
+      events: watching.watchers.reduce((s, w) => s + w.segments.reduce((n, x) => n + x.events.length, 0), 0),
+    };
+  };
+
   it('loses no acknowledged write and resumes every watch when an API server dies', {
     timeout: STEP_TIMEOUT,
   }, async (t) => {
-    const watchers = Array.from({ length: 20 }, () => ({
-      added: [] as string[],
-      /** resourceVersions of the events received, in order (must increase: no repeat, no reorder). */
-      versions: [] as bigint[],
-      relists: 0,
-      reconnects: 0,
-      resumedAt: [] as string[],
-    }));
     const stopWatches = new AbortController();
-    const port = balancerPort();
-    const base = '/api/v1/namespaces/load/configmaps';
-    const listRv = async () => {
-      const r = await client.call(port, 'GET', `${base}?labelSelector=load%3Dapiserver`);
-      const items = (r.body?.items ?? []) as { metadata: { name: string } }[];
-      return {
-        rv: rvOf(r.body),
-        names: items.map((i) => i.metadata.name),
-      };
-    };
-    // Each watcher lists first (keeping what the list holds), then watches from the list's version.
-    const initial = await Promise.all(watchers.map(() => listRv()));
-    const watching = watchers.map(async (w, i) => {
-      const start = initial[i] as { rv: string; names: string[] };
-      let rv = start.rv;
-      w.added.push(...start.names);
-      while (!stopWatches.signal.aborted) {
-        let gone = false;
-        await client.watch(
-          port,
-          `${base}?watch=true&labelSelector=load%3Dapiserver&resourceVersion=${rv}`,
-          (e) => {
-            if (e.type === 'ERROR') {
-              gone = e.object.code === 410;
-              return;
-            }
-            if (e.type === 'ADDED') w.added.push(e.object.metadata?.name ?? '');
-            if (e.object.metadata?.resourceVersion) w.versions.push(BigInt(e.object.metadata.resourceVersion));
-            rv = e.object.metadata?.resourceVersion ?? rv;
-          },
-          stopWatches.signal,
-        );
-        if (stopWatches.signal.aborted) break;
-        w.reconnects++;
-        w.resumedAt.push(rv);
-        if (gone) {
-          w.relists++;
-          const listed = await listRv().catch(() => undefined);
-          if (!listed) continue;
-          const seen = new Set(w.added);
-          for (const n of listed.names) if (!seen.has(n)) w.added.push(n);
-          rv = listed.rv;
-        }
-        await sleep(50);
-      }
+    const listStart = performance.now();
+    const watching = await startWatchers({
+      client,
+      port: balancerPort(),
+      base: '/api/v1/namespaces/load/configmaps',
+      selector: 'load%3Dapiserver',
+      count: WATCHES,
+      signal: stopWatches.signal,
     });
+    const listedMs = Math.round(performance.now() - listStart);
     const victim = apiservers()[1] as MemberState;
-    t.after(() => restart(victim));
+    t.after(async () => {
+      const restartStart = performance.now();
+      await restart(victim);
+      t.diagnostic(`${victim.name} ready again ${Math.round(performance.now() - restartStart)} ms after its restart`);
+    });
     const run = await loadRun('apiserver', async () => {
       await stopMember(state, victim.name, { kill: true });
       return undefined;
     });
-    // Let the watchers catch up with the last writes.
-    await until('every watcher saw every stored object', async () =>
-      watchers.every((w) => new Set(w.added).size >= run.found.size),
-    ).catch(() => undefined);
-    stopWatches.abort();
-    await Promise.all(watching);
-    const reconnects = watchers.reduce((s, w) => s + w.reconnects, 0);
-    const relists = watchers.reduce((s, w) => s + w.relists, 0);
+    const w = await settleWatchers(watching, stopWatches, run.found.size);
+    const { history, problems } = await replayAgainstEtcd('apiserver', watching.watchers);
     t.diagnostic(
-      `API server loss: ${JSON.stringify(run.counts)}; watches: 20, reconnects ${reconnects}, relists ${relists}`,
+      `API server loss: ${JSON.stringify(run.counts)}; watches: ${WATCHES} (listed in ${listedMs} ms), reconnects ${w.reconnects}, ` +
+        `relists ${w.relists}, events ${w.events}, caught up ${w.caughtUpMs} ms after the load; ` +
+        `etcd history: ${history.changes.length} changes`,
     );
     assert.deepEqual(run.lost, [], 'every acknowledged write is stored');
-    assert.ok(reconnects > 0, 'some watches were on the killed replica');
-    const stored = [...run.found].sort();
-    for (const [i, w] of watchers.entries()) {
-      assert.equal(new Set(w.added).size, w.added.length, `watcher ${i} saw no object twice`);
-      const outOfOrder = w.versions.findIndex((v, k) => k > 0 && v <= (w.versions[k - 1] as bigint));
-      assert.equal(outOfOrder, -1, `watcher ${i}: event resourceVersions increase across reconnects`);
-      const seen = new Set(w.added);
-      const missing = stored.filter((n) => !seen.has(n));
-      assert.deepEqual(missing, [], `watcher ${i} (resumed at ${w.resumedAt.join(', ')}) missed objects`);
-      assert.equal(w.added.length, stored.length, `watcher ${i} saw only stored objects`);
+    assert.deepEqual(problems.slice(0, 10), [], `${problems.length} differences from the etcd history`);
+    assert.ok(w.reconnects > 0, 'some watches were on the killed replica');
+    assert.equal(history.changes.filter((c) => c.type === 'ADDED').length + history.before.length, run.found.size);
+    for (const [i, watcher] of watching.watchers.entries()) {
+      assert.deepEqual([...namesSeen(watcher)].sort(), [...run.found].sort(), `watcher ${i} ends with what is stored`);
+    }
+  });
+
+  it('takes a replica that alone lost etcd out of rotation and brings it back', {
+    timeout: STEP_TIMEOUT,
+  }, async (t) => {
+    const isolated = apiservers().find((m) => m.name === ISOLATED) as MemberState;
+    t.after(() => proxy.restore());
+    const stopWatches = new AbortController();
+    const watching = await startWatchers({
+      client,
+      port: balancerPort(),
+      base: '/api/v1/namespaces/load/configmaps',
+      selector: 'load%3Disolated',
+      count: 30,
+      signal: stopWatches.signal,
+    });
+    let notReadyMs = -1;
+    let outMs = -1;
+    let readyAgainMs = -1;
+    let backMs = -1;
+    const run = await loadRun('isolated', async () => {
+      proxy.cut();
+      notReadyMs = await until(
+        `${ISOLATED} reports not ready`,
+        async () => {
+          const r = await probeReadyz(isolated.port, caPem);
+          if (r.healthy) return false;
+          // The failing check is etcd's (kube serves each check at /readyz/<name>).
+          const etcd = await client.call(isolated.port, 'GET', '/readyz/etcd', undefined, 3000).catch(() => undefined);
+          return etcd !== undefined && etcd.status !== 200;
+        },
+        30_000,
+      );
+      outMs = await until(
+        'the balancer takes it out',
+        async () => (await balancerBackends(state).catch(() => new Map<string, string>())).get(ISOLATED) === 'DOWN',
+      );
+      const others = apiservers().filter((m) => m !== isolated);
+      for (const o of others) assert.ok((await probeReadyz(o.port, caPem)).healthy, `${o.name} stays ready`);
+      await sleep(2000);
+      proxy.restore();
+      readyAgainMs = await until(
+        `${ISOLATED} ready again`,
+        async () => (await probeReadyz(isolated.port, caPem)).healthy,
+      );
+      backMs = await until(
+        'the balancer takes it back',
+        async () => (await balancerBackends(state).catch(() => new Map<string, string>())).get(ISOLATED) === 'UP',
+      );
+      return undefined;
+    });
+    const w = await settleWatchers(watching, stopWatches, run.found.size);
+    const { history, problems } = await replayAgainstEtcd('isolated', watching.watchers);
+    t.diagnostic(
+      `one replica cut from etcd: ${JSON.stringify(run.counts)}; not ready ${notReadyMs} ms after the cut, ` +
+        `out of the balancer ${outMs} ms later; ready ${readyAgainMs} ms after the path returned, back in ` +
+        `${backMs} ms; watches: 30, reconnects ${w.reconnects}, relists ${w.relists}, events ${w.events}, ` +
+        `etcd history: ${history.changes.length} changes; failures: ${run.result.failures.slice(0, 3).join('; ')}`,
+    );
+    assert.deepEqual(run.lost, [], 'every acknowledged write is stored');
+    assert.deepEqual(problems.slice(0, 10), [], `${problems.length} differences from the etcd history`);
+    assert.equal(history.changes.filter((c) => c.type === 'ADDED').length + history.before.length, run.found.size);
+    assert.ok(run.found.size <= run.result.sent);
+    assert.ok(run.result.acknowledged.length > 0);
+    assert.ok(notReadyMs <= 5000, `not ready after ${notReadyMs} ms`);
+    // Three failed checks 1 s apart; back after two passing ones. Slack for a loaded host.
+    assert.ok(outMs <= 10_000 && backMs <= 10_000, `out after ${outMs} ms, back after ${backMs} ms`);
+    assert.ok(readyAgainMs <= 10_000, `ready again after ${readyAgainMs} ms`);
+    assert.ok(w.reconnects > 0, 'the watches served by the cut replica ended and resumed elsewhere');
+    for (const [i, watcher] of watching.watchers.entries()) {
+      assert.deepEqual([...namesSeen(watcher)].sort(), [...run.found].sort(), `watcher ${i} ends with what is stored`);
     }
   });
 

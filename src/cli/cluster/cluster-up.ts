@@ -9,6 +9,7 @@ import { stopCluster } from './cluster-control.js';
 import { freePorts, isMemberProcess, logTail, spawnMember } from './cluster-processes.js';
 import { type ClusterState, type MemberState, readClusterState, writeClusterState } from './cluster-state.js';
 import { probeEtcd, probeReadyz } from './member-probes.js';
+import { ownHostnameLauncher, withOwnHostname } from './replica-hostname.js';
 
 /** Options of {@link clusterUp}. */
 export interface ClusterUpOptions {
@@ -27,6 +28,19 @@ export interface ClusterUpOptions {
   readonly etcdElectionTimeoutMs?: number;
   /** Extra `orch-apiserver` flags for every replica. */
   readonly apiserverArgs?: readonly string[];
+  /**
+   * The `--etcd-servers` of one replica (default: every etcd member's client URL). Lets a replica
+   * reach etcd through its own path, e.g. a proxy that can be cut to isolate that replica alone.
+   */
+  readonly apiserverEtcdServers?: (replica: string, etcdEndpoints: readonly string[]) => readonly string[];
+  /**
+   * Give each API server replica its own host name (its member name), so that each keeps its own
+   * identity Lease: kube-apiserver names that Lease after the host name and has no flag for it,
+   * and kube's multi-replica setups (kind) run each replica on its own host. Default: when the
+   * host allows it (an unprivileged user namespace, see {@link ownHostnameLauncher}); `true`
+   * fails the start when it does not; `false` keeps the machine's name (one shared Lease).
+   */
+  readonly ownHostnames?: boolean;
   /** How long to wait for each step to become healthy (default 120 s). */
   readonly timeoutMs?: number;
   /** Progress lines (default: none). */
@@ -72,23 +86,29 @@ export async function clusterUp(options: ClusterUpOptions): Promise<ClusterState
   const etcd = etcdMembers({ dir, count: etcdCount, ports, binary: etcdBinary, options });
   const etcdEndpoints = etcd.map((m) => `http://127.0.0.1:${m.port}`);
   const entry = apiserverEntry();
+  const unshare = options.ownHostnames === false ? undefined : ownHostnameLauncher();
+  if (options.ownHostnames === true && !unshare) {
+    throw new ClusterStartError('ownHostnames: this host does not let an unprivileged user run unshare --user --uts');
+  }
+  log(unshare ? 'API server replicas run with their own host names' : 'API server replicas share the host name');
   const apiservers: MemberState[] = Array.from({ length: apiCount }, (_, i) => {
     const name = `apiserver-${i}`;
     const port = ports[etcdCount * 2 + i] as number;
+    const launch = (command: string, args: string[]) =>
+      unshare ? withOwnHostname(unshare, name, command, args) : { command, args };
     return {
       kind: 'apiserver',
       name,
-      command: process.execPath,
-      args: [
+      ...launch(process.execPath, [
         ...entry,
         `--data-dir=${join(dir, name)}`,
         '--bind-address=127.0.0.1',
         `--secure-port=${port}`,
         `--cert-dir=${certDir}`,
         '--storage-backend=etcd3',
-        `--etcd-servers=${etcdEndpoints.join(',')}`,
+        `--etcd-servers=${(options.apiserverEtcdServers?.(name, etcdEndpoints) ?? etcdEndpoints).join(',')}`,
         ...(options.apiserverArgs ?? []),
-      ],
+      ]),
       port,
       logFile: join(dir, `${name}.log`),
       marker: join(dir, name),

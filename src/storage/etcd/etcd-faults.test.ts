@@ -71,12 +71,18 @@ describe('etcd store fault handling', { skip: etcdSkipReason() }, () => {
     const server = await harness.server();
     const pid = server.pid!;
     try {
-      await store.create('/registry/g/r/h', enc('h'));
+      const created = await store.create('/registry/g/r/h', enc('h'));
+      const other = await store.create('/registry/g/r/j', enc('j'));
       process.kill(pid, 'SIGSTOP');
       await stoppedByKernel(pid);
       try {
         // Writes are not retried after a deadline (they may have been applied): one deadline.
         assert.ok((await failsUnavailable(() => store.create('/registry/g/r/i', enc('i')))) < 2000);
+        // A guarded update or delete with an unknown outcome fails too, as in kube's etcd3 store
+        // (no check can tell our applied write from another's).
+        const current = created.revision;
+        assert.ok((await failsUnavailable(() => store.update('/registry/g/r/h', enc('h2'), current))) < 2000);
+        assert.ok((await failsUnavailable(() => store.delete('/registry/g/r/j', other.revision))) < 2000);
         // Reads retry, but the per-host circuit breaker cuts the retries short.
         assert.ok((await failsUnavailable(() => store.get('/registry/g/r/h'))) < 4000);
       } finally {

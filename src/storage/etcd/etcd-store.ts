@@ -210,6 +210,15 @@ export class EtcdStore implements Store {
     return { revision: BigInt(res.header.revision) };
   }
 
+  /**
+   * A guarded put. An update whose outcome is unknown (the transaction may have been applied:
+   * deadline, dropped connection after sending, leader change) is not retried and fails with
+   * UnavailableError (503), as kube-apiserver's etcd3 store fails it: `GuaranteedUpdate` returns
+   * the error of `OptimisticPut` unchanged, etcd's client retries a mutation only when it was
+   * never sent, and the registry answers 5xx (kube: 500 with the etcd error's text). No check like
+   * {@link create}'s is safe here: stored bytes of an update carry no fresh identity (another
+   * writer may store equal bytes), and a retried guard fails on our own applied write.
+   */
   async update(
     key: string,
     value: Uint8Array,
@@ -230,6 +239,11 @@ export class EtcdStore implements Store {
     return { revision: BigInt(res.header.revision) };
   }
 
+  /**
+   * A guarded delete. Like {@link update}, one whose outcome is unknown fails with
+   * UnavailableError (kube's `conditionalDelete` returns `OptimisticDelete`'s error unchanged): a
+   * retry could not tell our applied delete from another client's.
+   */
   async delete(key: string, expectedModRevision?: bigint, signal?: AbortSignal): Promise<DeleteResult> {
     const wireKey = this.codec.encode(key);
     const res = await this.txn(
