@@ -427,8 +427,9 @@ function clusterSuite(): void {
       `controller leadership moved ${movedMs} ms after the leader was killed (bound ${LEASE_MS + RETRY_MS} ms)`,
     );
     // Candidates retry every retryPeriod with kube's jitter (up to 1.2x); this test observes the
-    // Lease by polling through the balancer (every 100 ms, one request): 500 ms of slack for that.
-    assert.ok(movedMs <= LEASE_MS + RETRY_MS * 1.2 + 500, `leadership moved after ${movedMs} ms`);
+    // Lease by polling through the balancer (every 100 ms, one request), and the candidate's
+    // acquisition is a write through a loaded 2-core host: 1.5 s of slack for both.
+    assert.ok(movedMs <= LEASE_MS + RETRY_MS * 1.2 + 1500, `leadership moved after ${movedMs} ms`);
   });
 
   it('reports not ready while etcd has no quorum and recovers by itself', { timeout: STEP_TIMEOUT }, async (t) => {
