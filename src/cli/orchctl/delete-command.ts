@@ -1,0 +1,125 @@
+/**
+ * `orchctl delete TYPE NAME...`, `TYPE/NAME...` or `-f FILE`: kubectl delete's messages
+ * (`configmap "a" deleted`, `error when deleting "<file>": …`) and `--cascade`
+ * (background, foreground, orphan). It does not wait for finalizers (kubectl's `--wait`).
+ */
+import { StatusError } from '../../apis/meta/status.js';
+import { resourceUrlPath } from '../../client/rest/rest-client.js';
+import { boolFlag, enumFlag, stringListFlag } from '../flags/flag-spec.js';
+import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags, type Session } from './cli-session.js';
+import type { CommandIo, Subcommand } from './command-io.js';
+import { manifestTargets } from './manifest-targets.js';
+import { type CatalogResource, kindName, readCatalog, resolveResource } from './resource-catalog.js';
+
+const CASCADE = { background: 'Background', foreground: 'Foreground', orphan: 'Orphan' } as const;
+
+/** The flags of `orchctl delete`. */
+export const DELETE_FLAGS = {
+  filename: stringListFlag({ name: 'filename', shorthand: 'f', usage: 'containing the resource to delete.' }),
+  recursive: boolFlag({
+    name: 'recursive',
+    shorthand: 'R',
+    usage: 'Process the directory used in -f, --filename recursively.',
+  }),
+  cascade: enumFlag({
+    name: 'cascade',
+    values: ['background', 'foreground', 'orphan'] as const,
+    default: 'background',
+    usage: 'Must be "background", "orphan", or "foreground". Defaults to background.',
+  }),
+  ...connectionFlags(),
+};
+
+interface Target {
+  readonly resource: CatalogResource;
+  readonly namespace: string | undefined;
+  readonly name: string;
+  readonly source?: string;
+}
+
+function argTargets(catalog: readonly CatalogResource[], args: readonly string[], s: Session): Target[] {
+  const ns = (r: CatalogResource) => (r.namespaced ? s.namespace : undefined);
+  if (args.length === 0) {
+    throw new CommandError(
+      "You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+    );
+  }
+  if (args[0].includes('/')) {
+    return args.map((a) => {
+      const r = resolveResource(catalog, a.slice(0, a.indexOf('/')));
+      return { resource: r, namespace: ns(r), name: a.slice(a.indexOf('/') + 1) };
+    });
+  }
+  const [type, ...names] = args;
+  const r = resolveResource(catalog, type);
+  if (names.length === 0) throw new CommandError('resource(s) were provided, but no name was specified');
+  return names.map((name) => ({ resource: r, namespace: ns(r), name }));
+}
+
+/** Runs `orchctl delete`. */
+export function runDelete(argv: readonly string[], io: CommandIo): Promise<number> {
+  return guarded(io, async () => {
+    const parsed = parseCommandFlags(
+      'orchctl delete',
+      'Delete resources by file names, stdin, or resources and names.',
+      DELETE_FLAGS,
+      argv,
+      io,
+    );
+    if (!parsed) return 0;
+    const f = parsed.values;
+    const s = await openSession(f, io);
+    try {
+      const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
+      let targets: Target[];
+      if (f.filename.length > 0) {
+        if (parsed.args.length > 0) throw new CommandError(`Unexpected args: [${parsed.args.join(' ')}]`);
+        targets = (await manifestTargets(f.filename, f.recursive, catalog, s, io)).map((t) => ({
+          ...t,
+          source: t.source,
+        }));
+      } else {
+        targets = argTargets(catalog, parsed.args, s);
+      }
+      if (s.explicitNamespace && targets.some((t) => !t.resource.namespaced)) {
+        io.stderr('Warning: deleting cluster-scoped resources, not scoped to the provided namespace\n');
+      }
+      let failed = false;
+      for (const t of targets) {
+        const r = t.resource;
+        try {
+          await s.client.rest.call(
+            {
+              method: 'DELETE',
+              path: resourceUrlPath({
+                group: r.group,
+                version: r.version,
+                resource: r.resource,
+                namespace: t.namespace,
+                name: t.name,
+              }),
+              body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: CASCADE[f.cascade] },
+            },
+            s.signal,
+          );
+          io.stdout(`${kindName(r.kind, r.group)} "${t.name}" deleted\n`);
+        } catch (e) {
+          if (!(e instanceof StatusError)) throw e;
+          const where = t.source ? `error when deleting "${t.source}": ` : '';
+          io.stderr(`Error from server${e.reason ? ` (${e.reason})` : ''}: ${where}${e.message}\n`);
+          failed = true;
+        }
+      }
+      return failed ? 1 : 0;
+    } finally {
+      s.client.close();
+    }
+  });
+}
+
+/** `delete` in orchctl's subcommand table. */
+export const deleteSubcommand: Subcommand = {
+  name: 'delete',
+  summary: 'Delete resources by file names, stdin, resources and names',
+  run: runDelete,
+};
