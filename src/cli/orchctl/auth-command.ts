@@ -58,6 +58,10 @@ async function canI(argv: readonly string[], io: CommandIo): Promise<number> {
       if (r) {
         group = r.group;
         resource = r.resource;
+        if (!r.namespaced && !f.allNamespaces && s.namespace !== '') {
+          const inGroup = r.group ? ` in group '${r.group}'` : '';
+          io.stderr(`Warning: resource '${r.resource}' is not namespace scoped${inGroup}\n\n`);
+        }
       } else {
         io.stderr(`Warning: the server doesn't have a resource type '${type}'\n\n`);
         const dot = type.indexOf('.');

@@ -89,6 +89,67 @@ export function viewOf(
   };
 }
 
+/** Member order of kubectl's Config types, which its JSON output follows. */
+const JSON_ORDER: Record<string, readonly string[]> = {
+  config: ['kind', 'apiVersion', 'preferences', 'clusters', 'users', 'contexts', 'current-context', 'extensions'],
+  cluster: [
+    'server',
+    'tls-server-name',
+    'insecure-skip-tls-verify',
+    'certificate-authority',
+    'certificate-authority-data',
+    'proxy-url',
+    'disable-compression',
+    'extensions',
+  ],
+  user: [
+    'client-certificate',
+    'client-certificate-data',
+    'client-key',
+    'client-key-data',
+    'token',
+    'tokenFile',
+    'as',
+    'as-uid',
+    'as-groups',
+    'as-user-extra',
+    'username',
+    'password',
+    'auth-provider',
+    'exec',
+    'extensions',
+  ],
+  context: ['cluster', 'user', 'namespace', 'extensions'],
+};
+
+function ordered(v: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (k in v) out[k] = v[k];
+  for (const k of Object.keys(v).sort()) if (!(k in out)) out[k] = v[k];
+  return out;
+}
+
+/** The view as `kubectl config view -o json` prints it (members in kubectl's struct order). */
+export function viewJson(view: Record<string, unknown>): string {
+  const entries = (list: unknown, key: string) =>
+    Array.isArray(list)
+      ? list.map((e: Record<string, unknown>) => ({
+          name: e.name,
+          [key]: ordered(e[key] as Record<string, unknown>, JSON_ORDER[key]),
+        }))
+      : list;
+  const top = ordered(
+    {
+      ...view,
+      clusters: entries(view.clusters, 'cluster'),
+      users: entries(view.users, 'user'),
+      contexts: entries(view.contexts, 'context'),
+    },
+    JSON_ORDER.config,
+  );
+  return `${JSON.stringify(top, null, 4)}\n`;
+}
+
 /** Runs `orchctl config`. */
 export function runConfig(argv: readonly string[], io: CommandIo): Promise<number> {
   return guarded(io, async () => {
@@ -114,12 +175,8 @@ export function runConfig(argv: readonly string[], io: CommandIo): Promise<numbe
           throw new CommandError(
             `unable to match a printer suitable for the output format "${f.output}", allowed formats are: json,yaml`,
           );
-        io.stdout(
-          printObject(
-            viewOf(doc, file, { raw: f.raw, minify: f.minify, context: f.context }),
-            f.output as 'yaml' | 'json',
-          ),
-        );
+        const view = viewOf(doc, file, { raw: f.raw, minify: f.minify, context: f.context });
+        io.stdout(f.output === 'json' ? viewJson(view) : printObject(view, 'yaml'));
         return 0;
       }
       case 'current-context':

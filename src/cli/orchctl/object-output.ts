@@ -32,12 +32,6 @@ export function objectName(obj: ApiObject, group: string): string {
   return `${kindName(String(obj.kind ?? ''), group)}/${obj.metadata?.name ?? ''}`;
 }
 
-/** The group of an `apiVersion`. */
-export function groupOf(apiVersion: unknown): string {
-  const s = String(apiVersion ?? '');
-  return s.includes('/') ? s.slice(0, s.indexOf('/')) : '';
-}
-
 /** `obj` without `metadata.managedFields`, as kubectl prints objects unless `--show-managed-fields`. */
 export function withoutManagedFields(obj: ApiObject): ApiObject {
   if (!obj.metadata || !('managedFields' in obj.metadata)) return obj;
