@@ -42,6 +42,26 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
       });
       assert.equal(res.status, 201);
     }
+    const role = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'lister' },
+      rules: [
+        { apiGroups: [''], resources: ['configmaps', 'secrets'], verbs: ['get', 'list'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['watch', 'get'] },
+        { apiGroups: ['apps'], resources: ['deployments/scale'], resourceNames: ['web', 'api'], verbs: ['patch'] },
+      ],
+    };
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'lister' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lister' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'parity-viewer' }],
+    };
+    const base = '/apis/rbac.authorization.k8s.io/v1/namespaces/parity-k';
+    assert.equal((await s.api.admin('POST', `${base}/roles`, { body: role })).status, 201);
+    assert.equal((await s.api.admin('POST', `${base}/rolebindings`, { body: binding })).status, 201);
   });
   after(async () => {
     await s?.stop();
@@ -97,6 +117,13 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
     { name: 'auth can-i a name', args: ['auth', 'can-i', 'delete', 'clusterroles/admin'] },
     { name: 'auth can-i an unknown type', args: ['auth', 'can-i', 'create', 'widgetz'] },
     { name: 'auth can-i a non-resource URL', args: ['auth', 'can-i', 'get', '/version'], viewer: true },
+    { name: 'auth can-i --list', args: ['auth', 'can-i', '--list'] },
+    {
+      name: 'auth can-i --list with rules to merge',
+      args: ['auth', 'can-i', '--list', '-n', 'parity-k'],
+      viewer: true,
+    },
+    { name: 'auth can-i --list --no-headers', args: ['auth', 'can-i', '--list', '--no-headers'], viewer: true },
     { name: 'config view', args: ['config', 'view'] },
     { name: 'config view --minify', args: ['config', 'view', '--minify'], viewer: true },
     { name: 'config view --raw', args: ['config', 'view', '--raw'] },

@@ -5,6 +5,7 @@
  * `authorization` and `authentication` groups of the server's domain.
  */
 import { boolFlag, stringFlag } from '../flags/flag-spec.js';
+import { formatRulesReview, type RulesReviewStatus } from './can-i-list.js';
 import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { printObject } from './object-output.js';
@@ -19,6 +20,8 @@ export const CAN_I_FLAGS = {
     usage: 'If true, check the specified action in all namespaces.',
   }),
   subresource: stringFlag({ name: 'subresource', usage: 'SubResource such as pod/log or deployment/scale' }),
+  list: boolFlag({ name: 'list', usage: 'If true, prints all allowed actions.' }),
+  noHeaders: boolFlag({ name: 'no-headers', usage: 'If true, prints allowed actions without headers' }),
   quiet: boolFlag({ name: 'quiet', shorthand: 'q', usage: 'If true, suppress output and just return the exit code.' }),
   ...connectionFlags(),
 };
@@ -38,6 +41,7 @@ async function canI(argv: readonly string[], io: CommandIo): Promise<number> {
   if (!parsed) return 0;
   const f = parsed.values;
   const args = parsed.args;
+  if (f.list) return listRules(f, args, io);
   if (args.length < 2)
     throw new CommandError('you must specify two arguments: verb resource or verb resource/resourceName.');
   if (args.length > 2) throw new CommandError(`too many arguments: [${args.join(' ')}]`);
@@ -102,6 +106,37 @@ async function canI(argv: readonly string[], io: CommandIo): Promise<number> {
       }
     }
     return allowed ? 0 : 1;
+  } finally {
+    s.client.close();
+  }
+}
+
+async function listRules(
+  f: { kubeconfig: string; context: string; namespace: string; apiDomain: string; noHeaders: boolean },
+  args: readonly string[],
+  io: CommandIo,
+): Promise<number> {
+  if (args.length > 0) throw new CommandError('list option must be specified with no arguments');
+  const s = await openSession(f, io);
+  try {
+    const group = s.domain.group('authorization');
+    const review = await s.client.rest.call<{ status?: RulesReviewStatus }>(
+      {
+        method: 'POST',
+        path: `/apis/${group}/v1/selfsubjectrulesreviews`,
+        body: {
+          kind: 'SelfSubjectRulesReview',
+          apiVersion: `${group}/v1`,
+          metadata: {},
+          spec: { namespace: s.namespace },
+        },
+      },
+      s.signal,
+    );
+    const status = review.status ?? {};
+    if (status.incomplete) io.stderr(`warning: the list may be incomplete: ${status.evaluationError ?? ''}\n`);
+    io.stdout(formatRulesReview(status, { headers: !f.noHeaders }));
+    return 0;
   } finally {
     s.client.close();
   }
