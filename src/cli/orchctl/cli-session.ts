@@ -123,12 +123,20 @@ export function serverErrorLine(e: StatusError): string {
   return e.reason ? `Error from server (${e.reason}): ${e.message}` : `Error from server: ${e.message}`;
 }
 
+/** `host:port` of a refused connection, else undefined. */
+function refused(e: unknown): string | undefined {
+  const err = e as { code?: string; address?: string; port?: number } | undefined;
+  return err?.code === 'ECONNREFUSED' && err.address ? `${err.address}:${err.port}` : undefined;
+}
+
 /** Prints `e` as kubectl does and returns the exit code (1). */
 export function reportError(io: CommandIo, e: unknown): number {
   if (e instanceof StatusError) io.stderr(`${serverErrorLine(e)}\n`);
   else if (e instanceof UsageError) io.stderr(`${e.message}\n`);
   else if (e instanceof CommandError) io.stderr(`error: ${e.message}\n`);
-  else io.stderr(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+  else if (refused(e)) {
+    io.stderr(`The connection to the server ${refused(e)} was refused - did you specify the right host or port?\n`);
+  } else io.stderr(`error: ${e instanceof Error ? e.message : String(e)}\n`);
   return 1;
 }
 

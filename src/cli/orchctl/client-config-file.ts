@@ -24,7 +24,11 @@ export function configEnvVar(domain: ApiDomain): string {
 }
 
 /** The configuration file to read: `explicit`, else the first existing file of the variable, else the home default. */
-export function configFilePath(explicit: string, domain: ApiDomain, io: CommandIo): string {
+export function configFilePath(
+  explicit: string,
+  domain: ApiDomain,
+  io: Pick<CommandIo, 'cwd' | 'env' | 'homeDir'>,
+): string {
   if (explicit !== '') return resolve(io.cwd, explicit);
   const listed = (io.env?.[configEnvVar(domain)] ?? '').split(delimiter).filter(Boolean);
   const found = listed.find((p) => existsSync(resolve(io.cwd, p)));

@@ -1,7 +1,8 @@
 /**
  * `orchctl get`: kubectl get over the server's Table output. `get TYPE [NAME...]`,
  * `get TYPE/NAME...`; `-o wide|yaml|json|name`, `--no-headers`, `-A`, `-l`, `--field-selector`,
- * `-w` (the list, then one row per watch event). Names not found are reported after what was
+ * `-w` (the list or the named object, then one row per watch event, in the columns printed so
+ * far as kubectl's tabwriter remembers them; tables only). Names not found are reported after what was
  * found, and the exit code is then 1, as kubectl does.
  */
 import { StatusError } from '../../apis/meta/status.js';
@@ -92,6 +93,9 @@ export async function runGet(argv: readonly string[], io: CommandIo, signal?: Ab
       throw new CommandError(
         `unable to match a printer suitable for the output format "${f.output}", allowed formats are: json,name,wide,yaml`,
       );
+    }
+    if (f.watch && ['yaml', 'json', 'name'].includes(f.output)) {
+      throw new CommandError(`orchctl get --watch prints tables only; -o ${f.output} is not supported with it`);
     }
     const s = await openSession(f, io, { signal });
     try {
@@ -224,8 +228,8 @@ async function printTables(s: Session, reqs: readonly Request[], f: GetFlags, io
   }
   if (!printedAny && errors.length === 0 && !f.watch) noneFound(io, s, reqs, f);
   for (const e of errors) io.stderr(`${e}\n`);
-  if (f.watch && lastTable && reqs.length === 1 && reqs[0].names.length === 0) {
-    await watchRows(s, lastTable.r, lastTable.table, f, io, { header: !printedAny, widths });
+  if (f.watch && lastTable && reqs.length === 1 && reqs[0].names.length <= 1) {
+    await watchRows(s, lastTable.r, lastTable.table, f, io, { header: !printedAny, widths, name: reqs[0].names[0] });
   }
   return errors.length > 0 ? 1 : 0;
 }
@@ -236,14 +240,22 @@ async function watchRows(
   initial: ServerTable,
   f: GetFlags,
   io: CommandIo,
-  o: { readonly header: boolean; readonly widths: number[] },
+  o: { readonly header: boolean; readonly widths: number[]; readonly name?: string },
 ): Promise<void> {
   const base = { group: r.group, version: r.version, resource: r.resource, namespace: namespaceOf(s, r, f) };
   const res = await s.client.rest.stream(
     {
       method: 'GET',
       path: resourceUrlPath(base),
-      query: { ...query(f), watch: 'true', resourceVersion: initial.metadata?.resourceVersion },
+      query: {
+        ...query(f),
+        fieldSelector:
+          [o.name ? `metadata.name=${o.name}` : '', f.fieldSelector].filter(Boolean).join(',') || undefined,
+        watch: 'true',
+        resourceVersion:
+          initial.metadata?.resourceVersion ||
+          (initial.rows?.[0]?.object?.metadata as { resourceVersion?: string } | undefined)?.resourceVersion,
+      },
       accept: tableAccept(s.domain.metaGroup),
     },
     s.signal,
