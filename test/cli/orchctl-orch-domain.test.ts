@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
-import { orchctl } from './orchctl-runner.js';
+import { orchctl, startCommand } from './orchctl-runner.js';
 
 // orchctl under the default profile, where kubectl cannot go: the authentication, authorization
 // and RBAC groups are named after the orch domain, the configuration variable is ORCHCONFIG and
@@ -232,5 +232,35 @@ describe('orchctl against an orch.io server', () => {
       ['viewer-default'],
     );
     assert.equal(minified.users[0].user['client-key-data'], 'DATA+OMITTED');
+  });
+
+  it('delete waits for finalizers unless --wait=false', async () => {
+    const cm = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, finalizers: ['example.com/hold'] },
+    });
+    for (const name of ['held', 'held-nowait']) {
+      assert.equal((await s.api.admin('POST', '/api/v1/namespaces/team/configmaps', { body: cm(name) })).status, 201);
+    }
+    const noWait = await as(admin, 'delete', 'cm', 'held-nowait', '-n', 'team', '--wait=false');
+    assert.deepEqual(noWait, { code: 0, stdout: 'configmap "held-nowait" deleted\n', stderr: '' });
+
+    const cmd = startCommand(['delete', 'configmap/held', '-n', 'team', '--kubeconfig', admin]);
+    try {
+      await cmd.waitFor(/configmap "held" deleted\n/);
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(cmd.exitCode(), undefined, 'still waiting for the finalizer');
+      for (const name of ['held', 'held-nowait']) {
+        const res = await s.api.admin('PATCH', `/api/v1/namespaces/team/configmaps/${name}`, {
+          headers: { 'content-type': 'application/merge-patch+json' },
+          body: { metadata: { finalizers: null } },
+        });
+        assert.equal(res.status, 200);
+      }
+      assert.equal(await cmd.exited(), 0);
+    } finally {
+      await cmd.stop();
+    }
   });
 });

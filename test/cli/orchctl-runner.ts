@@ -54,6 +54,10 @@ export function kubectlRun(
 export interface RunningCommand {
   stdout(): string;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** The exit code, or undefined while running. */
+  exitCode(): number | undefined;
+  /** Resolves with the exit code when the command ends. */
+  exited(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -69,9 +73,11 @@ export function startCommand(args: readonly string[], o: { kubectl?: boolean } =
   child.stderr!.on('data', (d) => {
     out.stderr += d;
   });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return {
     stdout: () => out.stdout,
+    exitCode: () => child.exitCode ?? undefined,
+    exited: () => exited,
     async waitFor(pattern, timeoutMs = 15000) {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(out.stdout)) {

@@ -68,7 +68,7 @@ export function runApply(argv: readonly string[], io: CommandIo): Promise<number
     const s = await openSession(f, io, { fieldManager: f.fieldManager });
     try {
       const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
-      const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io);
+      const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'apply');
       let failed = false;
       for (const t of targets) {
         const r = t.resource;

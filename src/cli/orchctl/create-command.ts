@@ -50,7 +50,7 @@ async function createFromFiles(argv: readonly string[], io: CommandIo): Promise<
   const s = await openSession(f, io);
   try {
     const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
-    const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io);
+    const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'create');
     let failed = false;
     for (const t of targets) {
       const r = t.resource;

@@ -1,9 +1,13 @@
 /**
  * `orchctl delete TYPE NAME...`, `TYPE/NAME...` or `-f FILE`: kubectl delete's messages
  * (`configmap "a" deleted`, `error when deleting "<file>": …`) and `--cascade`
- * (background, foreground, orphan). It does not wait for finalizers (kubectl's `--wait`).
+ * (background, foreground, orphan). With `--wait` (the default) it returns once each object is
+ * gone, finalizers included, as kubectl does (by reading the object again every
+ * {@link WAIT_POLL_MS} ms rather than by a watch).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StatusError } from '../../apis/meta/status.js';
+import type { ApiObject } from '../../apis/object.js';
 import { resourceUrlPath } from '../../client/rest/rest-client.js';
 import { boolFlag, enumFlag, stringListFlag } from '../flags/flag-spec.js';
 import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags, type Session } from './cli-session.js';
@@ -27,8 +31,30 @@ export const DELETE_FLAGS = {
     default: 'background',
     usage: 'Must be "background", "orphan", or "foreground". Defaults to background.',
   }),
+  wait: boolFlag({
+    name: 'wait',
+    usage: 'If true, wait for resources to be gone before returning. This waits for finalizers.',
+    default: true,
+  }),
   ...connectionFlags(),
 };
+
+/** How often `--wait` reads a deleted object again. */
+export const WAIT_POLL_MS = 250;
+
+/** Resolves once the object at `path` is gone or replaced by another of the same name (another uid). */
+async function waitGone(s: Session, path: string, uid: string | undefined): Promise<void> {
+  for (;;) {
+    try {
+      const now = await s.client.rest.call<ApiObject>({ method: 'GET', path }, s.signal);
+      if (uid && now.metadata?.uid !== uid) return;
+    } catch (e) {
+      if (e instanceof StatusError && e.code === 404) return;
+      throw e;
+    }
+    await sleep(WAIT_POLL_MS, undefined, { signal: s.signal });
+  }
+}
 
 interface Target {
   readonly resource: CatalogResource;
@@ -74,7 +100,7 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
       let targets: Target[];
       if (f.filename.length > 0) {
         if (parsed.args.length > 0) throw new CommandError(`Unexpected args: [${parsed.args.join(' ')}]`);
-        targets = (await manifestTargets(f.filename, f.recursive, catalog, s, io)).map((t) => ({
+        targets = (await manifestTargets(f.filename, f.recursive, catalog, s, io, 'delete')).map((t) => ({
           ...t,
           source: t.source,
         }));
@@ -88,21 +114,23 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
       for (const t of targets) {
         const r = t.resource;
         try {
-          await s.client.rest.call(
+          const path = resourceUrlPath({
+            group: r.group,
+            version: r.version,
+            resource: r.resource,
+            namespace: t.namespace,
+            name: t.name,
+          });
+          const answer = await s.client.rest.call<ApiObject>(
             {
               method: 'DELETE',
-              path: resourceUrlPath({
-                group: r.group,
-                version: r.version,
-                resource: r.resource,
-                namespace: t.namespace,
-                name: t.name,
-              }),
+              path,
               body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: CASCADE[f.cascade] },
             },
             s.signal,
           );
           io.stdout(`${kindName(r.kind, r.group)} "${t.name}" deleted\n`);
+          if (f.wait && answer.kind !== 'Status') await waitGone(s, path, answer.metadata?.uid);
         } catch (e) {
           if (!(e instanceof StatusError)) throw e;
           const where = t.source ? `error when deleting "${t.source}": ` : '';

@@ -22,7 +22,8 @@ export interface ManifestTarget {
 }
 
 /**
- * Reads `filenames` and resolves every object.
+ * Reads `filenames` and resolves every object; `verb` names the command in kubectl's
+ * `no objects passed to <verb>`.
  * @throws CommandError for unreadable input, an unknown kind or a namespace mismatch (the first).
  */
 export async function manifestTargets(
@@ -31,11 +32,12 @@ export async function manifestTargets(
   catalog: readonly CatalogResource[],
   s: Session,
   io: CommandIo,
+  verb: string,
 ): Promise<ManifestTarget[]> {
   if (filenames.length === 0) throw new CommandError('must specify one of -f and -k');
   const input = await readManifests(filenames, recursive, io);
   if (input.errors.length > 0) throw new CommandError(input.errors.join('\n'));
-  if (input.objects.length === 0) throw new CommandError('no objects passed to apply');
+  if (input.objects.length === 0) throw new CommandError(`no objects passed to ${verb}`);
   return input.objects.map(({ source, object }) => {
     const apiVersion = String(object.apiVersion);
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
