@@ -167,6 +167,8 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
       () => ['patch', 'configmap/m1', '--type=json', '-p', '[{"op":"add","path":"/data/x","value":"y"}]'],
       () => ['patch', 'cm', 'm1', '--type=merge', '-p', '{"data":{"x":null}}'],
       () => ['patch', 'cm', 'absent', '-p', '{}'],
+      () => ['patch', 'cm', 'm1', '-p', 'data: {y: z}'],
+      () => ['patch', 'cm', 'm1', '-p', '{bad'],
       () => ['delete', 'cm', 'm1'],
       (_, f) => ['delete', '-f', f],
       (_, f) => ['delete', '-f', f],

@@ -36,11 +36,11 @@ describe('configFilePath', () => {
       want: present,
     },
     {
-      name: 'first listed file when none exists',
+      name: 'last listed file when none exists',
       explicit: '',
       domain: orch,
       env: { [configEnvVar(orch)]: ['a1', 'a2'].join(delimiter) },
-      want: join(dir, 'a1'),
+      want: join(dir, 'a2'),
     },
     {
       name: 'home default (orch)',

@@ -23,7 +23,11 @@ export function configEnvVar(domain: ApiDomain): string {
   return `${product(domain).toUpperCase()}CONFIG`;
 }
 
-/** The configuration file to read: `explicit`, else the first existing file of the variable, else the home default. */
+/**
+ * The configuration file to read and write: `explicit`, else the first existing file of the
+ * variable (its last file when none exists, as kubectl picks the file to write), else the home
+ * default. Several files are not merged: the first existing one is the configuration.
+ */
 export function configFilePath(
   explicit: string,
   domain: ApiDomain,
@@ -33,7 +37,7 @@ export function configFilePath(
   const listed = (io.env?.[configEnvVar(domain)] ?? '').split(delimiter).filter(Boolean);
   const found = listed.find((p) => existsSync(resolve(io.cwd, p)));
   if (found) return resolve(io.cwd, found);
-  if (listed.length > 0) return resolve(io.cwd, listed[0]);
+  if (listed.length > 0) return resolve(io.cwd, listed[listed.length - 1]);
   return join(io.homeDir ?? '', `.${product(domain)}`, 'config');
 }
 

@@ -1,9 +1,11 @@
 /**
- * `orchctl patch TYPE NAME -p PATCH [--type strategic|merge|json]` (or `TYPE/NAME`): reads the
+ * `orchctl patch TYPE NAME -p PATCH [--type strategic|merge|json]` (or `TYPE/NAME`; the patch in
+ * JSON or YAML, as kubectl takes it): reads the
  * object, patches it and prints `<kind>/<name> patched`, or `patched (no change)` when the object
  * came back unchanged, as kubectl does.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import type { ApiObject } from '../../apis/object.js';
 import { resourceUrlPath } from '../../client/rest/rest-client.js';
 import { enumFlag, stringFlag } from '../flags/flag-spec.js';
@@ -46,11 +48,16 @@ export function runPatch(argv: readonly string[], io: CommandIo): Promise<number
     if (!parsed) return 0;
     const f = parsed.values;
     if (f.patch === '') throw new CommandError('must specify -p to patch');
-    let body: unknown;
-    try {
-      body = JSON.parse(f.patch);
-    } catch (e) {
-      throw new CommandError(`unable to parse "${f.patch}": ${(e as Error).message}`);
+    // JSON is sent as given (the server judges it); YAML is turned into JSON first.
+    let body: string;
+    const text = f.patch.trim();
+    if (text.startsWith('{') || text.startsWith('[')) body = f.patch;
+    else {
+      try {
+        body = JSON.stringify(parseYaml(f.patch));
+      } catch (e) {
+        throw new CommandError(`unable to parse "${f.patch}": ${(e as Error).message.split('\n')[0]}`);
+      }
     }
     const args = parsed.args;
     let type: string;
@@ -77,7 +84,7 @@ export function runPatch(argv: readonly string[], io: CommandIo): Promise<number
           method: 'PATCH',
           path: full,
           query: { fieldManager: 'orchctl-patch' },
-          body: JSON.stringify(body),
+          body,
           contentType: MEDIA[f.type],
         },
         s.signal,
