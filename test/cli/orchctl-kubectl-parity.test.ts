@@ -59,6 +59,50 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'lister' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'parity-viewer' }],
     };
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gizmos.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', shortNames: ['gz'], categories: ['all', 'toys'] },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', properties: { color: { type: 'string' }, size: { type: 'integer' } } },
+                },
+              },
+            },
+            additionalPrinterColumns: [
+              { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+              { name: 'Size', type: 'integer', jsonPath: '.spec.size', priority: 1 },
+              { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+            ],
+          },
+        ],
+      },
+    };
+    const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    assert.equal((await s.api.admin('POST', crdPath, { body: crd })).status, 201);
+    const gizmo = {
+      apiVersion: 'example.com/v1',
+      kind: 'Gizmo',
+      metadata: { name: 'g1' },
+      spec: { color: 'red', size: 3 },
+    };
+    for (let i = 0; ; i++) {
+      const res = await s.api.admin('POST', '/apis/example.com/v1/namespaces/default/gizmos', { body: gizmo });
+      if (res.status === 201) break;
+      assert.ok(i < 100, `gizmos are not served: ${res.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const base = '/apis/rbac.authorization.k8s.io/v1/namespaces/parity-k';
     assert.equal((await s.api.admin('POST', `${base}/roles`, { body: role })).status, 201);
     assert.equal((await s.api.admin('POST', `${base}/rolebindings`, { body: binding })).status, 201);
@@ -89,6 +133,11 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
     { name: 'get --field-selector', args: ['get', 'ns', '--field-selector', 'metadata.name=default'], ages: true },
     { name: 'get by kind and group', args: ['get', 'ClusterRole.rbac.authorization.k8s.io', 'cluster-admin', 'admin'] },
     { name: 'get several kinds by type/name', args: ['get', 'clusterrole/admin', 'ns/default'], ages: true },
+    { name: 'get a custom resource by short name -o wide', args: ['get', 'gz', '-o', 'wide'], ages: true },
+    { name: 'get a custom resource by singular.group', args: ['get', 'gizmo.example.com', 'g1'], ages: true },
+    { name: 'get a category', args: ['get', 'toys'], ages: true },
+    { name: 'get all', args: ['get', 'all', '-A', '-o', 'wide'], ages: true },
+    { name: 'api-resources of a custom group', args: ['api-resources', '--api-group=example.com', '-o', 'wide'] },
     { name: 'get -o yaml', args: ['get', 'ns', 'default', '-o', 'yaml'] },
     { name: 'get -o json (list)', args: ['get', 'ns', '-o', 'json'] },
     { name: 'get -o name', args: ['get', 'ns', '-o', 'name'] },

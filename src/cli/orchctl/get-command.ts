@@ -1,5 +1,6 @@
 /**
- * `orchctl get`: kubectl get over the server's Table output. `get TYPE [NAME...]`,
+ * `orchctl get`: kubectl get over the server's Table output. `get TYPE [NAME...]` (TYPE may be a
+ * category such as `all`, or several types separated by commas),
  * `get TYPE/NAME...`; `-o wide|yaml|json|name`, `--no-headers`, `-A`, `-l`, `--field-selector`,
  * `-w` (the list or the named object, then one row per watch event, in the columns printed so
  * far as kubectl's tabwriter remembers them; tables only). Names not found are reported after what was
@@ -21,7 +22,14 @@ import {
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { listOf, objectName, printObject, withoutManagedFields } from './object-output.js';
-import { type CatalogResource, kindName, readCatalog, resolveResource } from './resource-catalog.js';
+import {
+  type CatalogResource,
+  categoryMembers,
+  findResource,
+  kindName,
+  readCatalog,
+  resolveResource,
+} from './resource-catalog.js';
 import { formatTable, type ServerTable, type ServerTableRow, tableAccept } from './server-table.js';
 
 /** The flags of `orchctl get`, named as kubectl's. */
@@ -80,7 +88,11 @@ function requests(catalog: readonly CatalogResource[], args: readonly string[]):
     );
   }
   const [type, ...names] = args;
-  return type.split(',').map((t) => ({ resource: resolveResource(catalog, t), names }));
+  return type.split(',').flatMap((t) => {
+    const inCategory = findResource(catalog, t) ? [] : categoryMembers(catalog, t);
+    if (inCategory.length > 0 && names.length === 0) return inCategory.map((resource) => ({ resource, names }));
+    return [{ resource: resolveResource(catalog, t), names }];
+  });
 }
 
 /** Runs `orchctl get`. */
@@ -183,8 +195,10 @@ async function printObjects(s: Session, reqs: readonly Request[], f: GetFlags, i
 async function printTables(s: Session, reqs: readonly Request[], f: GetFlags, io: CommandIo): Promise<number> {
   const errors: string[] = [];
   const accept = tableAccept(s.domain.metaGroup);
-  const widths: number[] = [];
-  const opts = { wide: f.output === 'wide', headers: !f.noHeaders, withNamespace: false, widths };
+  // Each table has its own column widths (kubectl starts a new tabwriter block at each header);
+  // a watch goes on in the widths of the table printed before it.
+  let widths: number[] = [];
+  const opts = { wide: f.output === 'wide', headers: !f.noHeaders, withNamespace: false };
   let printedAny = false;
   let lastTable: { r: CatalogResource; table: ServerTable } | undefined;
   const withKind = new Set(reqs.map((q) => q.resource)).size > 1;
@@ -217,9 +231,11 @@ async function printTables(s: Session, reqs: readonly Request[], f: GetFlags, io
     if (table) lastTable = { r, table };
     if (rows.length === 0) continue;
     if (printedAny) io.stdout('\n');
+    widths = [];
     io.stdout(
       formatTable(table?.columnDefinitions, rows, {
         ...opts,
+        widths,
         withNamespace,
         kind: withKind ? kindName(r.kind, r.group) : undefined,
       }),

@@ -123,3 +123,9 @@ export function findResource(catalog: readonly CatalogResource[], arg: string): 
   // `resource.group` where the group itself contains dots and the whole argument is one name.
   return catalog.find((r) => r.preferred && names(r).includes(lower));
 }
+
+/** The preferred-version resources listing `category` (`all`), in discovery order. */
+export function categoryMembers(catalog: readonly CatalogResource[], category: string): CatalogResource[] {
+  const c = category.toLowerCase();
+  return catalog.filter((r) => r.preferred && r.categories.includes(c));
+}
