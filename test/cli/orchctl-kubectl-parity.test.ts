@@ -208,9 +208,13 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
     const files = { 'parity-k': join(dir, 'k.yaml'), 'parity-o': join(dir, 'o.yaml') };
     for (const [ns, f] of Object.entries(files)) writeFileSync(f, manifest(ns));
     const steps: ((ns: string, file: string) => string[])[] = [
+      (_, f) => ['create', '-f', f, '--dry-run=server'],
       (_, f) => ['create', '-f', f],
       (_, f) => ['create', '-f', f],
       (_, f) => ['apply', '--server-side', '-f', f],
+      (_, f) => ['apply', '--server-side', '-f', f, '--dry-run=server'],
+      () => ['patch', 'cm', 'm1', '-p', '{"data":{"dry":"run"}}', '--dry-run=server'],
+      () => ['delete', 'cm', 'm1', '--dry-run=server'],
       () => ['patch', 'cm', 'm1', '-p', '{"data":{"a":"c"}}'],
       () => ['patch', 'cm', 'm1', '-p', '{"data":{"a":"c"}}'],
       () => ['patch', 'configmap/m1', '--type=json', '-p', '[{"op":"add","path":"/data/x","value":"y"}]'],

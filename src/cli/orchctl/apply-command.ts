@@ -9,6 +9,8 @@ import { boolFlag, stringFlag, stringListFlag } from '../flags/flag-spec.js';
 import {
   CommandError,
   connectionFlags,
+  dryRun,
+  dryRunFlag,
   guarded,
   openSession,
   parseCommandFlags,
@@ -44,6 +46,7 @@ export const APPLY_FLAGS = {
     name: 'force-conflicts',
     usage: 'If true, server-side apply will force the changes against conflicts.',
   }),
+  dryRun: dryRunFlag(),
   ...connectionFlags(),
 };
 
@@ -65,6 +68,7 @@ export function runApply(argv: readonly string[], io: CommandIo): Promise<number
       throw new CommandError(
         `Unexpected args: [${parsed.args.join(' ')}]\nSee 'orchctl apply -h' for help and examples`,
       );
+    const dry = dryRun(f.dryRun);
     const s = await openSession(f, io, { fieldManager: f.fieldManager });
     try {
       const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
@@ -83,13 +87,13 @@ export function runApply(argv: readonly string[], io: CommandIo): Promise<number
                 namespace: t.namespace,
                 name: t.name,
               }),
-              query: { fieldManager: f.fieldManager, force: f.forceConflicts ? 'true' : undefined },
+              query: { fieldManager: f.fieldManager, force: f.forceConflicts ? 'true' : undefined, dryRun: dry.query },
               body: JSON.stringify(t.object),
               contentType: 'application/apply-patch+yaml',
             },
             s.signal,
           );
-          io.stdout(`${t.kindName}/${t.name} serverside-applied\n`);
+          io.stdout(`${t.kindName}/${t.name} serverside-applied${dry.suffix}\n`);
         } catch (e) {
           if (!(e instanceof StatusError)) throw e;
           io.stderr(`${serverErrorLine(e)}\n`);

@@ -6,7 +6,14 @@
  */
 import { boolFlag, stringFlag } from '../flags/flag-spec.js';
 import { formatRulesReview, type RulesReviewStatus } from './can-i-list.js';
-import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags } from './cli-session.js';
+import {
+  CommandError,
+  connectionFlags,
+  guarded,
+  openSession,
+  parseCommandFlags,
+  type SessionFlags,
+} from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { printObject } from './object-output.js';
 import { findResource, readCatalog } from './resource-catalog.js';
@@ -112,7 +119,7 @@ async function canI(argv: readonly string[], io: CommandIo): Promise<number> {
 }
 
 async function listRules(
-  f: { kubeconfig: string; context: string; namespace: string; apiDomain: string; noHeaders: boolean },
+  f: SessionFlags & { readonly noHeaders: boolean },
   args: readonly string[],
   io: CommandIo,
 ): Promise<number> {

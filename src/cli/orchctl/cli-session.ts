@@ -4,13 +4,13 @@
  * kubectl's error lines, a connected {@link HttpApiClient}, and errors printed as kubectl prints
  * them (`Error from server (NotFound): …`, exit code 1).
  */
-import { type ApiDomain, apiDomain } from '../../apis/api-domain.js';
+import { type ApiDomain, type ApiDomainName, apiDomain } from '../../apis/api-domain.js';
 import { StatusError } from '../../apis/meta/status.js';
 import { HttpApiClient } from '../../client/api/http-api-client.js';
 import { clientApiDomainFlag } from '../flags/client-api-domain-flag.js';
 import { FlagError } from '../flags/errors.js';
 import { type FlagTable, type ParsedFlags, parseFlags } from '../flags/flag-parser.js';
-import { stringFlag } from '../flags/flag-spec.js';
+import { enumFlag, stringFlag } from '../flags/flag-spec.js';
 import { formatHelp } from '../flags/flag-usage.js';
 import { configFilePath, contextNamespace, loadRestConfig, readConfigDocument } from './client-config-file.js';
 import type { CommandIo } from './command-io.js';
@@ -30,6 +30,26 @@ export function connectionFlags() {
     }),
     apiDomain: clientApiDomainFlag(),
   };
+}
+
+/** kubectl's `--dry-run` of writing commands; orchctl has no client-side mode. */
+export function dryRunFlag() {
+  return enumFlag({
+    name: 'dry-run',
+    values: ['none', 'server', 'client'] as const,
+    default: 'none',
+    usage:
+      'Must be "none" or "server". If server strategy, submit server-side request without persisting the resource.',
+  });
+}
+
+/**
+ * The `dryRun` query parameter and output suffix of a `--dry-run` value.
+ * @throws CommandError for `client`, which orchctl does not implement.
+ */
+export function dryRun(value: 'none' | 'server' | 'client'): { query: string | undefined; suffix: string } {
+  if (value === 'client') throw new CommandError('orchctl has no client-side dry run: use --dry-run=server');
+  return value === 'server' ? { query: 'All', suffix: ' (server dry run)' } : { query: undefined, suffix: '' };
 }
 
 /** A flag problem: its message is printed as is (kubectl's `Error: unknown flag: …` and usage hint). */
@@ -89,7 +109,7 @@ export interface SessionFlags {
   readonly kubeconfig: string;
   readonly context: string;
   readonly namespace: string;
-  readonly apiDomain: string;
+  readonly apiDomain: ApiDomainName;
 }
 
 /** Connects as the configuration file's context says; the caller closes `session.client`. */
@@ -98,7 +118,7 @@ export async function openSession(
   io: CommandIo,
   o: { readonly fieldManager?: string; readonly signal?: AbortSignal } = {},
 ): Promise<Session> {
-  const domain = apiDomain(flags.apiDomain as never);
+  const domain = apiDomain(flags.apiDomain);
   const file = configFilePath(flags.kubeconfig, domain, io);
   const config = await loadRestConfig(file, flags.context).catch((e: Error) => {
     throw new CommandError(e.message);

@@ -5,7 +5,15 @@
 import { StatusError } from '../../apis/meta/status.js';
 import { resourceUrlPath } from '../../client/rest/rest-client.js';
 import { boolFlag, durationFlag, stringListFlag } from '../flags/flag-spec.js';
-import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags } from './cli-session.js';
+import {
+  CommandError,
+  connectionFlags,
+  dryRun,
+  dryRunFlag,
+  guarded,
+  openSession,
+  parseCommandFlags,
+} from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { manifestTargets } from './manifest-targets.js';
 import { readCatalog } from './resource-catalog.js';
@@ -22,6 +30,7 @@ export const CREATE_FLAGS = {
     shorthand: 'R',
     usage: 'Process the directory used in -f, --filename recursively.',
   }),
+  dryRun: dryRunFlag(),
   ...connectionFlags(),
 };
 
@@ -47,6 +56,7 @@ async function createFromFiles(argv: readonly string[], io: CommandIo): Promise<
   if (!parsed) return 0;
   const f = parsed.values;
   if (parsed.args.length > 0) throw new CommandError(`unknown command "${parsed.args[0]}" for "orchctl create"`);
+  const dry = dryRun(f.dryRun);
   const s = await openSession(f, io);
   try {
     const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
@@ -59,12 +69,12 @@ async function createFromFiles(argv: readonly string[], io: CommandIo): Promise<
           {
             method: 'POST',
             path: resourceUrlPath({ group: r.group, version: r.version, resource: r.resource, namespace: t.namespace }),
-            query: { fieldManager: 'orchctl-create' },
+            query: { fieldManager: 'orchctl-create', dryRun: dry.query },
             body: t.namespace ? { ...t.object, metadata: { ...t.object.metadata, namespace: t.namespace } } : t.object,
           },
           s.signal,
         );
-        io.stdout(`${t.kindName}/${t.name} created\n`);
+        io.stdout(`${t.kindName}/${t.name} created${dry.suffix}\n`);
       } catch (e) {
         if (!(e instanceof StatusError)) throw e;
         io.stderr(

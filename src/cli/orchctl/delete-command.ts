@@ -10,7 +10,16 @@ import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { resourceUrlPath } from '../../client/rest/rest-client.js';
 import { boolFlag, enumFlag, stringListFlag } from '../flags/flag-spec.js';
-import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags, type Session } from './cli-session.js';
+import {
+  CommandError,
+  connectionFlags,
+  dryRun,
+  dryRunFlag,
+  guarded,
+  openSession,
+  parseCommandFlags,
+  type Session,
+} from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { manifestTargets } from './manifest-targets.js';
 import { type CatalogResource, kindName, readCatalog, resolveResource } from './resource-catalog.js';
@@ -36,6 +45,7 @@ export const DELETE_FLAGS = {
     usage: 'If true, wait for resources to be gone before returning. This waits for finalizers.',
     default: true,
   }),
+  dryRun: dryRunFlag(),
   ...connectionFlags(),
 };
 
@@ -94,6 +104,7 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
     );
     if (!parsed) return 0;
     const f = parsed.values;
+    const dry = dryRun(f.dryRun);
     const s = await openSession(f, io);
     try {
       const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
@@ -125,12 +136,17 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
             {
               method: 'DELETE',
               path,
-              body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: CASCADE[f.cascade] },
+              body: {
+                kind: 'DeleteOptions',
+                apiVersion: 'v1',
+                propagationPolicy: CASCADE[f.cascade],
+                ...(dry.query ? { dryRun: [dry.query] } : {}),
+              },
             },
             s.signal,
           );
-          io.stdout(`${kindName(r.kind, r.group)} "${t.name}" deleted\n`);
-          if (f.wait && answer.kind !== 'Status') await waitGone(s, path, answer.metadata?.uid);
+          io.stdout(`${kindName(r.kind, r.group)} "${t.name}" deleted${dry.suffix}\n`);
+          if (f.wait && !dry.query && answer.kind !== 'Status') await waitGone(s, path, answer.metadata?.uid);
         } catch (e) {
           if (!(e instanceof StatusError)) throw e;
           const where = t.source ? `error when deleting "${t.source}": ` : '';

@@ -2,14 +2,22 @@
  * `orchctl patch TYPE NAME -p PATCH [--type strategic|merge|json]` (or `TYPE/NAME`; the patch in
  * JSON or YAML, as kubectl takes it): reads the
  * object, patches it and prints `<kind>/<name> patched`, or `patched (no change)` when the object
- * came back unchanged, as kubectl does.
+ * came back unchanged, as kubectl does (kubectl 1.32 adds no dry-run suffix to it either).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { ApiObject } from '../../apis/object.js';
 import { resourceUrlPath } from '../../client/rest/rest-client.js';
 import { enumFlag, stringFlag } from '../flags/flag-spec.js';
-import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags } from './cli-session.js';
+import {
+  CommandError,
+  connectionFlags,
+  dryRun,
+  dryRunFlag,
+  guarded,
+  openSession,
+  parseCommandFlags,
+} from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { kindName, readCatalog, resolveResource } from './resource-catalog.js';
 
@@ -32,6 +40,7 @@ export const PATCH_FLAGS = {
     name: 'subresource',
     usage: 'If specified, patch will operate on the subresource of the requested object.',
   }),
+  dryRun: dryRunFlag(),
   ...connectionFlags(),
 };
 
@@ -66,6 +75,7 @@ export function runPatch(argv: readonly string[], io: CommandIo): Promise<number
       [type, name] = [args[0].slice(0, args[0].indexOf('/')), args[0].slice(args[0].indexOf('/') + 1)];
     else if (args.length === 2) [type, name] = args as [string, string];
     else throw new CommandError('exactly one identifying resource is required to patch');
+    const dry = dryRun(f.dryRun);
     const s = await openSession(f, io);
     try {
       const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
@@ -83,7 +93,7 @@ export function runPatch(argv: readonly string[], io: CommandIo): Promise<number
         {
           method: 'PATCH',
           path: full,
-          query: { fieldManager: 'orchctl-patch' },
+          query: { fieldManager: 'orchctl-patch', dryRun: dry.query },
           body,
           contentType: MEDIA[f.type],
         },
