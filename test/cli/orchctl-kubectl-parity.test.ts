@@ -114,7 +114,7 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
 
   async function both(args: readonly string[], o: { kubeconfig?: string; ages?: boolean } = {}) {
     const kc = ['--kubeconfig', o.kubeconfig ?? admin];
-    const k = await kubectlRun([...args, ...kc]);
+    const k = await kubectlRun([...args, ...kc], { KUBECACHEDIR: join(dir, 'kube-cache') });
     const c = await orchctl([...args, ...kc, '--api-domain', 'k8s.io']);
     const norm = (r: CommandResult) => {
       const f = o.ages ? withoutAges : (t: string) => t;
@@ -228,7 +228,9 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
       () => ['delete', 'cm', 'absent', '--cascade=foreground'],
     ];
     for (const step of steps) {
-      const k = await kubectlRun([...step('parity-k', files['parity-k']), '-n', 'parity-k', '--kubeconfig', admin]);
+      const k = await kubectlRun([...step('parity-k', files['parity-k']), '-n', 'parity-k', '--kubeconfig', admin], {
+        KUBECACHEDIR: join(dir, 'kube-cache'),
+      });
       const o = await orchctl([
         ...step('parity-o', files['parity-o']),
         '-n',
@@ -259,7 +261,10 @@ describe('orchctl prints what kubectl prints', { skip }, () => {
     const watchers = [
       {
         ns: 'parity-k',
-        cmd: startCommand(['get', 'cm', '-w', '-n', 'parity-k', '--kubeconfig', admin], { kubectl: true }),
+        cmd: startCommand(['get', 'cm', '-w', '-n', 'parity-k', '--kubeconfig', admin], {
+          kubectl: true,
+          env: { KUBECACHEDIR: join(dir, 'kube-cache') },
+        }),
       },
       {
         ns: 'parity-o',

@@ -15,7 +15,7 @@ export interface CommandResult {
 }
 
 function env(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, KUBECACHEDIR: '/nonexistent-orch-cache', ...extra };
+  const e: NodeJS.ProcessEnv = { ...process.env, ...extra };
   if (!('KUBECONFIG' in extra)) delete e.KUBECONFIG;
   if (!('ORCHCONFIG' in extra)) delete e.ORCHCONFIG;
   return e;
@@ -42,7 +42,11 @@ export function orchctl(
   return run(process.execPath, [...ENTRY, ...args], extraEnv);
 }
 
-/** Runs kubectl with the same arguments. */
+/**
+ * Runs kubectl with the same arguments. Pass a `KUBECACHEDIR` of the test's own: kubectl keys its
+ * discovery cache by host and port, and a port reused from another test's server would answer
+ * from that server's cached discovery.
+ */
 export function kubectlRun(
   args: readonly string[],
   extraEnv: Readonly<Record<string, string>> = {},
@@ -62,10 +66,14 @@ export interface RunningCommand {
 }
 
 /** Starts `orchctl` (or kubectl with `kubectl: true`) without waiting for it to end. */
-export function startCommand(args: readonly string[], o: { kubectl?: boolean } = {}): RunningCommand {
+export function startCommand(
+  args: readonly string[],
+  o: { kubectl?: boolean; env?: Readonly<Record<string, string>> } = {},
+): RunningCommand {
+  const options = { cwd: ROOT, env: env(o.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[] };
   const child: ChildProcess = o.kubectl
-    ? spawn('/usr/bin/kubectl', [...args], { cwd: ROOT, env: env({}), stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, env: env({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn('/usr/bin/kubectl', [...args], options)
+    : spawn(process.execPath, [...ENTRY, ...args], options);
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d) => {
     out.stdout += d;
