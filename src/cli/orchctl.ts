@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { homedir } from 'node:os';
 import { orchctlMain } from './orchctl/orchctl-main.js';
 
 /** `orchctl`: the subcommand named by the first argument, with the process's standard streams. */
@@ -13,6 +14,8 @@ orchctlMain(process.argv.slice(2), {
   stderr: (t) => process.stderr.write(t),
   readStdin,
   cwd: process.cwd(),
+  env: process.env,
+  homeDir: homedir(),
 }).then(
   (code) => {
     process.exitCode = code;

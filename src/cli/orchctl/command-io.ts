@@ -6,6 +6,10 @@ export interface CommandIo {
   readonly readStdin: () => Promise<string>;
   /** The directory relative file names start from. */
   readonly cwd: string;
+  /** Environment variables (the client configuration variable); default none. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The home directory (the default client configuration file); default none. */
+  readonly homeDir?: string;
 }
 
 /** One subcommand of orchctl: its name, one-line summary and entry point (resolves to the exit code). */

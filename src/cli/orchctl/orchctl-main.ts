@@ -1,12 +1,31 @@
 /**
- * orchctl's top level: a table of subcommands (`convert` for now; later ones add a row), the
+ * orchctl's top level: a table of subcommands (one module each), the
  * top-level help, and kubectl's message for an unknown command.
  */
+
+import { apiResourcesSubcommand } from './api-resources-command.js';
+import { applySubcommand } from './apply-command.js';
+import { authSubcommand } from './auth-command.js';
 import type { CommandIo, Subcommand } from './command-io.js';
+import { configSubcommand } from './config-command.js';
 import { convertSubcommand } from './convert-command.js';
+import { createSubcommand } from './create-command.js';
+import { deleteSubcommand } from './delete-command.js';
+import { getSubcommand } from './get-command.js';
+import { patchSubcommand } from './patch-command.js';
 
 /** Every subcommand, in help order. */
-export const SUBCOMMANDS: readonly Subcommand[] = [convertSubcommand];
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  getSubcommand,
+  createSubcommand,
+  applySubcommand,
+  patchSubcommand,
+  deleteSubcommand,
+  apiResourcesSubcommand,
+  authSubcommand,
+  configSubcommand,
+  convertSubcommand,
+];
 
 function usage(table: readonly Subcommand[]): string {
   const width = Math.max(...table.map((c) => c.name.length));

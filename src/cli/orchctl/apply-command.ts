@@ -1,0 +1,115 @@
+/**
+ * `orchctl apply -f FILE`: server-side apply only (`--server-side` is implied and may be given),
+ * field manager `orchctl` unless `--field-manager`, `--force-conflicts`. Every object is applied
+ * in turn; failures are printed as kubectl prints them and make the exit code 1.
+ */
+import { StatusError } from '../../apis/meta/status.js';
+import { resourceUrlPath } from '../../client/rest/rest-client.js';
+import { boolFlag, stringFlag, stringListFlag } from '../flags/flag-spec.js';
+import {
+  CommandError,
+  connectionFlags,
+  dryRun,
+  dryRunFlag,
+  guarded,
+  openSession,
+  parseCommandFlags,
+  serverErrorLine,
+} from './cli-session.js';
+import type { CommandIo, Subcommand } from './command-io.js';
+import { manifestTargets } from './manifest-targets.js';
+import { readCatalog } from './resource-catalog.js';
+
+/** The flags of `orchctl apply`. */
+export const APPLY_FLAGS = {
+  filename: stringListFlag({
+    name: 'filename',
+    shorthand: 'f',
+    usage: 'The files that contain the configurations to apply.',
+  }),
+  recursive: boolFlag({
+    name: 'recursive',
+    shorthand: 'R',
+    usage: 'Process the directory used in -f, --filename recursively.',
+  }),
+  serverSide: boolFlag({
+    name: 'server-side',
+    usage: 'Apply runs in the server. Always true: orchctl applies on the server only.',
+    default: true,
+  }),
+  fieldManager: stringFlag({
+    name: 'field-manager',
+    usage: 'Name of the manager used to track field ownership.',
+    default: 'orchctl',
+  }),
+  forceConflicts: boolFlag({
+    name: 'force-conflicts',
+    usage: 'If true, server-side apply will force the changes against conflicts.',
+  }),
+  dryRun: dryRunFlag(),
+  ...connectionFlags(),
+};
+
+/** Runs `orchctl apply`. */
+export function runApply(argv: readonly string[], io: CommandIo): Promise<number> {
+  return guarded(io, async () => {
+    const parsed = parseCommandFlags(
+      'orchctl apply',
+      'Apply a configuration to a resource by file name or stdin, on the server.',
+      APPLY_FLAGS,
+      argv,
+      io,
+    );
+    if (!parsed) return 0;
+    const f = parsed.values;
+    if (!f.serverSide)
+      throw new CommandError('orchctl applies on the server only: --server-side=false is not supported');
+    if (parsed.args.length > 0)
+      throw new CommandError(
+        `Unexpected args: [${parsed.args.join(' ')}]\nSee 'orchctl apply -h' for help and examples`,
+      );
+    const dry = dryRun(f.dryRun);
+    const s = await openSession(f, io, { fieldManager: f.fieldManager });
+    try {
+      const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
+      const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'apply');
+      let failed = false;
+      for (const t of targets) {
+        const r = t.resource;
+        try {
+          await s.client.rest.call(
+            {
+              method: 'PATCH',
+              path: resourceUrlPath({
+                group: r.group,
+                version: r.version,
+                resource: r.resource,
+                namespace: t.namespace,
+                name: t.name,
+              }),
+              query: { fieldManager: f.fieldManager, force: f.forceConflicts ? 'true' : undefined, dryRun: dry.query },
+              body: JSON.stringify(t.object),
+              contentType: 'application/apply-patch+yaml',
+            },
+            s.signal,
+          );
+          io.stdout(`${t.kindName}/${t.name} serverside-applied${dry.suffix}\n`);
+        } catch (e) {
+          if (!(e instanceof StatusError)) throw e;
+          io.stderr(`${serverErrorLine(e)}\n`);
+          failed = true;
+        }
+      }
+      return failed ? 1 : 0;
+    } finally {
+      s.client.close();
+    }
+  });
+}
+
+/** `apply` in orchctl's subcommand table. */
+export const applySubcommand: Subcommand = {
+  name: 'apply',
+  summary: 'Apply a configuration to a resource by file name or stdin (server-side)',
+  run: runApply,
+};
