@@ -1,9 +1,3 @@
-/**
- * `orchctl apply -f FILE`: server-side apply only (`--server-side` is implied and may be given),
- * field manager `orchctl` unless `--field-manager`, `--force-conflicts`. Every object is applied
- * in turn; failures are printed as kubectl prints them and make the exit code 1.
- */
-import { StatusError } from '../../apis/meta/status.js';
 import { resourceUrlPath } from '../../client/rest/rest-client.js';
 import { boolFlag, stringFlag, stringListFlag } from '../flags/flag-spec.js';
 import {
@@ -17,7 +11,7 @@ import {
   serverErrorLine,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
-import { manifestTargets } from './manifest-targets.js';
+import { forEachTarget, manifestTargets } from './manifest-targets.js';
 import { readCatalog } from './resource-catalog.js';
 
 /** The flags of `orchctl apply`. */
@@ -73,10 +67,11 @@ export function runApply(argv: readonly string[], io: CommandIo): Promise<number
     try {
       const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
       const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'apply');
-      let failed = false;
-      for (const t of targets) {
-        const r = t.resource;
-        try {
+      return await forEachTarget(
+        targets,
+        io,
+        async (t) => {
+          const r = t.resource;
           await s.client.rest.call(
             {
               method: 'PATCH',
@@ -94,13 +89,9 @@ export function runApply(argv: readonly string[], io: CommandIo): Promise<number
             s.signal,
           );
           io.stdout(`${t.kindName}/${t.name} serverside-applied${dry.suffix}\n`);
-        } catch (e) {
-          if (!(e instanceof StatusError)) throw e;
-          io.stderr(`${serverErrorLine(e)}\n`);
-          failed = true;
-        }
-      }
-      return failed ? 1 : 0;
+        },
+        (_t, e) => serverErrorLine(e),
+      );
     } finally {
       s.client.close();
     }

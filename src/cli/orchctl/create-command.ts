@@ -15,7 +15,7 @@ import {
   parseCommandFlags,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
-import { manifestTargets } from './manifest-targets.js';
+import { forEachTarget, manifestTargets } from './manifest-targets.js';
 import { readCatalog } from './resource-catalog.js';
 
 /** The flags of `orchctl create -f`. */
@@ -61,10 +61,11 @@ async function createFromFiles(argv: readonly string[], io: CommandIo): Promise<
   try {
     const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
     const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'create');
-    let failed = false;
-    for (const t of targets) {
-      const r = t.resource;
-      try {
+    return await forEachTarget(
+      targets,
+      io,
+      async (t) => {
+        const r = t.resource;
         await s.client.rest.call(
           {
             method: 'POST',
@@ -75,15 +76,9 @@ async function createFromFiles(argv: readonly string[], io: CommandIo): Promise<
           s.signal,
         );
         io.stdout(`${t.kindName}/${t.name} created${dry.suffix}\n`);
-      } catch (e) {
-        if (!(e instanceof StatusError)) throw e;
-        io.stderr(
-          `Error from server${e.reason ? ` (${e.reason})` : ''}: error when creating "${t.source}": ${e.message}\n`,
-        );
-        failed = true;
-      }
-    }
-    return failed ? 1 : 0;
+      },
+      (t, e) => `Error from server${e.reason ? ` (${e.reason})` : ''}: error when creating "${t.source}": ${e.message}`,
+    );
   } finally {
     s.client.close();
   }

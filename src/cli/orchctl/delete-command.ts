@@ -21,7 +21,7 @@ import {
   type Session,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
-import { manifestTargets } from './manifest-targets.js';
+import { forEachTarget, manifestTargets } from './manifest-targets.js';
 import { type CatalogResource, kindName, readCatalog, resolveResource } from './resource-catalog.js';
 
 const CASCADE = { background: 'Background', foreground: 'Foreground', orphan: 'Orphan' } as const;
@@ -121,10 +121,11 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
       if (s.explicitNamespace && targets.some((t) => !t.resource.namespaced)) {
         io.stderr('Warning: deleting cluster-scoped resources, not scoped to the provided namespace\n');
       }
-      let failed = false;
-      for (const t of targets) {
-        const r = t.resource;
-        try {
+      return await forEachTarget(
+        targets,
+        io,
+        async (t) => {
+          const r = t.resource;
           const path = resourceUrlPath({
             group: r.group,
             version: r.version,
@@ -147,14 +148,12 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
           );
           io.stdout(`${kindName(r.kind, r.group)} "${t.name}" deleted${dry.suffix}\n`);
           if (f.wait && !dry.query && answer.kind !== 'Status') await waitGone(s, path, answer.metadata?.uid);
-        } catch (e) {
-          if (!(e instanceof StatusError)) throw e;
+        },
+        (t, e) => {
           const where = t.source ? `error when deleting "${t.source}": ` : '';
-          io.stderr(`Error from server${e.reason ? ` (${e.reason})` : ''}: ${where}${e.message}\n`);
-          failed = true;
-        }
-      }
-      return failed ? 1 : 0;
+          return `Error from server${e.reason ? ` (${e.reason})` : ''}: ${where}${e.message}`;
+        },
+      );
     } finally {
       s.client.close();
     }

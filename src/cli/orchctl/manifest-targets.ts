@@ -3,6 +3,7 @@
  * resource of each object's `apiVersion` and `kind`, its namespace (the object's, else the
  * command's) and kubectl's errors for unknown kinds and namespace mismatches.
  */
+import { StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { CommandError, type Session } from './cli-session.js';
 import type { CommandIo } from './command-io.js';
@@ -61,4 +62,28 @@ export async function manifestTargets(
     }
     return { source, object, resource, namespace, name, kindName: kindName(kind, group) };
   });
+}
+
+/**
+ * kubectl's loop over the objects of a command: `each` runs for every target in order; a server
+ * refusal of one (a `StatusError`) is printed as `errorLine` says and the others still run.
+ * Resolves to the exit code: 1 when any was refused. Other errors stop the loop.
+ */
+export async function forEachTarget<T>(
+  targets: readonly T[],
+  io: CommandIo,
+  each: (t: T) => Promise<void>,
+  errorLine: (t: T, e: StatusError) => string,
+): Promise<number> {
+  let failed = false;
+  for (const t of targets) {
+    try {
+      await each(t);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      io.stderr(`${errorLine(t, e)}\n`);
+      failed = true;
+    }
+  }
+  return failed ? 1 : 0;
 }
