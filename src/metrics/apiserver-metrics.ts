@@ -1,4 +1,5 @@
-import type { Counter, Gauge, Histogram } from 'prom-client';
+import type { Gauge } from 'prom-client';
+import type { CounterChild, HistogramChild, LeanCounter, LeanHistogram } from './lean-metrics.js';
 import type { MetricDefinitions } from './stability.js';
 
 const LATENCY_BUCKETS = [
@@ -12,10 +13,10 @@ const AUTHN_BUCKETS = [
 /** The bound series of one request label set. */
 export interface RequestSeries {
   count(code: number): void;
-  readonly duration: Histogram.Internal<string>;
-  readonly sli: Histogram.Internal<string>;
-  readonly slo: Histogram.Internal<string> | undefined;
-  readonly sizes: Histogram.Internal<string>;
+  readonly duration: HistogramChild;
+  readonly sli: HistogramChild;
+  readonly slo: HistogramChild | undefined;
+  readonly sizes: HistogramChild;
   readonly longRunning: Gauge.Internal<string>;
 }
 
@@ -38,31 +39,25 @@ export type StorageObjectCounts = () => Iterable<readonly [string, number]>;
  * of v1.32), defined once per server on its registry.
  */
 export class ApiServerMetrics {
-  readonly requestTotal: Counter<RequestLabels | 'code'>;
-  readonly requestDuration: Histogram<RequestLabels>;
+  readonly requestTotal: LeanCounter;
+  readonly requestDuration: LeanHistogram;
   /** ALPHA, deprecated in 1.27: hidden unless `--show-hidden-metrics-for-version=1.31`. */
-  readonly requestSloDuration: Histogram<LatencyLabels>;
-  readonly requestSliDuration: Histogram<LatencyLabels>;
+  readonly requestSloDuration: LeanHistogram;
+  readonly requestSliDuration: LeanHistogram;
   /** Whether the hidden SLO latency is shown (observing it costs otherwise for nothing). */
   readonly sloShown: boolean;
-  readonly responseSizes: Histogram<LatencyLabels>;
+  readonly responseSizes: LeanHistogram;
   readonly longRunning: Gauge<LatencyLabels>;
   readonly deprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
-  readonly authenticationAttempts: Counter<'result'>;
-  readonly authenticationDuration: Histogram<'result'>;
-  readonly authenticatedUserRequests: Counter<'username'>;
-  readonly authorizationAttempts: Counter<'result'>;
-  readonly authorizationDuration: Histogram<'result'>;
+  readonly authenticationAttempts: LeanCounter;
+  readonly authenticationDuration: LeanHistogram;
+  readonly authenticatedUserRequests: LeanCounter;
+  readonly authorizationAttempts: LeanCounter;
+  readonly authorizationDuration: LeanHistogram;
   private readonly series = new Map<string, RequestSeries>();
-  private readonly authnSeries = new Map<
-    string,
-    { attempts: Counter.Internal; duration: Histogram.Internal<string> }
-  >();
-  private readonly userSeries = new Map<string, Counter.Internal>();
-  private readonly authzSeries = new Map<
-    string,
-    { attempts: Counter.Internal; duration: Histogram.Internal<string> }
-  >();
+  private readonly authnSeries = new Map<string, { attempts: CounterChild; duration: HistogramChild }>();
+  private readonly userSeries = new Map<string, CounterChild>();
+  private readonly authzSeries = new Map<string, { attempts: CounterChild; duration: HistogramChild }>();
   private readonly inflight = { readOnly: 0, mutating: 0 };
   private readonly inflightMax = { readOnly: 0, mutating: 0 };
 
@@ -94,20 +89,20 @@ export class ApiServerMetrics {
       'scope',
       'component',
     ];
-    this.requestTotal = defs.counter({
+    this.requestTotal = defs.leanCounter({
       name: 'apiserver_request_total',
       help: 'Requests answered, by verb, dry run, group, version, resource, sub-resource, scope, component and HTTP code.',
       labelNames: [...requestLabels, 'code'],
       stability: 'STABLE',
     });
-    this.requestDuration = defs.histogram({
+    this.requestDuration = defs.leanHistogram({
       name: 'apiserver_request_duration_seconds',
       help: 'Time to answer a request, in seconds.',
       labelNames: requestLabels,
       buckets: LATENCY_BUCKETS,
       stability: 'STABLE',
     });
-    this.requestSloDuration = defs.histogram({
+    this.requestSloDuration = defs.leanHistogram({
       name: 'apiserver_request_slo_duration_seconds',
       help: 'Time to answer a request without webhook and queue waits, in seconds; replaced by apiserver_request_sli_duration_seconds.',
       labelNames: latencyLabels,
@@ -115,15 +110,15 @@ export class ApiServerMetrics {
       stability: 'ALPHA',
       deprecatedVersion: '1.27.0',
     });
-    this.sloShown = defs.registry.getSingleMetric('apiserver_request_slo_duration_seconds') !== undefined;
-    this.requestSliDuration = defs.histogram({
+    this.sloShown = defs.shown('apiserver_request_slo_duration_seconds');
+    this.requestSliDuration = defs.leanHistogram({
       name: 'apiserver_request_sli_duration_seconds',
       help: 'Time to answer a request without webhook and queue waits, in seconds.',
       labelNames: latencyLabels,
       buckets: SLI_BUCKETS,
       stability: 'ALPHA',
     });
-    this.responseSizes = defs.histogram({
+    this.responseSizes = defs.leanHistogram({
       name: 'apiserver_response_sizes',
       help: 'Response sizes of get and list requests, in bytes.',
       labelNames: latencyLabels,
@@ -166,33 +161,33 @@ export class ApiServerMetrics {
         for (const [resource, n] of storageObjects()) this.set({ resource }, n);
       },
     });
-    this.authenticationAttempts = defs.counter({
+    this.authenticationAttempts = defs.leanCounter({
       name: 'authentication_attempts',
       help: 'Authentication attempts, by result.',
       labelNames: ['result'],
       stability: 'ALPHA',
     });
-    this.authenticationDuration = defs.histogram({
+    this.authenticationDuration = defs.leanHistogram({
       name: 'authentication_duration_seconds',
       help: 'Time to authenticate a request, in seconds, by result.',
       labelNames: ['result'],
       buckets: AUTHN_BUCKETS,
       stability: 'ALPHA',
     });
-    this.authorizationAttempts = defs.counter({
+    this.authorizationAttempts = defs.leanCounter({
       name: 'authorization_attempts_total',
       help: 'Authorization attempts, by result (allowed, denied, no-opinion, error).',
       labelNames: ['result'],
       stability: 'ALPHA',
     });
-    this.authorizationDuration = defs.histogram({
+    this.authorizationDuration = defs.leanHistogram({
       name: 'authorization_duration_seconds',
       help: 'Time to authorize a request, in seconds, by result.',
       labelNames: ['result'],
       buckets: AUTHN_BUCKETS,
       stability: 'ALPHA',
     });
-    this.authenticatedUserRequests = defs.counter({
+    this.authenticatedUserRequests = defs.leanCounter({
       name: 'authenticated_user_requests',
       help: 'Authenticated requests, by user class.',
       labelNames: ['username'],
@@ -209,22 +204,22 @@ export class ApiServerMetrics {
     let s = this.series.get(key);
     if (!s) {
       const { dry_run: _dryRun, ...latency } = labels;
-      const codes = new Map<number, Counter.Internal>();
+      const codes = new Map<number, CounterChild>();
       const total = this.requestTotal;
       s = {
         count: (code) => {
           let c = codes.get(code);
           if (!c) {
-            c = total.labels({ ...labels, code: String(code) });
+            c = total.child({ ...labels, code: String(code) });
             codes.set(code, c);
           }
           c.inc();
         },
-        duration: this.requestDuration.labels(labels),
-        sli: this.requestSliDuration.labels(latency),
-        slo: this.sloShown ? this.requestSloDuration.labels(latency) : undefined,
-        sizes: this.responseSizes.labels(latency),
-        longRunning: this.longRunning.labels(latency),
+        duration: this.requestDuration.child(labels),
+        sli: this.requestSliDuration.child(latency),
+        slo: this.sloShown ? this.requestSloDuration.child(latency) : undefined,
+        sizes: this.responseSizes.child(latency),
+        longRunning: this.longRunning.labels(alphabetical(latency)),
       };
       this.series.set(key, s);
     }
@@ -234,21 +229,21 @@ export class ApiServerMetrics {
   /** One authentication: `success` (with the user), `failure` (401) or `error`. */
   authenticated(result: 'success' | 'failure' | 'error', seconds: number, username?: string): void {
     const r = bound(this.authnSeries, result, () => ({
-      attempts: this.authenticationAttempts.labels({ result }),
-      duration: this.authenticationDuration.labels({ result }),
+      attempts: this.authenticationAttempts.child({ result }),
+      duration: this.authenticationDuration.child({ result }),
     }));
     r.attempts.inc();
     r.duration.observe(seconds);
     if (username === undefined) return;
     const cls = userClass(username, this.systemDefault);
-    bound(this.userSeries, cls, () => this.authenticatedUserRequests.labels({ username: cls })).inc();
+    bound(this.userSeries, cls, () => this.authenticatedUserRequests.child({ username: cls })).inc();
   }
 
   /** One authorization decision of the request filter. */
   authorized(result: 'allowed' | 'denied' | 'no-opinion' | 'error', seconds: number): void {
     const r = bound(this.authzSeries, result, () => ({
-      attempts: this.authorizationAttempts.labels({ result }),
-      duration: this.authorizationDuration.labels({ result }),
+      attempts: this.authorizationAttempts.child({ result }),
+      duration: this.authorizationDuration.child({ result }),
     }));
     r.attempts.inc();
     r.duration.observe(seconds);
@@ -265,6 +260,13 @@ export class ApiServerMetrics {
       this.inflight[kind]--;
     };
   }
+}
+
+/** The same labels with their names in alphabetical order (as the Prometheus Go client prints them). */
+function alphabetical<T extends Record<string, string>>(labels: T): T {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(labels).sort()) out[k] = labels[k];
+  return out as T;
 }
 
 /** The series bound to `key`, made once. */

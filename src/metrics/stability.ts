@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Metric, type Registry } from 'prom-client';
+import { LeanCounter, LeanHistogram } from './lean-metrics.js';
 
 /** A metric's stability class (kube's metrics stability framework). */
 export type StabilityLevel = 'ALPHA' | 'BETA' | 'STABLE';
@@ -125,6 +126,27 @@ export class MetricDefinitions {
       registers: r.registered ? [this.registry] : [],
       ...(o.collect ? { collect: o.collect } : {}),
     });
+  }
+
+  /** A {@link LeanCounter} (request-path counters). */
+  leanCounter(o: MetricOptions<string>): LeanCounter {
+    const r = this.resolve(o);
+    const m = new LeanCounter(o.name, r.help);
+    if (r.registered) this.registry.registerMetric(m as unknown as Metric);
+    return m;
+  }
+
+  /** A {@link LeanHistogram} (request-path latencies and sizes). */
+  leanHistogram(o: MetricOptions<string> & { readonly buckets: readonly number[] }): LeanHistogram {
+    const r = this.resolve(o);
+    const m = new LeanHistogram(o.name, r.help, o.buckets);
+    if (r.registered) this.registry.registerMetric(m as unknown as Metric);
+    return m;
+  }
+
+  /** Whether a metric of this name is served (not hidden). */
+  shown(name: string): boolean {
+    return this.registry.getSingleMetric(name) !== undefined;
   }
 
   histogram<L extends string>(o: MetricOptions<L> & { readonly buckets: readonly number[] }): Histogram<L> {

@@ -82,12 +82,25 @@ describe('custom resource versions, defaults, pruning and apply', () => {
       // apiserver_requested_deprecated_apis is 1 for each deprecated version requested, joinable
       // with apiserver_request_total on group, version, resource and sub-resource.
       const metrics = (await s.api.admin('GET', '/metrics')).text;
+      // Label pairs are printed sorted by name, as the Prometheus Go client prints them.
       for (const v of ['v1beta1', 'v1alpha1']) {
-        const labels = `group="versions.example.com",version="${v}",resource="things",subresource=""`;
-        assert.ok(metrics.includes(`apiserver_requested_deprecated_apis{${labels},removed_release=""} 1`), v);
-        assert.match(metrics, new RegExp(`apiserver_request_total\\{verb="(GET|LIST)",dry_run="",${labels},`));
+        assert.ok(
+          metrics.includes(
+            `apiserver_requested_deprecated_apis{group="versions.example.com",removed_release="",resource="things",subresource="",version="${v}"} 1`,
+          ),
+          v,
+        );
+        assert.match(
+          metrics,
+          new RegExp(
+            `apiserver_request_total\\{code="200",component="apiserver",dry_run="",group="versions.example.com",resource="things",scope="[a-z]+",subresource="",verb="(GET|LIST)",version="${v}"\\} \\d+`,
+          ),
+        );
       }
-      assert.doesNotMatch(metrics, /apiserver_requested_deprecated_apis\{group="versions.example.com",version="v1"/);
+      assert.doesNotMatch(
+        metrics,
+        /apiserver_requested_deprecated_apis\{group="versions.example.com",removed_release="",resource="things",subresource="",version="v1"\}/,
+      );
     });
 
     it('records every storage version in status.storedVersions', async () => {

@@ -59,30 +59,28 @@ export function authorization(authorizer: Authorizer, o: AttributesOptions, metr
   if (authorizer === alwaysAllow && !metrics) return (next) => next;
   const denied = (req: ApiRequest, a: Attributes, r: AuthorizationResult): ApiResponse =>
     r.evaluationError ? internalError(req, r.evaluationError) : errorResponse(req, forbiddenError(a, r.reason));
-  if (metrics) {
-    return (next) => async (req) => {
-      const a = attributesOf(req.info!, req.user!, o);
-      const started = performance.now();
-      const r = authorizer.decide ? authorizer.decide(a) : await authorizer.authorize(a, req);
-      metrics.authorized(resultLabel(r), (performance.now() - started) / 1000);
-      annotate(req, r);
-      return r.decision === 'allow' ? next(req) : denied(req, a, r);
-    };
-  }
+  const record = metrics
+    ? (r: AuthorizationResult, started: number) =>
+        metrics.authorized(resultLabel(r), (performance.now() - started) / 1000)
+    : undefined;
 
   const decide = authorizer.decide?.bind(authorizer);
   // Authorizers that never wait decide without a promise: no extra async layer per request.
   if (decide) {
     return (next) => (req) => {
       const a = attributesOf(req.info!, req.user!, o);
+      const started = record ? performance.now() : 0;
       const r = decide(a);
+      record?.(r, started);
       annotate(req, r);
       return r.decision === 'allow' ? next(req) : Promise.resolve(denied(req, a, r));
     };
   }
   return (next) => async (req) => {
     const a = attributesOf(req.info!, req.user!, o);
+    const started = record ? performance.now() : 0;
     const r = await authorizer.authorize(a, req);
+    record?.(r, started);
     annotate(req, r);
     return r.decision === 'allow' ? next(req) : denied(req, a, r);
   };

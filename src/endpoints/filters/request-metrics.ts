@@ -47,13 +47,12 @@ function bodyLength(res: ApiResponse): number {
  * request-info filter.
  */
 export function requestMetrics(metrics: ApiServerMetrics): Filter {
-  return (next) => async (req) => {
+  return (next) => (req) => {
     const info = req.info;
     if (!info?.isResourceRequest) return next(req);
     const started = performance.now();
     const scope = scopeOf(info);
     const verb = verbOf(req, info, scope);
-    // kube's label order, so the text format reads as kube-apiserver's does.
     const series = metrics.requestSeries({
       verb,
       dry_run: dryRunOf(req.query),
@@ -75,10 +74,10 @@ export function requestMetrics(metrics: ApiServerMetrics): Filter {
         metrics.deprecatedApis.set(
           {
             group: info.apiGroup,
-            version: info.apiVersion,
+            removed_release: deprecated.removedRelease,
             resource: info.resource,
             subresource: info.subresource,
-            removed_release: deprecated.removedRelease,
+            version: info.apiVersion,
           },
           1,
         );
@@ -86,32 +85,32 @@ export function requestMetrics(metrics: ApiServerMetrics): Filter {
     };
     const longRunning = verb === 'WATCH' || verb === 'CONNECT';
     const done = longRunning ? undefined : metrics.startInflight(READ_ONLY.has(info.verb) ? 'readOnly' : 'mutating');
-    let res: ApiResponse;
-    try {
-      res = await next(req);
-    } catch (e) {
+    const completed = (res: ApiResponse): ApiResponse => {
+      done?.();
+      if (res.kind === 'body') {
+        record(res.status);
+        if (verb === 'GET' || verb === 'LIST') series.sizes.observe(bodyLength(res));
+        return res;
+      }
+      const pump = res.pump;
+      return {
+        ...res,
+        pump: async (write, signal) => {
+          series.longRunning.inc();
+          try {
+            await pump(write, signal);
+          } finally {
+            series.longRunning.dec();
+            record(res.status);
+          }
+        },
+      };
+    };
+    // No async frame of its own: one `then` on the handler's promise (cached GETs count every hop).
+    return next(req).then(completed, (e: unknown) => {
       done?.();
       record(500);
       throw e;
-    }
-    done?.();
-    if (res.kind === 'body') {
-      record(res.status);
-      if (verb === 'GET' || verb === 'LIST') series.sizes.observe(bodyLength(res));
-      return res;
-    }
-    const pump = res.pump;
-    return {
-      ...res,
-      pump: async (write, signal) => {
-        series.longRunning.inc();
-        try {
-          await pump(write, signal);
-        } finally {
-          series.longRunning.dec();
-          record(res.status);
-        }
-      },
-    };
+    });
   };
 }

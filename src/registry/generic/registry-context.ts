@@ -4,7 +4,7 @@ import type { GroupResource } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ResourceDefinition, storageResourceOf } from '../../apis/resource-definition.js';
 import type { Cacher } from '../../storage/cacher/index.js';
-import { type KeyScheme, namespacePrefix, objectKey, resourcePrefix } from '../../storage/keys.js';
+import { type KeyScheme, namespacePrefix, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import type { ResourceFieldTracking } from './field-tracking.js';
@@ -42,11 +42,14 @@ export interface RegistryContext {
 
 /** The storage key of an object (under the definition's storage resource, see `storageResourceOf`). */
 export function keyFor(rc: RegistryContext, namespace: string, name: string): string {
-  return objectKey(rc.keys, {
-    ...storageResourceOf(rc.def),
-    namespace: rc.def.namespaced ? namespace : undefined,
-    name,
-  });
+  // Every cached GET builds a key: no intermediate objects.
+  const stored = rc.def.storageResource;
+  const prefix = resourcePrefix(
+    rc.keys,
+    stored ? stored.group : rc.def.group,
+    stored ? stored.resource : rc.def.resource,
+  );
+  return rc.def.namespaced && namespace ? `${prefix}${namespace}/${name}` : `${prefix}${name}`;
 }
 
 /** Prefix of a collection: one namespace, or all namespaces when `namespace` is empty. */
