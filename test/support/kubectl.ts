@@ -1,4 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface KubectlResult {
   readonly code: number;
@@ -6,9 +9,20 @@ export interface KubectlResult {
   readonly stderr: string;
 }
 
-const kubectlEnv = (extra: Readonly<Record<string, string>> = {}) => ({
+/**
+ * A discovery cache of kubectl's own for one run, removed afterwards: kubectl keys its cache by
+ * host and port, and a port reused by a server of the other API domain would otherwise be
+ * answered from another server's discovery (a fixed unwritable path does not help when the tests
+ * run as root, who can create it).
+ */
+function freshCacheDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-cache-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const kubectlEnv = (cacheDir: string, extra: Readonly<Record<string, string>> = {}) => ({
   ...process.env,
-  KUBECACHEDIR: '/nonexistent-orch-cache',
+  KUBECACHEDIR: cacheDir,
   ...extra,
 });
 
@@ -22,12 +36,14 @@ export function kubectl(
   input?: string,
   env?: Readonly<Record<string, string>>,
 ): Promise<KubectlResult> {
+  const cache = freshCacheDir();
   return new Promise((resolve) => {
     const child = execFile(
       'kubectl',
       ['--kubeconfig', kubeconfig, ...args],
-      { timeout: 60000, env: kubectlEnv(env) },
+      { timeout: 60000, env: kubectlEnv(cache.dir, env) },
       (err, stdout, stderr) => {
+        cache.remove();
         const code = err
           ? typeof (err as { code?: unknown }).code === 'number'
             ? (err as { code: number }).code
@@ -52,8 +68,9 @@ export interface KubectlProcess {
 
 /** Starts the real kubectl without waiting for it to end. */
 export function startKubectl(kubeconfig: string, args: readonly string[]): KubectlProcess {
+  const cache = freshCacheDir();
   const child: ChildProcess = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], {
-    env: kubectlEnv(),
+    env: kubectlEnv(cache.dir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');
@@ -61,7 +78,12 @@ export function startKubectl(kubeconfig: string, args: readonly string[]): Kubec
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d) => (out.stdout += d));
   child.stderr!.on('data', (d) => (out.stderr += d));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const exited = new Promise<void>((r) =>
+    child.once('exit', () => {
+      cache.remove();
+      r();
+    }),
+  );
   return {
     stdout: () => out.stdout,
     stderr: () => out.stderr,
