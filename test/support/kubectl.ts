@@ -10,19 +10,18 @@ export interface KubectlResult {
 }
 
 /**
- * A discovery cache of kubectl's own for one run, removed afterwards: kubectl keys its cache by
- * host and port, and a port reused by a server of the other API domain would otherwise be
- * answered from another server's discovery (a fixed unwritable path does not help when the tests
- * run as root, who can create it).
+ * kubectl's discovery cache for this test process, removed when it exits: kubectl keys its cache
+ * by host and port, and a port reused by another test process's server (of the other API domain)
+ * would otherwise be answered from that server's discovery (a fixed unwritable path does not help
+ * when the tests run as root, who can create it). Within one process the cache is shared, as
+ * kubectl's is between commands.
  */
-function freshCacheDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-cache-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+const CACHE_DIR = mkdtempSync(join(tmpdir(), 'orch-kubectl-cache-'));
+process.once('exit', () => rmSync(CACHE_DIR, { recursive: true, force: true }));
 
-const kubectlEnv = (cacheDir: string, extra: Readonly<Record<string, string>> = {}) => ({
+const kubectlEnv = (extra: Readonly<Record<string, string>> = {}) => ({
   ...process.env,
-  KUBECACHEDIR: cacheDir,
+  KUBECACHEDIR: CACHE_DIR,
   ...extra,
 });
 
@@ -36,14 +35,12 @@ export function kubectl(
   input?: string,
   env?: Readonly<Record<string, string>>,
 ): Promise<KubectlResult> {
-  const cache = freshCacheDir();
   return new Promise((resolve) => {
     const child = execFile(
       'kubectl',
       ['--kubeconfig', kubeconfig, ...args],
-      { timeout: 60000, env: kubectlEnv(cache.dir, env) },
+      { timeout: 60000, env: kubectlEnv(env) },
       (err, stdout, stderr) => {
-        cache.remove();
         const code = err
           ? typeof (err as { code?: unknown }).code === 'number'
             ? (err as { code: number }).code
@@ -68,9 +65,8 @@ export interface KubectlProcess {
 
 /** Starts the real kubectl without waiting for it to end. */
 export function startKubectl(kubeconfig: string, args: readonly string[]): KubectlProcess {
-  const cache = freshCacheDir();
   const child: ChildProcess = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], {
-    env: kubectlEnv(cache.dir),
+    env: kubectlEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');
@@ -78,12 +74,7 @@ export function startKubectl(kubeconfig: string, args: readonly string[]): Kubec
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d) => (out.stdout += d));
   child.stderr!.on('data', (d) => (out.stderr += d));
-  const exited = new Promise<void>((r) =>
-    child.once('exit', () => {
-      cache.remove();
-      r();
-    }),
-  );
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
   return {
     stdout: () => out.stdout,
     stderr: () => out.stderr,
