@@ -21,6 +21,9 @@ export function spawnMember(member: Pick<MemberState, 'command' | 'args' | 'logF
   }
 }
 
+/** The kernel's flag for its own threads in `/proc/<pid>/stat`. */
+const PF_KTHREAD = 0x00200000;
+
 /**
  * True when `pid` is alive and is the process the member describes: its command line contains
  * the member's first argument that names a path in the state directory (`marker`). Guards
@@ -31,9 +34,13 @@ export function isMemberProcess(pid: number | undefined, marker: string): boolea
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // A zombie (state Z) has exited already.
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && cmdline.split('\0').some((a) => a.includes(marker));
+    // Fields after the command name: state, ppid, pgrp, session, tty, tpgid, flags, ...
+    const [state, , , , , , flags] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // A zombie (state Z) has exited already; a kernel thread is never a member.
+    if (state === 'Z' || (Number(flags) & PF_KTHREAD) !== 0) return false;
+    // While a process is inside execve (a member's launcher running the next program), its
+    // command line reads empty for a moment: it is still the process that was started.
+    return cmdline === '' || cmdline.split('\0').some((a) => a.includes(marker));
   } catch {
     return false;
   }
