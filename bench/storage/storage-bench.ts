@@ -7,6 +7,8 @@ import { openEtcdStore } from '../../src/storage/etcd/etcd-store.js';
 import { openLmdbStore } from '../../src/storage/lmdb/lmdb-store.js';
 import type { Store } from '../../src/storage/store.js';
 import { startEtcdServer } from '../../src/storage/testing/etcd-server.js';
+import { printFigures } from '../figures.js';
+import { TOOLS, toolPath } from '../tools.js';
 import {
   median,
   percentile,
@@ -281,7 +283,7 @@ async function benchEmbedded(): Promise<Row[]> {
 }
 
 async function benchEtcd(): Promise<Row[]> {
-  const server = await startEtcdServer({});
+  const server = await startEtcdServer({ binary: toolPath(TOOLS.etcd) });
   try {
     const store = await openEtcdStore({ endpoints: [server.endpoint], prefix: '/registry' });
     const client = new Etcd3({
@@ -325,5 +327,5 @@ export async function runStorageBench(): Promise<void> {
   };
   const flat: Record<string, number> = {};
   for (const [backend, f] of Object.entries(out)) for (const [k, v] of Object.entries(f)) flat[`${backend}.${k}`] = v;
-  console.log(JSON.stringify(flat));
+  printFigures(flat);
 }
