@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the whole test suite with Node's test runner: every *.test.ts under src/, test/ and scripts/,
+// Runs the whole test suite with Node's test runner: every *.test.ts under src/, test/, scripts/ and bench/,
 // or only the files/folders given as arguments. Node 20 expands no globs, so we list files.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -19,7 +19,7 @@ function collect(path, out) {
 }
 
 const args = process.argv.slice(2);
-const roots = args.length > 0 ? args : ['src', 'test', 'scripts'];
+const roots = args.length > 0 ? args : ['src', 'test', 'scripts', 'bench'];
 const files = roots.flatMap((r) => collect(r, []));
 if (files.length === 0) {
   console.error('no test files found');

@@ -24,12 +24,6 @@ export function wrkRps(url: string, seconds: number, bearerToken?: string): Prom
   });
 }
 
-export function haveWrk(): Promise<boolean> {
-  return new Promise((resolve) =>
-    execFile('wrk', ['--version'], (err, stdout, stderr) => resolve(/wrk/.test(stdout + stderr) || !err)),
-  );
-}
-
 export interface Creds {
   readonly ca: string;
   readonly cert: string;

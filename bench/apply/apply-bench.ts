@@ -3,6 +3,7 @@ import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../src/index.js';
+import { printFigures } from '../figures.js';
 import { printTable, type Row, ratio, timeOps } from '../storage/measure.js';
 
 const OPS = Number(process.env.BENCH_APPLY_OPS ?? 1500);
@@ -166,5 +167,5 @@ export async function runApplyBench(): Promise<void> {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(JSON.stringify(figures));
+  printFigures(figures);
 }

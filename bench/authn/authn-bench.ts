@@ -3,6 +3,8 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchServer } from '../api/server-proc.js';
+import type { BenchOptions } from '../cli.js';
+import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
 import { keepAliveRps, type LoadCredentials } from './keepalive-load.js';
 
@@ -45,7 +47,9 @@ function adminCall(
  * served from the token cache) and by a static token. Rounds alternate the three; each figure is
  * the median over rounds of its ratio to the certificate run of the same round.
  */
-export async function runAuthnBench(): Promise<void> {
+export async function runAuthnBench(options: BenchOptions): Promise<void> {
+  const seconds = options.quick ? Math.min(2, SECONDS) : SECONDS;
+  const rounds = options.quick ? Math.min(2, ROUNDS) : ROUNDS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-authn-bench-'));
   try {
     const tokenFile = join(dir, 'tokens.csv');
@@ -83,9 +87,9 @@ export async function runAuthnBench(): Promise<void> {
         ['static token', { ca: admin.ca, token: STATIC_TOKEN }],
       ];
       const rps = new Map<string, number[]>(modes.map(([m]) => [m, []]));
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         for (const [mode, creds] of modes) {
-          const r = await keepAliveRps(server.url, GET_PATH, creds, { seconds: SECONDS, connections: CONNECTIONS });
+          const r = await keepAliveRps(server.url, GET_PATH, creds, { seconds: seconds, connections: CONNECTIONS });
           rps.get(mode)!.push(r);
         }
       }
@@ -107,7 +111,7 @@ export async function runAuthnBench(): Promise<void> {
         figures[`${mode.replaceAll(' ', '-')}.ratio`] = Math.round(median(ratios) * 1000) / 1000;
       }
       printTable('authentication: cached GETs by credential kind (baseline: client certificate)', rows);
-      console.log(JSON.stringify(figures));
+      printFigures(figures);
     } finally {
       await server.stop();
     }

@@ -1,8 +1,10 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { haveWrk, wrkRps } from '../api/load.js';
+import { wrkRps } from '../api/load.js';
 import { type BenchServer, startBenchServer } from '../api/server-proc.js';
+import type { BenchOptions } from '../cli.js';
+import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
 import { BENCH_NODE, BENCH_SECRET, NODE_NAMESPACE, NODES, PODS, seedNodeGraph } from './node-seed.js';
 import { type Creds, inParallel, post } from './seed-http.js';
@@ -107,8 +109,9 @@ const CASES: readonly Case[] = [
  * `node-7` (`system:node:node-7` in `system:nodes`) reading the secret of one of its pods under
  * `Node,RBAC` with 1,000 pods bound across 100 nodes in the node graph.
  */
-export async function runAuthzBench(): Promise<void> {
-  if (!(await haveWrk())) throw new Error('wrk is required: apt-get install -y wrk');
+export async function runAuthzBench(options: BenchOptions): Promise<void> {
+  const wrkSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
+  const rounds = options.quick ? Math.min(2, ROUNDS) : ROUNDS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-authz-bench-'));
   try {
     const dataDir = join(dir, 'data');
@@ -144,12 +147,12 @@ export async function runAuthzBench(): Promise<void> {
         rps[c.key] = [];
         rps[`${c.key}.alwaysallow`] = [];
       }
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         for (const c of CASES) {
           // Alternate which goes first.
           const order = round % 2 === 0 ? ['AlwaysAllow', c.mode] : [c.mode, 'AlwaysAllow'];
           for (const mode of order) {
-            const r = await wrkRps(`${urlOf(mode)}${c.path}`, WRK_SECONDS, c.token);
+            const r = await wrkRps(`${urlOf(mode)}${c.path}`, wrkSeconds, c.token);
             rps[mode === 'AlwaysAllow' ? `${c.key}.alwaysallow` : c.key]!.push(r);
           }
         }
@@ -176,7 +179,7 @@ export async function runAuthzBench(): Promise<void> {
       figures[`${c.key}.ratio`] = Math.round(median(ratios) * 1000) / 1000;
     }
     printTable('authorization: RBAC and Node against AlwaysAllow', rows);
-    console.log(JSON.stringify(figures));
+    printFigures(figures);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

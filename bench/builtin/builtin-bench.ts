@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { haveWrk, wrkRps } from '../api/load.js';
+import { wrkRps } from '../api/load.js';
 import { startBenchServer } from '../api/server-proc.js';
 import { post } from '../authz/seed-http.js';
+import type { BenchOptions } from '../cli.js';
+import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
 
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
@@ -105,8 +107,9 @@ function nodeStartMs(): Promise<number> {
  * creates/s (wrk POST, 64 connections) and cached GETs/s (wrk GET `?resourceVersion=0`) of a Pod
  * with two containers; start-to-ready on an empty store with every kind registered.
  */
-export async function runBuiltinBench(): Promise<void> {
-  if (!(await haveWrk())) throw new Error('wrk is required: apt-get install -y wrk');
+export async function runBuiltinBench(options: BenchOptions): Promise<void> {
+  const wrkSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
+  const rounds = options.quick ? Math.min(2, ROUNDS) : ROUNDS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-builtin-bench-'));
   try {
     const tokenFile = join(dir, 'tokens.csv');
@@ -114,7 +117,7 @@ export async function runBuiltinBench(): Promise<void> {
     const args = [`--token-auth-file=${tokenFile}`];
     const starts: number[] = [];
     const nodeStarts: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < rounds; i++) {
       const server = await startBenchServer(join(dir, `empty-${i}`), args);
       starts.push(server.startMs);
       await server.stop();
@@ -138,11 +141,11 @@ export async function runBuiltinBench(): Promise<void> {
       const gets: Record<string, number[]> = { pod: [], cm: [] };
       await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, 1, TOKEN); // warm up
       await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, 1, TOKEN);
-      for (let round = 0; round < ROUNDS; round++) {
-        creates.cm!.push(await wrkCreates(`${base}/configmaps`, cm, WRK_SECONDS, dir, 'cm'));
-        creates.pod!.push(await wrkCreates(`${base}/pods`, pod, WRK_SECONDS, dir, 'pod'));
-        gets.cm!.push(await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, WRK_SECONDS, TOKEN));
-        gets.pod!.push(await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, WRK_SECONDS, TOKEN));
+      for (let round = 0; round < rounds; round++) {
+        creates.cm!.push(await wrkCreates(`${base}/configmaps`, cm, wrkSeconds, dir, 'cm'));
+        creates.pod!.push(await wrkCreates(`${base}/pods`, pod, wrkSeconds, dir, 'pod'));
+        gets.cm!.push(await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, wrkSeconds, TOKEN));
+        gets.pod!.push(await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, wrkSeconds, TOKEN));
       }
       const ratios = (r: Record<string, number[]>) => r.pod!.map((p, i) => p / r.cm![i]!);
       const row = (metric: string, r: Record<string, number[]>): Row => {
@@ -173,17 +176,15 @@ export async function runBuiltinBench(): Promise<void> {
         },
       ];
       printTable('built-in kinds: Pod against ConfigMap', rows);
-      console.log(
-        JSON.stringify({
-          'pod.creates': Math.round(median(creates.pod!)),
-          'cm.creates': Math.round(median(creates.cm!)),
-          'creates.ratio': Math.round(median(ratios(creates)) * 1000) / 1000,
-          'pod.gets': Math.round(median(gets.pod!)),
-          'cm.gets': Math.round(median(gets.cm!)),
-          'gets.ratio': Math.round(median(ratios(gets)) * 1000) / 1000,
-          'start.ms': Math.round(median(starts)),
-        }),
-      );
+      printFigures({
+        'pod.creates': Math.round(median(creates.pod!)),
+        'cm.creates': Math.round(median(creates.cm!)),
+        'creates.ratio': Math.round(median(ratios(creates)) * 1000) / 1000,
+        'pod.gets': Math.round(median(gets.pod!)),
+        'cm.gets': Math.round(median(gets.cm!)),
+        'gets.ratio': Math.round(median(ratios(gets)) * 1000) / 1000,
+        'start.ms': Math.round(median(starts)),
+      });
     } finally {
       await server.stop();
     }

@@ -5,6 +5,7 @@ import { AUTHENTICATION_CLAIMS_DECLARATIONS, crdValidationDeclarations } from '.
 import { CelEnvironmentSet } from '../../src/cel/environment-set.js';
 import { celLibraries, versionedCelLibraries } from '../../src/cel/library/index.js';
 import { compile, evaluate, PreparedActivation } from '../../src/cel/program.js';
+import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
 
 /** Rounds per figure, ours and the raw engine alternating; the median ratio is reported. */
@@ -188,5 +189,5 @@ export async function runCelBench(): Promise<void> {
     figures[`${key}.evaluate_prepared.ratio`] = Math.round((preparedEvaluations.ratio ?? 0) * 1000) / 1000;
   }
   printTable('CEL: this layer beside the raw engine (@marcbachmann/cel-js), same inputs', rows);
-  console.log(JSON.stringify(figures));
+  printFigures(figures);
 }

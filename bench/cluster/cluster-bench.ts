@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,23 +7,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { etcdLeader, setBalancerServer, stopCluster, stopMember } from '../../src/cli/cluster/cluster-control.js';
 import type { ClusterState } from '../../src/cli/cluster/cluster-state.js';
 import { clusterUp } from '../../src/cli/cluster/cluster-up.js';
-import { haveWrk, wrkRps } from '../api/load.js';
+import { wrkRps } from '../api/load.js';
+import type { BenchOptions } from '../cli.js';
+import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
+import { TOOLS, toolPath } from '../tools.js';
 
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const TOKEN = 'cluster-bench-token-4f0a8c2d71b9';
 const NS = 'bench';
-const ETCD = process.env.ORCH_ETCD_BIN ?? '/usr/bin/etcd';
-const HAPROXY = process.env.ORCH_HAPROXY_BIN ?? '/usr/sbin/haproxy';
-
-function requireTool(path: string, hint: string): void {
-  try {
-    accessSync(path, constants.X_OK);
-  } catch {
-    throw new Error(`${path} is required: ${hint}`);
-  }
-}
 
 /** Creates per second with wrk: POSTs of a small ConfigMap (`generateName`) on 64 connections. */
 function wrkCreates(url: string, seconds: number, dir: string): Promise<number> {
@@ -130,10 +123,9 @@ async function longestWriteGap(p: Poster, ms: number, fault: () => Promise<void>
  * balancer with 1, 2 and 3 API servers in rotation (ratios against 1 server, rounds alternating),
  * then the longest write pause when the etcd leader is killed against the longest gap without a fault.
  */
-export async function runClusterBench(): Promise<void> {
-  requireTool(ETCD, 'apt-get install -y etcd-server (or set ORCH_ETCD_BIN)');
-  requireTool(HAPROXY, 'apt-get install -y haproxy (or set ORCH_HAPROXY_BIN)');
-  if (!(await haveWrk())) throw new Error('wrk is required: apt-get install -y wrk');
+export async function runClusterBench(options: BenchOptions): Promise<void> {
+  const wrkSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
+  const rounds = options.quick ? Math.min(1, ROUNDS) : ROUNDS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-cluster-bench-'));
   const tokenFile = join(dir, 'tokens.csv');
   writeFileSync(tokenFile, `${TOKEN},bench-user,bench-uid,"system:masters"\n`);
@@ -141,8 +133,8 @@ export async function runClusterBench(): Promise<void> {
   try {
     state = await clusterUp({
       dir: join(dir, 'cluster'),
-      etcdBinary: ETCD,
-      haproxyBinary: HAPROXY,
+      etcdBinary: toolPath(TOOLS.etcd),
+      haproxyBinary: toolPath(TOOLS.haproxy),
       apiserverArgs: [`--token-auth-file=${tokenFile}`],
     });
     const s = state;
@@ -159,11 +151,11 @@ export async function runClusterBench(): Promise<void> {
       const writes: number[][] = [[], [], []];
       const gets: number[][] = [[], [], []];
       await wrkRps(`${base}/read-me?resourceVersion=0`, 1, TOKEN); // warm up
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         for (let count = 1; count <= names.length; count++) {
           await use(count);
-          writes[count - 1]?.push(await wrkCreates(base, WRK_SECONDS, dir));
-          gets[count - 1]?.push(await wrkRps(`${base}/read-me?resourceVersion=0`, WRK_SECONDS, TOKEN));
+          writes[count - 1]?.push(await wrkCreates(base, wrkSeconds, dir));
+          gets[count - 1]?.push(await wrkRps(`${base}/read-me?resourceVersion=0`, wrkSeconds, TOKEN));
         }
       }
       await use(names.length);
@@ -196,18 +188,16 @@ export async function runClusterBench(): Promise<void> {
         lowerIsBetter: true,
       });
       printTable('cluster: 3 etcd members, API servers behind haproxy (all on one host)', rows);
-      console.log(
-        JSON.stringify({
-          'creates.1': Math.round(median(writes[0] ?? [])),
-          'creates.2': Math.round(median(writes[1] ?? [])),
-          'creates.3': Math.round(median(writes[2] ?? [])),
-          'gets.1': Math.round(median(gets[0] ?? [])),
-          'gets.2': Math.round(median(gets[1] ?? [])),
-          'gets.3': Math.round(median(gets[2] ?? [])),
-          'leaderLoss.pauseMs': Math.round(pause),
-          'quiet.gapMs': Math.round(quiet),
-        }),
-      );
+      printFigures({
+        'creates.1': Math.round(median(writes[0] ?? [])),
+        'creates.2': Math.round(median(writes[1] ?? [])),
+        'creates.3': Math.round(median(writes[2] ?? [])),
+        'gets.1': Math.round(median(gets[0] ?? [])),
+        'gets.2': Math.round(median(gets[1] ?? [])),
+        'gets.3': Math.round(median(gets[2] ?? [])),
+        'leaderLoss.pauseMs': Math.round(pause),
+        'quiet.gapMs': Math.round(quiet),
+      });
     } finally {
       p.close();
     }

@@ -4,6 +4,8 @@ import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startBenchServer } from '../api/server-proc.js';
+import type { BenchOptions } from '../cli.js';
+import { printFigures } from '../figures.js';
 import { printTable, type Row } from '../storage/measure.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -115,7 +117,9 @@ function startControllerManager(kubeconfig: string): Promise<ChildProcess> {
  * Pending). Both run against one API server (`--run-controllers=false`), the controller manager a
  * separate process over HTTPS with service-account credentials.
  */
-export async function runControllersBench(): Promise<void> {
+export async function runControllersBench(options: BenchOptions): Promise<void> {
+  const namespaces = options.quick ? Math.min(200, NAMESPACES) : NAMESPACES;
+  const deployments = options.quick ? Math.min(20, DEPLOYMENTS) : DEPLOYMENTS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-controllers-bench-'));
   const server = await startBenchServer(join(dir, 'data'), ['--run-controllers=false']);
   const api = client(server.url, server.admin);
@@ -123,14 +127,14 @@ export async function runControllersBench(): Promise<void> {
   try {
     // Baseline: a client makes the same objects the controllers would (namespace + account; deployment + replica set + pods).
     let t = performance.now();
-    await pool(NAMESPACES, async (i) => {
+    await pool(namespaces, async (i) => {
       await api.post('/api/v1/namespaces', { metadata: { name: `base-${i}` } });
       await api.post(`/api/v1/namespaces/base-${i}/serviceaccounts`, { metadata: { name: 'default' } });
     });
     const nsBaseline = performance.now() - t;
     await api.post('/api/v1/namespaces', { metadata: { name: 'base-apps' } });
     t = performance.now();
-    await pool(DEPLOYMENTS, async (i) => {
+    await pool(deployments, async (i) => {
       const name = `web-${i}`;
       await api.post('/apis/apps/v1/namespaces/base-apps/deployments', deployment(name));
       await api.post('/apis/apps/v1/namespaces/base-apps/replicasets', replicaSet(name));
@@ -140,7 +144,7 @@ export async function runControllersBench(): Promise<void> {
 
     cm = await startControllerManager(join(dir, 'data', 'admin.kubeconfig'));
     t = performance.now();
-    await pool(NAMESPACES, (i) => api.post('/api/v1/namespaces', { metadata: { name: `ns-${i}` } }));
+    await pool(namespaces, (i) => api.post('/api/v1/namespaces', { metadata: { name: `ns-${i}` } }));
     await until(
       async () =>
         (await api.count('/api/v1/serviceaccounts?fieldSelector=metadata.name%3Ddefault')) >=
@@ -150,24 +154,24 @@ export async function runControllersBench(): Promise<void> {
     const nsOurs = performance.now() - t;
     await api.post('/api/v1/namespaces', { metadata: { name: 'apps' } });
     t = performance.now();
-    await pool(DEPLOYMENTS, (i) => api.post('/apis/apps/v1/namespaces/apps/deployments', deployment(`web-${i}`)));
+    await pool(deployments, (i) => api.post('/apis/apps/v1/namespaces/apps/deployments', deployment(`web-${i}`)));
     await until(
       async () =>
-        (await api.count('/apis/apps/v1/namespaces/apps/replicasets')) >= DEPLOYMENTS &&
-        (await api.count('/api/v1/namespaces/apps/pods')) >= DEPLOYMENTS * REPLICAS,
+        (await api.count('/apis/apps/v1/namespaces/apps/replicasets')) >= deployments &&
+        (await api.count('/api/v1/namespaces/apps/pods')) >= deployments * REPLICAS,
       'replica sets and pods',
     );
     const deployOurs = performance.now() - t;
     const rows: Row[] = [
       {
-        metric: `${NAMESPACES} namespaces until every default ServiceAccount exists`,
+        metric: `${namespaces} namespaces until every default ServiceAccount exists`,
         ours: nsOurs,
         baseline: nsBaseline,
         unit: 'ms',
         lowerIsBetter: true,
       },
       {
-        metric: `${DEPLOYMENTS} Deployments × ${REPLICAS} until their ReplicaSets and Pods exist`,
+        metric: `${deployments} Deployments × ${REPLICAS} until their ReplicaSets and Pods exist`,
         ours: deployOurs,
         baseline: deployBaseline,
         unit: 'ms',
@@ -178,14 +182,12 @@ export async function runControllersBench(): Promise<void> {
       `controller manager (separate process, service-account credentials, qps ${QPS}) vs a client writing the same objects (${CONCURRENCY} in flight)`,
       rows,
     );
-    console.log(
-      JSON.stringify({
-        namespacesMs: nsOurs,
-        namespacesBaselineMs: nsBaseline,
-        deploymentsMs: deployOurs,
-        deploymentsBaselineMs: deployBaseline,
-      }),
-    );
+    printFigures({
+      namespacesMs: nsOurs,
+      namespacesBaselineMs: nsBaseline,
+      deploymentsMs: deployOurs,
+      deploymentsBaselineMs: deployBaseline,
+    });
   } finally {
     cm?.kill('SIGTERM');
     api.close();

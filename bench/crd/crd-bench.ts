@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { haveWrk, wrkRps } from '../api/load.js';
+import { wrkRps } from '../api/load.js';
 import { startBenchServer } from '../api/server-proc.js';
 import { wrkCreates } from '../builtin/builtin-bench.js';
+import type { BenchOptions } from '../cli.js';
+import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
 
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
@@ -174,8 +176,9 @@ async function configMapVisible(base: string, creds: Creds, i: number): Promise<
  * connections) and cached GETs/s (wrk GET `?resourceVersion=0`); then the time from a CRD's
  * create to Established and to being served, against a ConfigMap's create-to-visible time.
  */
-export async function runCrdBench(): Promise<void> {
-  if (!(await haveWrk())) throw new Error('wrk is required: apt-get install -y wrk');
+export async function runCrdBench(options: BenchOptions): Promise<void> {
+  const wrkSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
+  const rounds = options.quick ? Math.min(2, ROUNDS) : ROUNDS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-crd-bench-'));
   try {
     const tokenFile = join(dir, 'tokens.csv');
@@ -204,11 +207,11 @@ export async function runCrdBench(): Promise<void> {
       const gets: Record<string, number[]> = { cr: [], cm: [] };
       await wrkRps(`${crBase}/${crName}?resourceVersion=0`, 1, TOKEN);
       await wrkRps(`${cmBase}/${cmName}?resourceVersion=0`, 1, TOKEN);
-      for (let round = 0; round < ROUNDS; round++) {
-        creates.cm.push(await wrkCreates(cmBase, cm, WRK_SECONDS, dir, 'cm', TOKEN));
-        creates.cr.push(await wrkCreates(crBase, widget, WRK_SECONDS, dir, 'cr', TOKEN));
-        gets.cm.push(await wrkRps(`${cmBase}/${cmName}?resourceVersion=0`, WRK_SECONDS, TOKEN));
-        gets.cr.push(await wrkRps(`${crBase}/${crName}?resourceVersion=0`, WRK_SECONDS, TOKEN));
+      for (let round = 0; round < rounds; round++) {
+        creates.cm.push(await wrkCreates(cmBase, cm, wrkSeconds, dir, 'cm', TOKEN));
+        creates.cr.push(await wrkCreates(crBase, widget, wrkSeconds, dir, 'cr', TOKEN));
+        gets.cm.push(await wrkRps(`${cmBase}/${cmName}?resourceVersion=0`, wrkSeconds, TOKEN));
+        gets.cr.push(await wrkRps(`${crBase}/${crName}?resourceVersion=0`, wrkSeconds, TOKEN));
       }
       const established: number[] = [];
       const served: number[] = [];
@@ -258,19 +261,17 @@ export async function runCrdBench(): Promise<void> {
         },
       ];
       printTable('custom resources: a CRD-defined kind against ConfigMap', rows);
-      console.log(
-        JSON.stringify({
-          'cr.creates': Math.round(median(creates.cr)),
-          'cm.creates': Math.round(median(creates.cm)),
-          'creates.ratio': Math.round(median(ratios(creates)) * 1000) / 1000,
-          'cr.gets': Math.round(median(gets.cr)),
-          'cm.gets': Math.round(median(gets.cm)),
-          'gets.ratio': Math.round(median(ratios(gets)) * 1000) / 1000,
-          'established.ms': Math.round(median(established)),
-          'served.ms': Math.round(median(served)),
-          'max.served.ms': Math.round(Math.max(...served)),
-        }),
-      );
+      printFigures({
+        'cr.creates': Math.round(median(creates.cr)),
+        'cm.creates': Math.round(median(creates.cm)),
+        'creates.ratio': Math.round(median(ratios(creates)) * 1000) / 1000,
+        'cr.gets': Math.round(median(gets.cr)),
+        'cm.gets': Math.round(median(gets.cm)),
+        'gets.ratio': Math.round(median(ratios(gets)) * 1000) / 1000,
+        'established.ms': Math.round(median(established)),
+        'served.ms': Math.round(median(served)),
+        'max.served.ms': Math.round(Math.max(...served)),
+      });
     } finally {
       await server.stop();
     }

@@ -13,6 +13,7 @@ import {
 } from '../../src/encoding/index.js';
 import { decodeList, decodeObject, encodeList, encodeObject } from '../../src/encoding/protobuf/index.js';
 import { startServer } from '../../src/index.js';
+import { printFigures } from '../figures.js';
 import { printTable, type Row } from '../storage/measure.js';
 
 const event = {
@@ -161,5 +162,5 @@ export async function runEncodingBench(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   printTable('Encodings (Event object, 100-item EventList)', rows);
-  console.log(JSON.stringify(figures));
+  printFigures(figures);
 }

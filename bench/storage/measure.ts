@@ -48,10 +48,9 @@ export function value(bytes: number, seed: number): Uint8Array {
   return new TextEncoder().encode(s);
 }
 
-export interface Row {
+export type Row = {
   readonly metric: string;
   readonly ours: number;
-  readonly baseline: number;
   readonly unit: string;
   /** For latencies and durations lower is better: the ratio is baseline/ours. */
   readonly lowerIsBetter?: boolean;
@@ -59,10 +58,15 @@ export interface Row {
   readonly ratio?: number;
   /** The lowest and highest per-round ratio. */
   readonly spread?: readonly [number, number];
-}
+} & (
+  | { readonly baseline: number; readonly noBaseline?: undefined }
+  /** A figure nothing comparable exists for: why (printed in place of a baseline and ratio). */
+  | { readonly baseline?: undefined; readonly noBaseline: string }
+);
 
 export function ratio(r: Row): number {
   if (r.ratio !== undefined) return r.ratio;
+  if (r.baseline === undefined) return Number.NaN;
   if (!Number.isFinite(r.baseline) || r.baseline === 0) return Number.NaN;
   return r.lowerIsBetter ? r.baseline / r.ours : r.ours / r.baseline;
 }
@@ -70,9 +74,12 @@ export function ratio(r: Row): number {
 /**
  * Prints a table of figures. A bench never prints a blank figure: a row whose figure or ratio
  * is not a finite number (nothing completed, a tool failed) stops the bench with the rows named.
+ * Only a row that says why it has no baseline (`noBaseline`) prints without one.
  */
 export function printTable(title: string, rows: readonly Row[]): void {
-  const blank = rows.filter((r) => ![r.ours, r.baseline, ratio(r)].every(Number.isFinite));
+  const blank = rows.filter(
+    (r) => !(r.noBaseline === undefined ? [r.ours, r.baseline, ratio(r)] : [r.ours]).every(Number.isFinite),
+  );
   if (blank.length > 0) {
     throw new Error(
       `${title}: no figure measured for ${blank.map((r) => JSON.stringify(r.metric)).join(', ')} (nothing completed in the measuring window: is the machine overloaded, or did a tool fail?)`,
@@ -85,7 +92,10 @@ export function printTable(title: string, rows: readonly Row[]): void {
   console.log(`|---|---:|---:|---|---:|${rounds ? '---|' : ''}`);
   for (const r of rows) {
     const spread = r.spread ? `${fmt(r.spread[0])}–${fmt(r.spread[1])}` : '';
-    const line = `| ${r.metric} | ${fmt(r.ours)} | ${fmt(r.baseline)} | ${r.unit} | ${fmt(ratio(r))} |`;
+    const line =
+      r.noBaseline === undefined
+        ? `| ${r.metric} | ${fmt(r.ours)} | ${fmt(r.baseline)} | ${r.unit} | ${fmt(ratio(r))} |`
+        : `| ${r.metric} | ${fmt(r.ours)} | — | ${r.unit} (no baseline: ${r.noBaseline}) | — |`;
     console.log(rounds ? `${line} ${spread} |` : line);
   }
 }
