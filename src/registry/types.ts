@@ -23,8 +23,24 @@ export interface ListOptions {
   readonly fieldSelector?: string;
 }
 
+/**
+ * An object a response writer can copy instead of encoding (an object of the watch cache, kept
+ * as its stored bytes).
+ */
+export interface EncodedObject {
+  /** The object decoded (shared with other readers: never mutate it). */
+  readonly object: ApiObject;
+  /**
+   * The object's compact JSON as a response carries it, then `suffix`. `encode` is the writer's
+   * encoder of a decoded object, used when the stored bytes cannot serve as they are.
+   */
+  json(encode: (obj: ApiObject) => string, suffix?: string): Uint8Array;
+}
+
 export interface ObjectList {
   readonly items: ApiObject[];
+  /** The same items as encoded objects, when the list was read from the watch cache. */
+  readonly encodedItems?: readonly EncodedObject[];
   readonly resourceVersion: string;
   readonly continue?: string;
   readonly remainingItemCount?: number;
@@ -74,6 +90,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 export interface WatchEvent {
   readonly type: WatchEventType;
   readonly object: ApiObject;
+  /** The object as an encoded object, when the event came from the watch cache. */
+  readonly encoded?: EncodedObject;
 }
 
 export interface WatchOptions extends ListOptions {
@@ -116,6 +134,11 @@ export interface UpdatedObject {
 export interface ResourceStore {
   create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject>;
   get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject>;
+  /**
+   * The same read as `get`, as an encoded object when the watch cache serves it from its bytes
+   * (a resourceVersion is set); undefined when `get` must answer.
+   */
+  getEncoded?(ctx: RequestContext, name: string, o: GetOptions): Promise<EncodedObject | undefined>;
   list(ctx: RequestContext, o: ListOptions): Promise<ObjectList>;
   update(
     ctx: RequestContext,

@@ -19,6 +19,7 @@ import { parseDeleteOptions, parseDryRun } from './request-options.js';
 import {
   type ResponseConfig,
   writeCreated,
+  writeEncodedObject,
   writeError,
   writeList,
   writeObject,
@@ -97,8 +98,10 @@ async function dispatch(
   const { store, def } = served;
   switch (info.verb) {
     case 'get': {
-      const obj = await store.get(ctx, info.name, { resourceVersion: req.query.get('resourceVersion') ?? undefined });
-      return writeObject(req, cfg, def, 200, obj);
+      const getOptions = { resourceVersion: req.query.get('resourceVersion') ?? undefined };
+      const encoded = await store.getEncoded?.(ctx, info.name, getOptions);
+      if (encoded) return writeEncodedObject(req, cfg, def, encoded);
+      return writeObject(req, cfg, def, 200, await store.get(ctx, info.name, getOptions));
     }
     case 'list':
       return writeList(req, cfg, def, await store.list(ctx, listOptionsOf(req, cfg.watchList ?? true)));

@@ -20,7 +20,7 @@ import {
   shouldGzip,
 } from '../../encoding/index.js';
 import { encodeList, encodeObject, encodeStatus } from '../../encoding/protobuf/index.js';
-import type { ObjectList } from '../../registry/types.js';
+import type { EncodedObject, ObjectList } from '../../registry/types.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
 import { type IncludeObject, tableIncludeObject } from './table-options.js';
 
@@ -139,6 +139,23 @@ function includeObject(req: ApiRequest): IncludeObject | undefined {
   return tableIncludeObject(req.query);
 }
 
+/**
+ * One object read from the watch cache: in plain JSON its bytes are copied; any other form
+ * decodes it (see {@link writeObject}).
+ */
+export function writeEncodedObject(
+  req: ApiRequest,
+  cfg: ResponseConfig,
+  def: ResourceDefinition,
+  encoded: EncodedObject,
+): BodyResponse {
+  const media = negotiate(req, cfg, def);
+  if (isPlainJson(media)) {
+    return finish(req, cfg, 200, media, asBuffer(encoded.json(encodeJsonCompact, '\n')), {});
+  }
+  return writeObject(req, cfg, def, 200, encoded.object);
+}
+
 /** One object, converted to a Table or PartialObjectMetadata when the client asked for it. */
 export function writeObject(
   req: ApiRequest,
@@ -221,6 +238,11 @@ export function writeList(
     );
   }
   const head = { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: listMeta };
+  if (isPlainJson(media) && list.encodedItems) {
+    // Read from the watch cache: each item's stored bytes, copied.
+    const encoded = (item: unknown) => (item as EncodedObject).json(encodeJsonCompact);
+    return finish(req, cfg, 200, media, encodeJsonList(head, list.encodedItems, encoded), {});
+  }
   if (isPlainJson(media)) {
     // Item by item into one buffer; an item a GET encoded already is reused, nothing is cached.
     const cache = cfg.encodings;

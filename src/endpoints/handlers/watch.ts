@@ -5,13 +5,14 @@ import { buildTable, toPartialObjectMetadata } from '../../apis/table/index.js';
 import {
   encodeCborWatchEvent,
   encodeJson,
+  encodeJsonCompact,
   type NegotiatedMedia,
   NotAcceptableError,
   negotiateWatch,
 } from '../../encoding/index.js';
 import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/protobuf/index.js';
 import type { ServedResource } from '../../registry/resource-set/index.js';
-import type { RequestContext, WatchEvent, WatchOptions } from '../../registry/types.js';
+import type { EncodedObject, RequestContext, WatchEvent, WatchOptions } from '../../registry/types.js';
 import type { ApiRequest, StreamResponse } from '../handler.js';
 import { asBuffer, type ResponseConfig } from './response-writer.js';
 import { tableIncludeObject } from './table-options.js';
@@ -60,12 +61,18 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
   };
   return (ev: WatchEvent): Buffer | string | Uint8Array => {
     // Events from the watch cache are shared by every watcher: encode each once per media type.
+    // A cached event is one object for all its watchers; others are keyed by their object.
     if (cache && !media.target && ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
-      return cache.encode(ev.object, cacheKeys[ev.type], () => encodeEvent(ev, ev.object));
+      return cache.encode(ev.encoded ? ev : ev.object, cacheKeys[ev.type], () => encodeEvent(ev, undefined));
     }
     return encodeEvent(ev, convert(ev));
   };
-  function encodeEvent(ev: WatchEvent, object: unknown): Uint8Array {
+  /** One event; `object` undefined: the event's own object (copied from its bytes in JSON). */
+  function encodeEvent(ev: WatchEvent, converted: unknown): Uint8Array {
+    if (converted === undefined && media.encoding === 'json' && !media.pretty && ev.encoded) {
+      return jsonEventFrame(ev.type, ev.encoded);
+    }
+    const object = converted ?? ev.object;
     switch (media.encoding) {
       case 'protobuf': {
         const raw = ev.type === 'ERROR' ? encodeStatus(object as never) : encodeObject(def.schema, object as ApiObject);
@@ -77,6 +84,20 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
         return Buffer.from(encodeJson({ type: ev.type, object }));
     }
   }
+}
+
+const FRAME_HEADS: Readonly<Record<string, Buffer>> = Object.fromEntries(
+  ['ADDED', 'MODIFIED', 'DELETED'].map((t) => [t, Buffer.from(`{"type":"${t}","object":`)]),
+);
+
+/** `{"type":...,"object":...}` and a newline, as encodeJson writes it, the object copied from its bytes. */
+function jsonEventFrame(type: string, encoded: EncodedObject): Buffer {
+  const head = FRAME_HEADS[type] ?? Buffer.from(`{"type":${JSON.stringify(type)},"object":`);
+  const object = encoded.json(encodeJsonCompact, '}\n');
+  const out = Buffer.allocUnsafe(head.length + object.length);
+  head.copy(out, 0);
+  out.set(object, head.length);
+  return out;
 }
 
 /** A chunk the transport takes without copying: Buffers and strings as they are, other bytes viewed. */

@@ -2,8 +2,8 @@ import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type Cacher, ResourceVersionTooOldError, TooLargeResourceVersionError } from '../../storage/cacher/index.js';
 import { CorruptValueError } from '../../storage/errors.js';
-import type { DeepReadonly } from '../../util/deep-readonly.js';
-import type { ListOptions, ObjectList, RequestContext } from '../types.js';
+import type { EncodedObject, ListOptions, ObjectList, RequestContext } from '../types.js';
+import type { CachedObject } from './cached-object.js';
 import { selectionPredicate } from './predicate.js';
 import {
   EXPIRED_CONTINUE,
@@ -37,7 +37,7 @@ export function cacherErrorToStatus(rc: RegistryContext, e: unknown, sem?: ListS
  */
 export async function listFromCache(
   rc: RegistryContext,
-  cacher: Cacher<ApiObject>,
+  cacher: Cacher<CachedObject>,
   ctx: RequestContext,
   o: ListOptions,
 ): Promise<ObjectList | undefined> {
@@ -56,17 +56,22 @@ export async function listFromCache(
       consistent: sem.kind === 'latest' || undefined,
       minRevision: sem.kind === 'notOlderThan' ? sem.revision : undefined,
       limit: o.limit,
-      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj as ApiObject),
+      filter: predicate.everything ? undefined : (co) => predicate.matchesSelected(co),
       signal: ctx.signal,
     });
-    const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-      // The cache's shared objects leave the registry typed mutable (ObjectList); nothing above
-      // the registry writes to a read's result: response writers only encode it.
-      items: rc.codec.async
-        ? await convertFromStorage(rc, r.items as ApiObject[], ctx.signal)
-        : (r.items as ApiObject[]),
-      resourceVersion: r.revision.toString(),
-    };
+    // The cache's shared objects leave the registry typed mutable (ObjectList); nothing above
+    // the registry writes to a read's result: response writers only encode it.
+    const cached = r.items as CachedObject[];
+    const list: Mutable<ObjectList> = rc.codec.async
+      ? {
+          items: await convertFromStorage(
+            rc,
+            cached.map((co) => co.object),
+            ctx.signal,
+          ),
+          resourceVersion: r.revision.toString(),
+        }
+      : new CachedObjectList(cached, r.revision.toString());
     if (r.more && r.lastKey) {
       list.continue = encodeContinue(
         { rv: r.revision.toString(), start: r.lastKey.slice(prefix.length) },
@@ -84,26 +89,75 @@ export async function listFromCache(
 /** A get served from the watch cache: `0` = any state, a value = not older than it. */
 export async function getFromCache(
   rc: RegistryContext,
-  cacher: Cacher<ApiObject>,
+  cacher: Cacher<CachedObject>,
   ctx: RequestContext,
   name: string,
   resourceVersion: string,
 ): Promise<ApiObject> {
+  const object = (await cachedObject(rc, cacher, ctx, name, resourceVersion)).object;
+  // [conversion] The cache holds stored objects of a webhook-converted resource; converting
+  // leaves them alone (the converter returns new objects).
+  if (rc.codec.async) return convertOneFromStorage(rc, object, ctx.signal);
+  // Shared with every reader, typed mutable at the registry boundary: see listFromCache.
+  return object;
+}
+
+/**
+ * The same get as an encoded object, for response writers that copy its bytes; undefined for a
+ * webhook-converted resource (its cache holds another version).
+ */
+export async function getEncodedFromCache(
+  rc: RegistryContext,
+  cacher: Cacher<CachedObject>,
+  ctx: RequestContext,
+  name: string,
+  resourceVersion: string,
+): Promise<EncodedObject | undefined> {
+  if (rc.codec.async) return undefined;
+  return cachedObject(rc, cacher, ctx, name, resourceVersion);
+}
+
+async function cachedObject(
+  rc: RegistryContext,
+  cacher: Cacher<CachedObject>,
+  ctx: RequestContext,
+  name: string,
+  resourceVersion: string,
+): Promise<CachedObject> {
   const revision = parseResourceVersion(resourceVersion);
-  let object: DeepReadonly<ApiObject> | undefined;
+  let object: CachedObject | undefined;
   try {
-    ({ object } = await cacher.get(keyFor(rc, ctx.namespace, name), {
+    ({ object } = (await cacher.get(keyFor(rc, ctx.namespace, name), {
       minRevision: revision === 0n ? undefined : revision,
       // Only a read that may wait needs the request's signal; creating it costs more than the read.
       signal: revision === 0n ? undefined : ctx.signal,
-    }));
+    })) as { object: CachedObject | undefined });
   } catch (e) {
     throw cacherErrorToStatus(rc, e);
   }
   if (!object) throw apiErrors.notFound(rc.gr, name);
-  // [conversion] The cache holds stored objects of a webhook-converted resource; converting
-  // leaves them alone (the converter returns new objects).
-  if (rc.codec.async) return convertOneFromStorage(rc, object as ApiObject, ctx.signal);
-  // Shared with every reader, typed mutable at the registry boundary: see listFromCache.
-  return object as ApiObject;
+  return object;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A list read from the watch cache: its items decoded only when someone reads `items` (a
+ * response in JSON copies `encodedItems`' bytes instead).
+ */
+class CachedObjectList implements ObjectList {
+  private decoded: ApiObject[] | undefined;
+  // Own properties only once set, as on a plain list object.
+  declare continue?: string;
+  declare remainingItemCount?: number;
+
+  constructor(
+    readonly encodedItems: readonly CachedObject[],
+    readonly resourceVersion: string,
+  ) {}
+
+  get items(): ApiObject[] {
+    this.decoded ??= this.encodedItems.map((co) => co.object);
+    return this.decoded;
+  }
 }

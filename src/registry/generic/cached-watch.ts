@@ -8,6 +8,7 @@ import {
   WatcherTooSlowError,
 } from '../../storage/cacher/index.js';
 import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../types.js';
+import type { CachedObject } from './cached-object.js';
 import { cacherErrorToStatus } from './cached-read.js';
 import { checkListOptions } from './list-options-validation.js';
 import { selectionPredicate } from './predicate.js';
@@ -34,7 +35,7 @@ function errorStream(status: StatusError): WatchStream {
  */
 export async function watchFromCache(
   rc: RegistryContext,
-  cacher: Cacher<ApiObject>,
+  cacher: Cacher<CachedObject>,
   ctx: RequestContext,
   o: WatchOptions,
 ): Promise<WatchStream> {
@@ -52,7 +53,7 @@ export async function watchFromCache(
   const ac = new AbortController();
   const onAbort = () => ac.abort();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  let watcher: Awaited<ReturnType<Cacher<ApiObject>['watch']>>;
+  let watcher: Awaited<ReturnType<Cacher<CachedObject>['watch']>>;
   try {
     const initial = o.sendInitialEvents === true;
     watcher = await cacher.watch({
@@ -60,7 +61,7 @@ export async function watchFromCache(
       afterRevision: revision === 0n ? undefined : revision,
       sendInitialEvents: initial || undefined,
       consistent: rv === '' || undefined,
-      filter: predicate.everything ? undefined : (obj) => predicate.matches(obj as ApiObject),
+      filter: predicate.everything ? undefined : (co) => predicate.matchesSelected(co),
       allowBookmarks: o.allowWatchBookmarks === true,
       signal: ac.signal,
     });
@@ -70,8 +71,17 @@ export async function watchFromCache(
     throw cacherErrorToStatus(rc, e);
   }
   const apiVersion = apiVersionOf(rc.def);
-  const toWatchEvent = (ev: CacheWatchEvent<ApiObject>): WatchEvent => {
-    if (ev.type !== 'BOOKMARK') return ev;
+  const events = rc.watchEvents;
+  const toWatchEvent = (ev: CacheWatchEvent<CachedObject>): WatchEvent => {
+    if (ev.type !== 'BOOKMARK') {
+      // One event object per cache event, shared by every watcher (and its encodings with it).
+      let shared = events.get(ev);
+      if (!shared) {
+        shared = new CachedWatchEvent(ev.type, ev.object);
+        events.set(ev, shared);
+      }
+      return shared;
+    }
     const metadata: ApiObject['metadata'] = { resourceVersion: ev.revision.toString() };
     if (ev.initialEventsEnd) metadata.annotations = { [rc.domain.initialEventsEndAnnotation]: 'true' };
     return { type: 'BOOKMARK', object: { apiVersion, kind: rc.def.kind, metadata } };
@@ -85,10 +95,10 @@ export async function watchFromCache(
   };
   async function nextBatch(): Promise<readonly WatchEvent[] | undefined> {
     if (ended) return undefined;
-    let batch: CacheWatchEvent<ApiObject>[] | undefined;
+    let batch: CacheWatchEvent<CachedObject>[] | undefined;
     try {
       // Shared, read-only events, typed mutable at the registry boundary (see listFromCache).
-      batch = (await watcher.nextBatch()) as CacheWatchEvent<ApiObject>[] | undefined;
+      batch = (await watcher.nextBatch()) as CacheWatchEvent<CachedObject>[] | undefined;
     } catch (e) {
       end();
       // A watcher that fell behind is closed; the client re-watches from its last version.
@@ -102,12 +112,11 @@ export async function watchFromCache(
       end();
       return undefined;
     }
-    // Change events pass through as they are (shared by every watcher); bookmarks become objects.
-    const events = batch.some((ev) => ev.type === 'BOOKMARK') ? batch.map(toWatchEvent) : (batch as WatchEvent[]);
-    if (!rc.codec.async) return events;
+    const out = batch.map(toWatchEvent);
+    if (!rc.codec.async) return out;
     // [conversion] The cache holds stored objects of a webhook-converted resource: one batch
     // per wake-up (the initial objects are one); a failed conversion is the stream's last event.
-    const r = await convertWatchBatch(rc, events, ac.signal);
+    const r = await convertWatchBatch(rc, out, ac.signal);
     if (r.failed) end();
     return r.events;
   }
@@ -120,4 +129,19 @@ export async function watchFromCache(
   }
   const it = iterate();
   return { [Symbol.asyncIterator]: () => it, nextBatch, stop: end };
+}
+
+/**
+ * A change event of the watch cache: the object decoded only when read (a JSON watch copies
+ * the encoded object's bytes instead).
+ */
+class CachedWatchEvent implements WatchEvent {
+  constructor(
+    readonly type: 'ADDED' | 'MODIFIED' | 'DELETED',
+    readonly encoded: CachedObject,
+  ) {}
+
+  get object(): ApiObject {
+    return this.encoded.object;
+  }
 }

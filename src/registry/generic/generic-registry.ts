@@ -3,6 +3,7 @@ import type { ApiObject } from '../../apis/object.js';
 import type {
   CreateOptions,
   DeleteOptions,
+  EncodedObject,
   GetOptions,
   ListOptions,
   ObjectList,
@@ -13,7 +14,7 @@ import type {
   WatchOptions,
   WatchStream,
 } from '../types.js';
-import { getFromCache, listFromCache } from './cached-read.js';
+import { getEncodedFromCache, getFromCache, listFromCache } from './cached-read.js';
 import { watchFromCache } from './cached-watch.js';
 import { createSubresourceObject } from './computed-create.js';
 import { createObject } from './create.js';
@@ -48,6 +49,10 @@ export class GenericRegistry implements ResourceStore {
     // resourceVersion unset reads the store (most recent); `0` or a value reads the watch cache.
     if (this.rc.cacher && o.resourceVersion) return getFromCache(this.rc, this.rc.cacher, ctx, name, o.resourceVersion);
     return getObject(this.rc, ctx, name, o);
+  }
+  async getEncoded(ctx: RequestContext, name: string, o: GetOptions): Promise<EncodedObject | undefined> {
+    if (!this.rc.cacher || !o.resourceVersion) return undefined;
+    return getEncodedFromCache(this.rc, this.rc.cacher, ctx, name, o.resourceVersion);
   }
   async list(ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
     if (this.rc.cacher) {

@@ -20,6 +20,14 @@ export interface SelectionPredicate {
   /** True when no selector restricts the result (remainingItemCount is reported then). */
   readonly everything: boolean;
   matches(obj: ApiObject): boolean;
+  /** The same test on what a selector reads of an object, computed once per cached object. */
+  matchesSelected(selected: SelectedValues): boolean;
+}
+
+/** What selectors read of an object: its labels and, when a field selector asks, its field values. */
+export interface SelectedValues {
+  labels(): Readonly<Record<string, string>>;
+  fields(): Readonly<Record<string, string>>;
 }
 
 export function selectionPredicate(def: ResourceDefinition, o: ListOptions): SelectionPredicate {
@@ -29,12 +37,17 @@ export function selectionPredicate(def: ResourceDefinition, o: ListOptions): Sel
     const fields = o.fieldSelector ? convertFieldSelector(parseFieldSelector(o.fieldSelector), support) : undefined;
     const useLabels = labels !== undefined && !labels.empty;
     const useFields = fields !== undefined && !fields.empty;
-    if (!useLabels && !useFields) return { everything: true, matches: () => true };
+    if (!useLabels && !useFields) return { everything: true, matches: () => true, matchesSelected: () => true };
     return {
       everything: false,
       matches(obj) {
         if (useLabels && !matchesLabels(labels, obj.metadata.labels ?? {})) return false;
         if (useFields && !matchesFields(fields, support.fieldSet(obj))) return false;
+        return true;
+      },
+      matchesSelected(selected) {
+        if (useLabels && !matchesLabels(labels, selected.labels())) return false;
+        if (useFields && !matchesFields(fields, selected.fields())) return false;
         return true;
       },
     };

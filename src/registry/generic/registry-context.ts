@@ -1,12 +1,13 @@
 import type { Admission } from '../../admission/index.js';
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { GroupResource } from '../../apis/meta/status.js';
-import type { ApiObject } from '../../apis/object.js';
 import { type ResourceDefinition, storageResourceOf } from '../../apis/resource-definition.js';
 import type { Cacher } from '../../storage/cacher/index.js';
 import { type KeyScheme, namespacePrefix, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
+import type { WatchEvent } from '../types.js';
+import type { CachedObject } from './cached-object.js';
 import type { ResourceFieldTracking } from './field-tracking.js';
 import type { StoredCodec } from './stored-object.js';
 import type { WriteHooks } from './write-hooks.js';
@@ -28,7 +29,9 @@ export interface RegistryContext {
   /** Mutating and validating admission, run on every create, update and delete. */
   readonly admission: Admission;
   /** The resource's watch cache: lists, watches and versioned gets are served from it. */
-  readonly cacher?: Cacher<ApiObject>;
+  readonly cacher?: Cacher<CachedObject>;
+  /** Each change event of the watch cache as a watch event, made once for all its watchers. */
+  readonly watchEvents: WeakMap<object, WatchEvent>;
   // --- deletion lifecycle (src/registry/generic/delete*.ts) ---
   /**
    * Feature gate AllowUnsafeMalformedObjectDeletion (default false): honour

@@ -53,6 +53,8 @@ export interface StoredCodec {
    * with this in batches (see stored-conversion.ts). Absent: `encode`/`decode` convert.
    */
   readonly async?: AsyncStorageVersionConversion;
+  /** True when `decode` converts: the stored bytes are not the object as served. */
+  readonly convertsOnRead?: boolean;
 }
 
 const PLAIN_CODEC: StoredCodec = Object.freeze({ encode: encodeStored, decode: decodeStored });
@@ -76,6 +78,7 @@ export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>): St
     };
   }
   return {
+    convertsOnRead: true,
     encode: (obj) => encodeStored(conversion.toStorage(obj)),
     decode(kv) {
       const stored = decodeStored(kv);

@@ -2,11 +2,13 @@ import type { Admission } from '../../admission/index.js';
 import type { ApiDomain } from '../../apis/api-domain.js';
 import type { ApiObject } from '../../apis/object.js';
 import { type ResourceDefinition, storageResourceOf } from '../../apis/resource-definition.js';
+import { fieldLabelsOf } from '../../apis/selectors/index.js';
 import { Cacher } from '../../storage/cacher/index.js';
 import { type KeyScheme, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
+import { CachedObject } from '../generic/cached-object.js';
 import { ResourceFieldTracking } from '../generic/field-tracking.js';
 import { GenericRegistry } from '../generic/generic-registry.js';
 import type { RegistryContext } from '../generic/registry-context.js';
@@ -57,10 +59,10 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
     const cacher =
       deps.watchCache === false || def.virtual
         ? undefined
-        : new Cacher<ApiObject>({
+        : new Cacher<CachedObject>({
             store: deps.store,
             prefix: resourcePrefix(deps.keys, stored.group, stored.resource),
-            decode: codec.decode,
+            decode: CachedObject.decoder({ codec, fieldSet: fieldLabelsOf(def).fieldSet }),
             logger: deps.logger ?? silentLogger,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
           });
@@ -74,6 +76,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       clock: deps.clock,
       uid: deps.uid,
       cacher,
+      watchEvents: new WeakMap(),
       fields,
       admission: deps.admission,
       domain: deps.domain,

@@ -1,6 +1,7 @@
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
 import type { Cacher } from '../../storage/cacher/index.js';
+import type { CachedObject } from '../generic/cached-object.js';
 import type { ResourceFieldTracking } from '../generic/field-tracking.js';
 import type { ResourceStore } from '../types.js';
 
@@ -12,5 +13,5 @@ export interface ServedResource {
   /** The resource's field manager and reset fields (server-side apply computes ownership itself). */
   readonly fields: ResourceFieldTracking;
   /** The resource's watch cache, when it has one. */
-  readonly cacher?: Cacher<ApiObject>;
+  readonly cacher?: Cacher<CachedObject>;
 }

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encodeJsonCompact } from '../../encoding/index.js';
+import { stringifyJson } from '../../util/json-text.js';
+import { CachedObject } from './cached-object.js';
+import { findMetadataEnd, needsGoEscaping, withResourceVersion } from './stored-json.js';
+import { decodeStored, encodeStored, storedCodec } from './stored-object.js';
+
+const bytes = (s: string) => Buffer.from(s);
+
+describe('stored JSON', () => {
+  it('finds the end of the top-level metadata, past strings, escapes and nested metadata keys', () => {
+    const cases: [string, number | undefined][] = [
+      ['{"metadata":{"name":"a"}}', 23],
+      ['{"kind":"X","metadata":{}}', 24],
+      ['{"spec":{"metadata":{"x":1}},"metadata":{"name":"b"}}', 51],
+      ['{"a":"\\"metadata\\":{","metadata":{"name":"}\\\\"}}', 46],
+      ['{"a":["metadata",{"metadata":{}}],"metadata":{"n":[1,{"}":"{"}]}}', 63],
+      ['{"kind":"X"}', undefined],
+      ['{"metadata":"x"}', undefined],
+      ['[{"metadata":{}}]', undefined],
+      ['{"metadata":{"labels":{"resourceVersion":"1"}}}', undefined],
+    ];
+    for (const [json, close] of cases) {
+      const end = findMetadataEnd(bytes(json));
+      assert.equal(end?.close, close, json);
+      if (close !== undefined) assert.equal(json[close], '}', json);
+    }
+  });
+
+  it('writes the resourceVersion as the last member of metadata, as the decoded object serializes', () => {
+    const objects = [
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'a', namespace: 'ns', labels: { x: 'y' } },
+        data: { k: 'v' },
+      },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: {}, data: { é: 'ü ✓' } },
+      { kind: 'X', apiVersion: 'v1', spec: { metadata: { name: 'inner' } }, metadata: { name: 'outer' } },
+    ];
+    for (const obj of objects) {
+      const stored = encodeStored(obj as never);
+      const kv = { key: '/k', value: stored, createRevision: 5n, modRevision: 42n };
+      const expected = `${encodeJsonCompact(decodeStored(kv))}\n`;
+      const end = findMetadataEnd(stored);
+      assert.ok(end);
+      assert.equal(withResourceVersion(stored, end, '42', '\n').toString(), expected);
+    }
+  });
+
+  it('leaves values Go escapes differently to the encoder', () => {
+    for (const s of ['a<b', 'a>b', 'a&b', 'a\u2028b', 'a\u2029b', '\ud800']) {
+      assert.equal(needsGoEscaping(bytes(stringifyJson({ s }) as string)), true, JSON.stringify(s));
+    }
+    assert.equal(needsGoEscaping(bytes('{"s":"plain ü"}')), false);
+  });
+
+  it('a cached object answers the bytes of the decoded object in every case', () => {
+    const codec = storedCodec({});
+    const type = { codec, fieldSet: () => ({}) };
+    const decode = CachedObject.decoder(type);
+    const objects = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { html: '<b>&amp;</b>' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', labels: { resourceVersion: 'x' } } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', uid: 'u' }, data: { big: 9007199254740993n } },
+    ];
+    for (const obj of objects) {
+      const kv = { key: '/k', value: encodeStored(obj as never), createRevision: 1n, modRevision: 7n };
+      const co = decode(kv);
+      assert.equal(
+        Buffer.from(co.json(encodeJsonCompact, '\n')).toString(),
+        `${encodeJsonCompact(decodeStored(kv))}\n`,
+      );
+      assert.equal(co.object.metadata.resourceVersion, '7');
+      assert.deepEqual(co.labels(), (obj.metadata as { labels?: object }).labels ?? {});
+    }
+  });
+});
