@@ -51,7 +51,17 @@ export {
   splitYamlWarnings,
   strictDecodingErrors,
 } from './field-validation.js';
-export { encodeJson, encodeJsonCompact, encodeJsonList, goJsonEscape } from './json-encode.js';
+export {
+  encodeJson,
+  encodeJsonCompact,
+  encodeJsonList,
+  goJsonEscape,
+  type JsonPart,
+  partBytes,
+  partLength,
+  type SplicedBytes,
+  writePart,
+} from './json-encode.js';
 export {
   type DuplicateField,
   decodeJsonStrict,

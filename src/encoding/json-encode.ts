@@ -53,29 +53,67 @@ export function encodeJsonCompact(value: unknown): string {
 export function encodeJsonList(
   head: Readonly<Record<string, unknown>>,
   items: readonly unknown[],
-  encodeItem: (item: unknown) => string | Uint8Array = encodeJsonCompact,
+  encodeItem: (item: unknown) => JsonPart = encodeJsonCompact,
 ): Buffer {
   const headJson = goJsonEscape(stringifyJson(head) ?? '{}');
   const open = `${headJson.length > 2 ? `${headJson.slice(0, -1)},` : '{'}"items":[`;
-  const parts: (string | Uint8Array)[] = new Array(items.length);
+  const parts: JsonPart[] = new Array(items.length);
   let length = Buffer.byteLength(open) + LIST_CLOSE.length + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
     const part = encodeItem(items[i]);
     parts[i] = part;
-    length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+    length += partLength(part);
   }
   const out = Buffer.allocUnsafe(length);
   let at = out.write(open, 0);
   for (let i = 0; i < parts.length; i++) {
     if (i > 0) out[at++] = COMMA;
-    const part = parts[i];
-    if (typeof part === 'string') at += out.write(part, at);
-    else {
-      out.set(part, at);
-      at += part.length;
-    }
+    at = writePart(out, at, parts[i] as JsonPart);
   }
   LIST_CLOSE.copy(out, at);
+  return out;
+}
+
+/**
+ * Stored JSON bytes with an ASCII text inserted at one offset (an object's resourceVersion,
+ * written into the bytes it is stored as): copied once, into the buffer that goes out.
+ */
+export interface SplicedBytes {
+  readonly bytes: Uint8Array;
+  readonly at: number;
+  readonly insert: string;
+}
+
+/** One item of a list body: JSON text, JSON bytes, or bytes with an insertion. */
+export type JsonPart = string | Uint8Array | SplicedBytes;
+
+/** The bytes `part` takes once written. */
+export function partLength(part: JsonPart): number {
+  if (typeof part === 'string') return Buffer.byteLength(part);
+  if (part instanceof Uint8Array) return part.length;
+  return part.bytes.length + part.insert.length;
+}
+
+/** Writes `part` into `out` at `at`; returns the offset after it. */
+export function writePart(out: Buffer, at: number, part: JsonPart): number {
+  if (typeof part === 'string') return at + out.write(part, at);
+  if (part instanceof Uint8Array) {
+    out.set(part, at);
+    return at + part.length;
+  }
+  const { bytes, at: split, insert } = part;
+  out.set(bytes.subarray(0, split), at);
+  let to = at + split;
+  to += out.write(insert, to, 'latin1');
+  out.set(bytes.subarray(split), to);
+  return to + bytes.length - split;
+}
+
+/** A part as one buffer, followed by `suffix` (ASCII). */
+export function partBytes(part: JsonPart, suffix = ''): Buffer {
+  const out = Buffer.allocUnsafe(partLength(part) + suffix.length);
+  const at = writePart(out, 0, part);
+  if (suffix) out.write(suffix, at, 'latin1');
   return out;
 }
 

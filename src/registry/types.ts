@@ -1,5 +1,6 @@
 import type { ApiObject } from '../apis/object.js';
 import type { RequestContext } from '../apis/request/request-context.js';
+import type { JsonPart } from '../encoding/index.js';
 
 export type { RequestContext } from '../apis/request/request-context.js';
 
@@ -30,11 +31,10 @@ export interface ListOptions {
 export interface EncodedObject {
   /** The object decoded (shared with other readers: never mutate it). */
   readonly object: ApiObject;
-  /**
-   * The object's compact JSON as a response carries it, then `suffix`. `encode` is the writer's
-   * encoder of a decoded object, used when the stored bytes cannot serve as they are.
-   */
-  json(encode: (obj: ApiObject) => string, suffix?: string): Uint8Array;
+  /** The object's compact JSON as a response carries it (Go's escaping), then `suffix` (ASCII). */
+  json(suffix?: string): Uint8Array;
+  /** The same JSON as a part a writer copies straight into a larger buffer (a list body). */
+  jsonPart(): JsonPart;
 }
 
 export interface ObjectList {

@@ -40,8 +40,21 @@ export interface ClientWatchOptions extends ClientListOptions {
   readonly timeoutSeconds?: number;
 }
 
+/**
+ * An object a server in the same process shares instead of handing out a decoded copy: decoded
+ * on demand (`object`), kept as its stored bytes meanwhile. Holding it costs next to nothing.
+ */
+export interface SharedObject {
+  readonly object: ApiObject;
+  /** Its `metadata.namespace` ('' for a cluster-scoped object) and name, when known without decoding. */
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
 export interface ClientObjectList {
   readonly items: ApiObject[];
+  /** In process, from the watch cache: the same items as shared objects. */
+  readonly encodedItems?: readonly SharedObject[];
   readonly resourceVersion: string;
   readonly continue?: string;
 }
@@ -52,6 +65,8 @@ export type ClientWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
 export interface ClientWatchEvent {
   readonly type: ClientWatchEventType;
   readonly object: ApiObject;
+  /** In process, from the watch cache: the event's object as a shared object. */
+  readonly encoded?: SharedObject;
 }
 
 /** A running watch: iterate for events until it ends; `stop()` (or the signal) ends it. */

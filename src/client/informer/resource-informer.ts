@@ -1,6 +1,6 @@
 import type { ApiObject } from '../../apis/object.js';
 import type { Logger } from '../../util/logger.js';
-import type { ApiResource, ClientWatchEvent, ResourceClient } from '../api/api-client.js';
+import type { ApiResource, ClientWatchEvent, ResourceClient, SharedObject } from '../api/api-client.js';
 import { errorText, sleep } from '../client-support.js';
 import type { Informer, InformerHandlers } from './informer.js';
 
@@ -11,8 +11,8 @@ export interface ResourceInformerOptions {
   /** Stops the informer when it aborts. */
   readonly signal: AbortSignal;
   /**
-   * Page size of the (re-)lists. Default: one unpaged list, which the watch cache serves with
-   * the very object instances it holds (in process), so the informer's cache costs no second copy of them
+   * Page size of the (re-)lists. Default: one unpaged list, which the watch cache serves as the
+   * shared objects it holds (in process), so the informer's cache costs no second copy of them
    * (pages after the first are read from the store and decoded afresh).
    */
   readonly pageSize?: number;
@@ -27,6 +27,27 @@ function keyOf(obj: ApiObject): string {
 }
 
 /**
+ * What the informer keeps per object: a decoded object, or (in process) the watch cache's
+ * shared object, decoded whenever it is read and otherwise kept only as the cache's bytes.
+ */
+type Held = ApiObject | SharedObject;
+
+/** The cache key of a shared object, from its own names when it tells them (no decoding). */
+function heldKey(held: SharedObject): string {
+  const { namespace, name } = held;
+  return namespace !== undefined && name !== undefined ? `${namespace}/${name}` : keyOf(held.object);
+}
+
+function objectOf(held: Held): ApiObject {
+  return isShared(held) ? held.object : held;
+}
+
+function isShared(held: Held): held is SharedObject {
+  // Decoded API objects carry `metadata`; a shared object exposes only its decoded `object`.
+  return !('metadata' in held);
+}
+
+/**
  * client-go's reflector plus store for one served resource, over any {@link ResourceClient} (in
  * process or HTTP): lists every object (all namespaces), then watches from the list's resourceVersion,
  * keeping a cache and calling the handlers for each change. A watch that fails (an ERROR event,
@@ -36,7 +57,7 @@ function keyOf(obj: ApiObject): string {
  */
 export class ResourceInformer implements Informer {
   readonly resource: ApiResource;
-  private readonly cache = new Map<string, ApiObject>();
+  private readonly cache = new Map<string, Held>();
   private readonly handlers: InformerHandlers[] = [];
   private syncedFlag = false;
   private resolveSynced!: () => void;
@@ -56,9 +77,9 @@ export class ResourceInformer implements Informer {
   addHandlers(h: InformerHandlers): void {
     this.handlers.push(h);
     if (!h.onAdd) return;
-    for (const obj of this.cache.values()) {
+    for (const held of this.cache.values()) {
       try {
-        h.onAdd(obj);
+        h.onAdd(objectOf(held));
       } catch (e) {
         this.options.logger.error('informer: handler failed', {
           resource: this.resourceName(),
@@ -90,12 +111,19 @@ export class ResourceInformer implements Informer {
 
   /** The cached objects (all namespaces, or one). */
   list(namespace?: string): ApiObject[] {
-    const all = [...this.cache.values()];
-    return namespace === undefined ? all : all.filter((o) => (o.metadata.namespace ?? '') === namespace);
+    const all: ApiObject[] = [];
+    const prefix = namespace === undefined ? undefined : `${namespace}/`;
+    for (const [key, held] of this.cache) {
+      if (prefix === undefined || (key.startsWith(prefix) && key.indexOf('/', prefix.length) < 0)) {
+        all.push(objectOf(held));
+      }
+    }
+    return all;
   }
 
   get(namespace: string, name: string): ApiObject | undefined {
-    return this.cache.get(`${namespace}/${name}`);
+    const held = this.cache.get(`${namespace}/${name}`);
+    return held === undefined ? undefined : objectOf(held);
   }
 
   private async loop(): Promise<void> {
@@ -133,7 +161,7 @@ export class ResourceInformer implements Informer {
 
   /** Lists everything, replaces the cache (delivering the differences) and returns the list RV. */
   private async relist(): Promise<string> {
-    const fresh = new Map<string, ApiObject>();
+    const fresh = new Map<string, Held>();
     let cont: string | undefined;
     let rv = '';
     do {
@@ -143,17 +171,19 @@ export class ResourceInformer implements Informer {
         pageSize === undefined ? {} : { limit: pageSize, continue: cont },
         this.options.signal,
       );
-      for (const obj of page.items) fresh.set(keyOf(obj), obj);
+      const shared = page.encodedItems;
+      if (shared) for (const held of shared) fresh.set(heldKey(held), held);
+      else for (const obj of page.items) fresh.set(keyOf(obj), obj);
       rv ||= page.resourceVersion;
       cont = page.continue;
     } while (cont);
     for (const [key, old] of this.cache) {
       if (!fresh.has(key)) {
         this.cache.delete(key);
-        this.emit((h) => h.onDelete?.(old));
+        this.emit((h) => h.onDelete?.(objectOf(old)));
       }
     }
-    for (const [key, obj] of fresh) this.apply(key, obj);
+    for (const [key, held] of fresh) this.apply(key, held);
     if (!this.syncedFlag) {
       this.syncedFlag = true;
       this.resolveSynced();
@@ -179,11 +209,12 @@ export class ResourceInformer implements Informer {
         if (ev.type === 'BOOKMARK') continue;
         const key = keyOf(ev.object);
         if (ev.type === 'DELETED') {
-          const old = this.cache.get(key) ?? ev.object;
+          const old = this.cache.get(key);
           this.cache.delete(key);
-          this.emit((h) => h.onDelete?.(old));
+          const gone = old === undefined ? ev.object : objectOf(old);
+          this.emit((h) => h.onDelete?.(gone));
         } else {
-          this.apply(key, ev.object);
+          this.apply(key, ev.encoded ?? ev.object);
         }
       }
     } finally {
@@ -192,11 +223,18 @@ export class ResourceInformer implements Informer {
     return rv;
   }
 
-  private apply(key: string, obj: ApiObject): void {
+  private apply(key: string, held: Held): void {
     const old = this.cache.get(key);
-    this.cache.set(key, obj);
-    if (!old) this.emit((h) => h.onAdd?.(obj));
-    else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit((h) => h.onUpdate?.(old, obj));
+    this.cache.set(key, held);
+    // The same shared object is the same object at the same resourceVersion: nothing changed.
+    if (old === held || this.handlers.length === 0) return;
+    const obj = objectOf(held);
+    if (!old) {
+      this.emit((h) => h.onAdd?.(obj));
+      return;
+    }
+    const before = objectOf(old);
+    if (before.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit((h) => h.onUpdate?.(before, obj));
   }
 
   private emit(call: (h: InformerHandlers) => void): void {

@@ -34,11 +34,14 @@ export function isDeletingDependents(obj: ApiObject): boolean {
   return isBeingDeleted(obj) && hasFinalizer(obj, FINALIZER_DELETE_DEPENDENTS);
 }
 
+const NO_OWNERS: readonly OwnerReference[] = Object.freeze([]);
+
 export function nodeOf(client: ResourceClient, obj: ApiObject): GraphNode {
   const m = obj.metadata;
   return {
     identity: { client, namespace: m.namespace ?? '', name: m.name ?? '', uid: m.uid ?? '' },
-    owners: [...(m.ownerReferences ?? [])],
+    // One shared empty list for the many objects without owners (the graph holds every object).
+    owners: m.ownerReferences?.length ? [...m.ownerReferences] : NO_OWNERS,
     beingDeleted: isBeingDeleted(obj),
     deletingDependents: isDeletingDependents(obj),
     orphaning: isBeingDeleted(obj) && hasFinalizer(obj, FINALIZER_ORPHAN_DEPENDENTS),

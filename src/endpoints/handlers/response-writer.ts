@@ -151,7 +151,7 @@ export function writeEncodedObject(
 ): BodyResponse {
   const media = negotiate(req, cfg, def);
   if (isPlainJson(media)) {
-    return finish(req, cfg, 200, media, asBuffer(encoded.json(encodeJsonCompact, '\n')), {});
+    return finish(req, cfg, 200, media, asBuffer(encoded.json('\n')), {});
   }
   return writeObject(req, cfg, def, 200, encoded.object);
 }
@@ -240,8 +240,8 @@ export function writeList(
   const head = { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: listMeta };
   if (isPlainJson(media) && list.encodedItems) {
     // Read from the watch cache: each item's stored bytes, copied.
-    const encoded = (item: unknown) => (item as EncodedObject).json(encodeJsonCompact);
-    return finish(req, cfg, 200, media, encodeJsonList(head, list.encodedItems, encoded), {});
+    const part = (item: unknown) => (item as EncodedObject).jsonPart();
+    return finish(req, cfg, 200, media, encodeJsonList(head, list.encodedItems, part), {});
   }
   if (isPlainJson(media)) {
     // Item by item into one buffer; an item a GET encoded already is reused, nothing is cached.

@@ -5,10 +5,11 @@ import { buildTable, toPartialObjectMetadata } from '../../apis/table/index.js';
 import {
   encodeCborWatchEvent,
   encodeJson,
-  encodeJsonCompact,
   type NegotiatedMedia,
   NotAcceptableError,
   negotiateWatch,
+  partLength,
+  writePart,
 } from '../../encoding/index.js';
 import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/protobuf/index.js';
 import type { ServedResource } from '../../registry/resource-set/index.js';
@@ -86,6 +87,7 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
   }
 }
 
+const FRAME_END = Buffer.from('}\n');
 const FRAME_HEADS: Readonly<Record<string, Buffer>> = Object.fromEntries(
   ['ADDED', 'MODIFIED', 'DELETED'].map((t) => [t, Buffer.from(`{"type":"${t}","object":`)]),
 );
@@ -93,10 +95,10 @@ const FRAME_HEADS: Readonly<Record<string, Buffer>> = Object.fromEntries(
 /** `{"type":...,"object":...}` and a newline, as encodeJson writes it, the object copied from its bytes. */
 function jsonEventFrame(type: string, encoded: EncodedObject): Buffer {
   const head = FRAME_HEADS[type] ?? Buffer.from(`{"type":${JSON.stringify(type)},"object":`);
-  const object = encoded.json(encodeJsonCompact, '}\n');
-  const out = Buffer.allocUnsafe(head.length + object.length);
+  const part = encoded.jsonPart();
+  const out = Buffer.allocUnsafe(head.length + partLength(part) + FRAME_END.length);
   head.copy(out, 0);
-  out.set(object, head.length);
+  FRAME_END.copy(out, writePart(out, head.length, part));
   return out;
 }
 

@@ -1,19 +1,22 @@
 import type { ApiObject } from '../../apis/object.js';
+import { encodeJsonCompact, type JsonPart, partBytes } from '../../encoding/index.js';
 import type { KeyValue } from '../../storage/store.js';
-import type { EncodedObject } from '../types.js';
-import { findMetadataEnd, type MetadataEnd, needsGoEscaping, withResourceVersion } from './stored-json.js';
-import type { StoredCodec } from './stored-object.js';
+import type { EncodedObject, ObjectList } from '../types.js';
+import { findMetadataEnd, type MetadataEnd, needsGoEscaping } from './stored-json.js';
+import { checkStored, type StoredCodec } from './stored-object.js';
 
 /** What every cached object of one resource shares: how to decode it and what selectors read. */
 export interface CachedObjectType {
   readonly codec: StoredCodec;
   /** The field-selector values of an object (the definition's field label support). */
   readonly fieldSet: (obj: ApiObject) => Record<string, string>;
+  /** Whether keys end in `<namespace>/<name>` (else in `<name>`). */
+  readonly namespaced: boolean;
 }
 
-/** Memo of {@link CachedObject.encodedEnd}: not yet computed, or not writable from the bytes. */
-const UNKNOWN = 0;
-const NOT_FROM_BYTES = 1;
+/** Memo of where metadata ends (`close * 2 + (empty ? 1 : 0)`), or one of these. */
+const UNKNOWN = -1;
+const NOT_FROM_BYTES = -2;
 
 /**
  * One object as the watch cache keeps it: the stored bytes and their revision, not a decoded
@@ -27,10 +30,12 @@ export class CachedObject implements EncodedObject {
   private decoded: WeakRef<ApiObject> | undefined;
   private labelsMemo: Readonly<Record<string, string>> | undefined;
   private fieldsMemo: Readonly<Record<string, string>> | undefined;
-  private end: MetadataEnd | typeof UNKNOWN | typeof NOT_FROM_BYTES = UNKNOWN;
+  private end = UNKNOWN;
 
   private constructor(
-    private readonly kv: KeyValue,
+    readonly key: string,
+    readonly modRevision: bigint,
+    private readonly value: Uint8Array,
     private readonly type: CachedObjectType,
   ) {}
 
@@ -39,25 +44,35 @@ export class CachedObject implements EncodedObject {
    * cache records it as unreadable) and keeps only the bytes.
    */
   static decoder(type: CachedObjectType): (kv: KeyValue) => CachedObject {
+    const plain = !type.codec.async && !type.codec.convertsOnRead;
     return (kv) => {
-      type.codec.decode(kv);
-      return new CachedObject(kv, type);
+      // A converting codec can fail on a well-formed value too: check what it would do.
+      if (plain) checkStored(kv);
+      else type.codec.decode(kv);
+      return new CachedObject(kv.key, kv.modRevision, kv.value, type);
     };
   }
 
-  get key(): string {
-    return this.kv.key;
+  /** `metadata.name`, read off the storage key. */
+  get name(): string {
+    const key = this.key;
+    return key.slice(key.lastIndexOf('/') + 1);
   }
 
-  get modRevision(): bigint {
-    return this.kv.modRevision;
+  /** `metadata.namespace` ('' for a cluster-scoped object), read off the storage key. */
+  get namespace(): string {
+    if (!this.type.namespaced) return '';
+    const key = this.key;
+    const slash = key.lastIndexOf('/');
+    return key.slice(key.lastIndexOf('/', slash - 1) + 1, slash);
   }
 
   /** The decoded object (shared: never mutate it). */
   get object(): ApiObject {
     const held = this.decoded?.deref();
     if (held) return held;
-    const obj = this.type.codec.decode(this.kv);
+    const kv = { key: this.key, modRevision: this.modRevision, createRevision: 0n, value: this.value };
+    const obj = this.type.codec.decode(kv);
     this.decoded = new WeakRef(obj);
     return obj;
   }
@@ -75,21 +90,54 @@ export class CachedObject implements EncodedObject {
   }
 
   /**
-   * The compact JSON a response writes for the object (`encode` is the writer's encoder of a
-   * decoded object), followed by `suffix`: the stored bytes
-   * with the resourceVersion written in when they are the object as served (no storage version
-   * to convert from, nothing Go's encoder escapes), else the decoded object encoded.
+   * The compact JSON a response writes for the object, followed by `suffix` (see
+   * {@link CachedObject.jsonPart}).
    */
-  json(encode: (obj: ApiObject) => string, suffix = ''): Uint8Array {
-    if (this.end === UNKNOWN) this.end = this.bytesEnd() ?? NOT_FROM_BYTES;
-    if (this.end === NOT_FROM_BYTES) return Buffer.from(`${encode(this.object)}${suffix}`);
-    return withResourceVersion(this.kv.value, this.end, this.kv.modRevision.toString(), suffix);
+  json(suffix = ''): Uint8Array {
+    return partBytes(this.jsonPart(), suffix);
+  }
+
+  /**
+   * The compact JSON a response writes for the object: the stored bytes with the resourceVersion
+   * written in when they are the object as served (no storage version to convert from, nothing
+   * Go's encoder escapes), else the decoded object encoded.
+   */
+  jsonPart(): JsonPart {
+    if (this.end === UNKNOWN) {
+      const end = this.bytesEnd();
+      this.end = end === undefined ? NOT_FROM_BYTES : end.close * 2 + (end.empty ? 1 : 0);
+    }
+    if (this.end === NOT_FROM_BYTES) return encodeJsonCompact(this.object);
+    const at = Math.floor(this.end / 2);
+    const insert = `${this.end & 1 ? '' : ','}"resourceVersion":"${this.modRevision}"`;
+    return { bytes: this.value, at, insert };
   }
 
   private bytesEnd(): MetadataEnd | undefined {
-    if (this.type.codec.async || this.type.codec.convertsOnRead || needsGoEscaping(this.kv.value)) return undefined;
-    return findMetadataEnd(this.kv.value);
+    if (this.type.codec.async || this.type.codec.convertsOnRead || needsGoEscaping(this.value)) return undefined;
+    return findMetadataEnd(this.value);
   }
 }
 
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * A list of cached objects (read from the watch cache, or from the store's values): its items
+ * decoded only when someone reads `items` (a response in JSON copies `encodedItems`' bytes).
+ */
+export class CachedObjectList implements ObjectList {
+  private decoded: ApiObject[] | undefined;
+  // Own properties only once set, as on a plain list object.
+  declare continue?: string;
+  declare remainingItemCount?: number;
+
+  constructor(
+    readonly encodedItems: readonly CachedObject[],
+    readonly resourceVersion: string,
+  ) {}
+
+  get items(): ApiObject[] {
+    this.decoded ??= this.encodedItems.map((co) => co.object);
+    return this.decoded;
+  }
+}

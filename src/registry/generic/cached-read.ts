@@ -3,7 +3,7 @@ import type { ApiObject } from '../../apis/object.js';
 import { type Cacher, ResourceVersionTooOldError, TooLargeResourceVersionError } from '../../storage/cacher/index.js';
 import { CorruptValueError } from '../../storage/errors.js';
 import type { EncodedObject, ListOptions, ObjectList, RequestContext } from '../types.js';
-import type { CachedObject } from './cached-object.js';
+import { type CachedObject, CachedObjectList } from './cached-object.js';
 import { selectionPredicate } from './predicate.js';
 import {
   EXPIRED_CONTINUE,
@@ -62,7 +62,7 @@ export async function listFromCache(
     // The cache's shared objects leave the registry typed mutable (ObjectList); nothing above
     // the registry writes to a read's result: response writers only encode it.
     const cached = r.items as CachedObject[];
-    const list: Mutable<ObjectList> = rc.codec.async
+    const list: { -readonly [K in keyof ObjectList]: ObjectList[K] } = rc.codec.async
       ? {
           items: await convertFromStorage(
             rc,
@@ -137,27 +137,4 @@ async function cachedObject(
   }
   if (!object) throw apiErrors.notFound(rc.gr, name);
   return object;
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/**
- * A list read from the watch cache: its items decoded only when someone reads `items` (a
- * response in JSON copies `encodedItems`' bytes instead).
- */
-class CachedObjectList implements ObjectList {
-  private decoded: ApiObject[] | undefined;
-  // Own properties only once set, as on a plain list object.
-  declare continue?: string;
-  declare remainingItemCount?: number;
-
-  constructor(
-    readonly encodedItems: readonly CachedObject[],
-    readonly resourceVersion: string,
-  ) {}
-
-  get items(): ApiObject[] {
-    this.decoded ??= this.encodedItems.map((co) => co.object);
-    return this.decoded;
-  }
 }

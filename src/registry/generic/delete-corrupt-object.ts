@@ -24,10 +24,10 @@ interface CorruptRecord {
 }
 
 /** Decodes a stored record with the resource's `decode`, or describes why it is corrupt. */
-export function readStoredRecord(
+export function readStoredRecord<T = ApiObject>(
   kv: KeyValue,
-  decode: StoredCodec['decode'],
-): { obj: ApiObject } | { corrupt: CorruptRecord } {
+  decode: (kv: KeyValue) => T,
+): { obj: T } | { corrupt: CorruptRecord } {
   if (kv.corrupt) return { corrupt: { key: kv.key, unreadable: true, revision: 0n, cause: kv.corrupt } };
   try {
     return { obj: decode(kv) };
@@ -93,12 +93,16 @@ export function decodeOrThrow(rc: RegistryContext, kv: KeyValue): ApiObject {
  * first item's error; with it on, kube 1.32 reports every corrupt key (up to 100) in one 500
  * `StorageReadError`, `failed to read one or more <resource> from the storage`, one cause each.
  */
-export function decodeListItems(rc: RegistryContext, kvs: readonly KeyValue[]): ApiObject[] {
-  const items: ApiObject[] = [];
+export function decodeListItems<T = ApiObject>(
+  rc: RegistryContext,
+  kvs: readonly KeyValue[],
+  decode: (kv: KeyValue) => T = rc.codec.decode as unknown as (kv: KeyValue) => T,
+): T[] {
+  const items: T[] = [];
   const corrupt: CorruptRecord[] = [];
   let truncated = false;
   for (const kv of kvs) {
-    const r = readStoredRecord(kv, rc.codec.decode);
+    const r = readStoredRecord(kv, decode);
     if ('obj' in r) {
       items.push(r.obj);
       continue;

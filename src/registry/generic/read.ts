@@ -2,6 +2,7 @@ import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { CompactedError } from '../../storage/errors.js';
 import type { GetOptions, ListOptions, ObjectList, RequestContext } from '../types.js';
+import { CachedObject, CachedObjectList } from './cached-object.js';
 import { decodeListItems, decodeOrThrow, readErrorToStatus } from './delete-corrupt-object.js';
 import { type SelectionPredicate, selectionPredicate } from './predicate.js';
 import {
@@ -97,26 +98,33 @@ async function readPages(
   ctx: RequestContext,
   q: { prefix: string; revision?: bigint; startAfter?: string; limit?: number; predicate: SelectionPredicate },
 ): Promise<ObjectList> {
+  // Every item as stored (no selector, no conversion): kept as its bytes, like the watch cache's.
+  const asStored = q.predicate.everything && !rc.codec.async;
+  const toCached = asStored ? CachedObject.decoder(rc.cachedType) : undefined;
   const items: ApiObject[] = [];
+  const cached: CachedObject[] = [];
   let revision = q.revision;
   let startAfter = q.startAfter;
   for (;;) {
-    const want = q.limit ? q.limit - items.length : undefined;
+    const want = q.limit ? q.limit - items.length - cached.length : undefined;
     const r = await rc.store.range(q.prefix, { revision, startAfter, limit: want, signal: ctx.signal });
     revision = r.revision;
     // A corrupt item fails the list as kube reports it (see delete-corrupt-object.ts).
-    let decoded = decodeListItems(rc, r.kvs);
-    // [conversion] One batch per store page, selected in this version; a page that cannot be
-    // converted fails the list whole.
-    if (rc.codec.async) decoded = await convertFromStorage(rc, decoded, ctx.signal);
-    for (const obj of decoded) if (q.predicate.matches(obj)) items.push(obj);
+    if (toCached) for (const co of decodeListItems(rc, r.kvs, toCached)) cached.push(co);
+    else {
+      let decoded = decodeListItems(rc, r.kvs);
+      // [conversion] One batch per store page, selected in this version; a page that cannot be
+      // converted fails the list whole.
+      if (rc.codec.async) decoded = await convertFromStorage(rc, decoded, ctx.signal);
+      for (const obj of decoded) if (q.predicate.matches(obj)) items.push(obj);
+    }
     const lastKey = r.kvs.length > 0 ? r.kvs[r.kvs.length - 1].key : startAfter;
-    const full = q.limit !== undefined && items.length >= q.limit;
+    const full = q.limit !== undefined && items.length + cached.length >= q.limit;
     if (!r.more || full) {
-      const list: { items: ApiObject[]; resourceVersion: string; continue?: string; remainingItemCount?: number } = {
-        items,
-        resourceVersion: r.revision.toString(),
-      };
+      const resourceVersion = r.revision.toString();
+      const list: { -readonly [K in keyof ObjectList]: ObjectList[K] } = toCached
+        ? new CachedObjectList(cached, resourceVersion)
+        : { items, resourceVersion };
       if (r.more && lastKey) {
         list.continue = encodeContinue(
           { rv: r.revision.toString(), start: lastKey.slice(q.prefix.length) },

@@ -7,7 +7,7 @@ import { type KeyScheme, namespacePrefix, resourcePrefix } from '../../storage/k
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import type { WatchEvent } from '../types.js';
-import type { CachedObject } from './cached-object.js';
+import type { CachedObject, CachedObjectType } from './cached-object.js';
 import type { ResourceFieldTracking } from './field-tracking.js';
 import type { StoredCodec } from './stored-object.js';
 import type { WriteHooks } from './write-hooks.js';
@@ -30,6 +30,8 @@ export interface RegistryContext {
   readonly admission: Admission;
   /** The resource's watch cache: lists, watches and versioned gets are served from it. */
   readonly cacher?: Cacher<CachedObject>;
+  /** How stored values of this resource become cached objects (in the cache and in store lists). */
+  readonly cachedType: CachedObjectType;
   /** Each change event of the watch cache as a watch event, made once for all its watchers. */
   readonly watchEvents: WeakMap<object, WatchEvent>;
   // --- deletion lifecycle (src/registry/generic/delete*.ts) ---

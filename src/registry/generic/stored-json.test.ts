@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { encodeJsonCompact } from '../../encoding/index.js';
 import { stringifyJson } from '../../util/json-text.js';
 import { CachedObject } from './cached-object.js';
-import { findMetadataEnd, needsGoEscaping, withResourceVersion } from './stored-json.js';
+import { findMetadataEnd, needsGoEscaping } from './stored-json.js';
 import { decodeStored, encodeStored, storedCodec } from './stored-object.js';
 
 const bytes = (s: string) => Buffer.from(s);
@@ -41,11 +41,12 @@ describe('stored JSON', () => {
     ];
     for (const obj of objects) {
       const stored = encodeStored(obj as never);
-      const kv = { key: '/k', value: stored, createRevision: 5n, modRevision: 42n };
+      const kv = { key: '/registry/x/ns/a', value: stored, createRevision: 5n, modRevision: 42n };
       const expected = `${encodeJsonCompact(decodeStored(kv))}\n`;
-      const end = findMetadataEnd(stored);
-      assert.ok(end);
-      assert.equal(withResourceVersion(stored, end, '42', '\n').toString(), expected);
+      assert.ok(findMetadataEnd(stored));
+      const co = CachedObject.decoder({ codec: storedCodec({}), fieldSet: () => ({}), namespaced: true })(kv);
+      assert.equal(Buffer.from(co.json('\n')).toString(), expected);
+      assert.equal(typeof co.jsonPart(), 'object', 'written from the stored bytes');
     }
   });
 
@@ -58,7 +59,7 @@ describe('stored JSON', () => {
 
   it('a cached object answers the bytes of the decoded object in every case', () => {
     const codec = storedCodec({});
-    const type = { codec, fieldSet: () => ({}) };
+    const type = { codec, fieldSet: () => ({}), namespaced: true };
     const decode = CachedObject.decoder(type);
     const objects = [
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { html: '<b>&amp;</b>' } },
@@ -66,13 +67,16 @@ describe('stored JSON', () => {
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', uid: 'u' }, data: { big: 9007199254740993n } },
     ];
     for (const obj of objects) {
-      const kv = { key: '/k', value: encodeStored(obj as never), createRevision: 1n, modRevision: 7n };
+      const kv = {
+        key: `/registry/configmaps/ns/${obj.metadata.name}`,
+        value: encodeStored(obj as never),
+        createRevision: 1n,
+        modRevision: 7n,
+      };
       const co = decode(kv);
-      assert.equal(
-        Buffer.from(co.json(encodeJsonCompact, '\n')).toString(),
-        `${encodeJsonCompact(decodeStored(kv))}\n`,
-      );
+      assert.equal(Buffer.from(co.json('\n')).toString(), `${encodeJsonCompact(decodeStored(kv))}\n`);
       assert.equal(co.object.metadata.resourceVersion, '7');
+      assert.deepEqual([co.namespace, co.name], ['ns', obj.metadata.name]);
       assert.deepEqual(co.labels(), (obj.metadata as { labels?: object }).labels ?? {});
     }
   });

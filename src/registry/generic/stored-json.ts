@@ -1,7 +1,7 @@
 /**
  * Byte-level work on stored objects (compact JSON without `metadata.resourceVersion`, see
- * stored-object.ts): where the top-level `metadata` object ends, and the object's response form
- * with its resourceVersion written in, without decoding it. The scanner assumes well-formed JSON
+ * stored-object.ts): where the top-level `metadata` object ends (where a response writes the
+ * resourceVersion in), and whether Go's encoder would write the bytes differently. The scanner assumes well-formed JSON
  * (the value was decoded once when the watch cache took it); UTF-8 continuation bytes are all
  * >= 0x80, so quotes, backslashes and brackets are found byte by byte.
  */
@@ -109,22 +109,6 @@ function metadataValue(b: Uint8Array, afterKey: number): MetadataEnd | undefined
   // A key (or any string) spelled "resourceVersion" inside metadata: leave it to the decoder.
   if (body.indexOf(RESOURCE_VERSION_KEY) >= 0) return undefined;
   return { close, empty: skipWhitespace(b, i + 1) === close };
-}
-
-/**
- * The stored value with `"resourceVersion":"<revision>"` as the last member of its metadata,
- * as the decoded object serializes (decodeStored appends it), followed by `suffix` bytes (a
- * response's trailing newline, or nothing).
- */
-export function withResourceVersion(b: Uint8Array, end: MetadataEnd, revision: string, suffix = ''): Buffer {
-  const insert = `${end.empty ? '' : ','}"resourceVersion":"${revision}"`;
-  const out = Buffer.allocUnsafe(b.length + insert.length + suffix.length);
-  out.set(b.subarray(0, end.close), 0);
-  let at = end.close + out.write(insert, end.close, 'latin1');
-  out.set(b.subarray(end.close), at);
-  at += b.length - end.close;
-  if (suffix) out.write(suffix, at, 'latin1');
-  return out;
 }
 
 const GO_ESCAPED_BYTES = [0x3c, 0x3e, 0x26];

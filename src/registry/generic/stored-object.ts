@@ -21,17 +21,30 @@ export function encodeStored(obj: ApiObject): Uint8Array {
 
 /** Decodes a stored value; throws CorruptValueError when it is not a stored object. */
 export function decodeStored(kv: KeyValue): ApiObject {
+  const obj = parseStored(kv, parseJson);
+  obj.metadata.resourceVersion = kv.modRevision.toString();
+  return obj;
+}
+
+/**
+ * Throws what {@link decodeStored} throws for a value that is not a stored object, without
+ * building the object it would return (integers beyond 2^53 need not be exact to be checked).
+ */
+export function checkStored(kv: KeyValue): void {
+  parseStored(kv, JSON.parse);
+}
+
+function parseStored(kv: KeyValue, parse: (text: string) => unknown): ApiObject {
   if (kv.corrupt) throw kv.corrupt;
   let obj: ApiObject;
   try {
-    obj = parseJson(decoder.decode(kv.value)) as ApiObject;
+    obj = parse(decoder.decode(kv.value)) as ApiObject;
   } catch (e) {
     throw new CorruptValueError(kv.key, 'value is not valid JSON', { cause: e });
   }
   if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
     throw new CorruptValueError(kv.key, 'value is not an object with metadata');
   }
-  obj.metadata.resourceVersion = kv.modRevision.toString();
   return obj;
 }
 

@@ -55,6 +55,7 @@ export type ResourceFactory = (def: ResourceDefinition) => BuiltResource;
 export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
   return (def) => {
     const codec = storedCodec(def);
+    const cachedType = { codec, fieldSet: fieldLabelsOf(def).fieldSet, namespaced: def.namespaced };
     const stored = storageResourceOf(def);
     const cacher =
       deps.watchCache === false || def.virtual
@@ -62,7 +63,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
         : new Cacher<CachedObject>({
             store: deps.store,
             prefix: resourcePrefix(deps.keys, stored.group, stored.resource),
-            decode: CachedObject.decoder({ codec, fieldSet: fieldLabelsOf(def).fieldSet }),
+            decode: CachedObject.decoder(cachedType),
             logger: deps.logger ?? silentLogger,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
           });
@@ -76,6 +77,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       clock: deps.clock,
       uid: deps.uid,
       cacher,
+      cachedType,
       watchEvents: new WeakMap(),
       fields,
       admission: deps.admission,
