@@ -52,6 +52,7 @@ export {
   strictDecodingErrors,
 } from './field-validation.js';
 export {
+  type DeferredBytes,
   encodeJson,
   encodeJsonCompact,
   encodeJsonList,
@@ -61,6 +62,7 @@ export {
   partLength,
   type SplicedBytes,
   writePart,
+  writeSpliced,
 } from './json-encode.js';
 export {
   type DuplicateField,

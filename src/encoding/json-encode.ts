@@ -84,13 +84,24 @@ export interface SplicedBytes {
   readonly insert: string;
 }
 
-/** One item of a list body: JSON text, JSON bytes, or bytes with an insertion. */
-export type JsonPart = string | Uint8Array | SplicedBytes;
+/**
+ * JSON bytes of a known size written only when the output buffer exists (bytes read from a
+ * store's buffer at that moment, never copied twice).
+ */
+export interface DeferredBytes {
+  readonly size: number;
+  /** Writes exactly `size` bytes into `out` at `at`; returns `at + size`. */
+  writeTo(out: Buffer, at: number): number;
+}
+
+/** One item of a list body: JSON text, JSON bytes, bytes with an insertion, or bytes written later. */
+export type JsonPart = string | Uint8Array | SplicedBytes | DeferredBytes;
 
 /** The bytes `part` takes once written. */
 export function partLength(part: JsonPart): number {
   if (typeof part === 'string') return Buffer.byteLength(part);
   if (part instanceof Uint8Array) return part.length;
+  if ('size' in part) return part.size;
   return part.bytes.length + part.insert.length;
 }
 
@@ -101,6 +112,12 @@ export function writePart(out: Buffer, at: number, part: JsonPart): number {
     out.set(part, at);
     return at + part.length;
   }
+  if ('size' in part) return part.writeTo(out, at);
+  return writeSpliced(out, at, part);
+}
+
+/** Writes stored bytes with their insertion into `out` at `at`; returns the offset after them. */
+export function writeSpliced(out: Buffer, at: number, part: SplicedBytes): number {
   const { bytes, at: split, insert } = part;
   out.set(bytes.subarray(0, split), at);
   let to = at + split;

@@ -21,6 +21,14 @@ export interface KeyValue {
    * `get` throws the error.
    */
   readonly corrupt?: CorruptValueErrorLike;
+  /**
+   * Reads the same value again from the store (set by a store that can, when asked with
+   * `reloadableValues`): the record at `modRevision` stays readable while it is the key's
+   * latest, and until compaction passes the revision that replaced it. Throws when it is gone.
+   * With `view`, the bytes may be a view of the store's read buffer, valid only until the next
+   * read of the store: use them at once (no copy is made).
+   */
+  readonly loadValue?: (view?: boolean) => Uint8Array;
 }
 
 /** Structural view of CorruptValueError, to keep this file free of runtime imports. */
@@ -36,6 +44,12 @@ export interface RangeOptions {
   readonly limit?: number;
   /** Return only keys strictly greater than this one (used for continue tokens). */
   readonly startAfter?: string;
+  /**
+   * The caller keeps values long (a watch cache): a store that can read a value again on
+   * demand sets {@link KeyValue.loadValue} on the items, so the caller may keep that instead of
+   * the bytes; `value` may then be read from the store when first asked for.
+   */
+  readonly reloadableValues?: boolean;
 }
 
 export interface RangeResult {

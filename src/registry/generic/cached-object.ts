@@ -1,5 +1,5 @@
 import type { ApiObject } from '../../apis/object.js';
-import { encodeJsonCompact, type JsonPart, partBytes } from '../../encoding/index.js';
+import { encodeJsonCompact, type JsonPart, partBytes, writeSpliced } from '../../encoding/index.js';
 import type { KeyValue } from '../../storage/store.js';
 import type { EncodedObject, ObjectList } from '../types.js';
 import { findMetadataEnd, type MetadataEnd, needsGoEscaping } from './stored-json.js';
@@ -35,22 +35,61 @@ export class CachedObject implements EncodedObject {
   private constructor(
     readonly key: string,
     readonly modRevision: bigint,
-    private readonly value: Uint8Array,
+    /** The stored bytes, or how to read them again from the store (see KeyValue.loadValue). */
+    private readonly source: Uint8Array | ((view?: boolean) => Uint8Array),
+    /** How many bytes the stored value has. */
+    private readonly size: number,
     private readonly type: CachedObjectType,
   ) {}
 
   /**
+   * The stored bytes, for use at once: a value read from the store on demand is a view of its
+   * read buffer, valid only until the store is read again.
+   */
+  private bytesNow(): Uint8Array {
+    const source = this.source;
+    return typeof source === 'function' ? source(true) : source;
+  }
+
+  /**
    * The watch cache's decoder: decodes once to check the value (a corrupt one throws, and the
-   * cache records it as unreadable) and keeps only the bytes.
+   * cache records it as unreadable) and keeps only the bytes, or, from a store that reads values
+   * again on demand, only the way to read them (the store's pages hold them already).
    */
   static decoder(type: CachedObjectType): (kv: KeyValue) => CachedObject {
     const plain = !type.codec.async && !type.codec.convertsOnRead;
     return (kv) => {
+      const { key, modRevision, loadValue } = kv;
+      // Checked on a view of the store's buffer when there is one: nothing is copied to keep.
+      const reload = kv.corrupt ? undefined : loadValue;
+      const value = reload ? reload(true) : kv.value;
+      const checked = reload ? { key, modRevision, createRevision: kv.createRevision, value } : kv;
       // A converting codec can fail on a well-formed value too: check what it would do.
-      if (plain) checkStored(kv);
-      else type.codec.decode(kv);
-      return new CachedObject(kv.key, kv.modRevision, kv.value, type);
+      if (plain) checkStored(checked);
+      else type.codec.decode(checked);
+      return new CachedObject(key, modRevision, reload ?? value, value.length, type);
     };
+  }
+
+  /**
+   * The same object holding its bytes (the watch cache's `retain`): one that read them from the
+   * store on demand reads them now, while the store still keeps them, because in the history it
+   * may be read after compaction removed them. Selected values already computed come along.
+   */
+  retained(): CachedObject {
+    if (typeof this.source !== 'function') return this;
+    let bytes: Uint8Array;
+    try {
+      bytes = this.source();
+    } catch {
+      // Already gone (compacted right after it was replaced): only what was computed remains.
+      return this;
+    }
+    const copy = new CachedObject(this.key, this.modRevision, bytes, this.size, this.type);
+    copy.labelsMemo = this.labelsMemo;
+    copy.fieldsMemo = this.fieldsMemo;
+    copy.end = this.end;
+    return copy;
   }
 
   /** `metadata.name`, read off the storage key. */
@@ -71,7 +110,7 @@ export class CachedObject implements EncodedObject {
   get object(): ApiObject {
     const held = this.decoded?.deref();
     if (held) return held;
-    const kv = { key: this.key, modRevision: this.modRevision, createRevision: 0n, value: this.value };
+    const kv = { key: this.key, modRevision: this.modRevision, createRevision: 0n, value: this.bytesNow() };
     const obj = this.type.codec.decode(kv);
     this.decoded = new WeakRef(obj);
     return obj;
@@ -104,18 +143,24 @@ export class CachedObject implements EncodedObject {
    */
   jsonPart(): JsonPart {
     if (this.end === UNKNOWN) {
-      const end = this.bytesEnd();
+      const end = this.bytesEnd(this.bytesNow());
       this.end = end === undefined ? NOT_FROM_BYTES : end.close * 2 + (end.empty ? 1 : 0);
     }
     if (this.end === NOT_FROM_BYTES) return encodeJsonCompact(this.object);
     const at = Math.floor(this.end / 2);
     const insert = `${this.end & 1 ? '' : ','}"resourceVersion":"${this.modRevision}"`;
-    return { bytes: this.value, at, insert };
+    const source = this.source;
+    if (typeof source !== 'function') return { bytes: source, at, insert };
+    // Read from the store when the response buffer exists: copied once, into it.
+    return {
+      size: this.size + insert.length,
+      writeTo: (out, to) => writeSpliced(out, to, { bytes: source(true), at, insert }),
+    };
   }
 
-  private bytesEnd(): MetadataEnd | undefined {
-    if (this.type.codec.async || this.type.codec.convertsOnRead || needsGoEscaping(this.value)) return undefined;
-    return findMetadataEnd(this.value);
+  private bytesEnd(value: Uint8Array): MetadataEnd | undefined {
+    if (this.type.codec.async || this.type.codec.convertsOnRead || needsGoEscaping(value)) return undefined;
+    return findMetadataEnd(value);
   }
 }
 

@@ -64,6 +64,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
             store: deps.store,
             prefix: resourcePrefix(deps.keys, stored.group, stored.resource),
             decode: CachedObject.decoder(cachedType),
+            retain: (co) => co.retained(),
             logger: deps.logger ?? silentLogger,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
           });

@@ -13,6 +13,12 @@ export interface CacherOptions<T> {
    * the deletion revision. Throwing marks the value as unreadable.
    */
   readonly decode: Decoder<T>;
+  /**
+   * Called for an object that leaves the current state (replaced or deleted) but stays in the
+   * history: returns one that does not rely on the store keeping its value (a decoder that keeps
+   * `kv.loadValue` instead of the bytes reads them now). Default: the object as it is.
+   */
+  readonly retain?: (obj: T) => T;
   /** Time source for the history window (default: the system clock). */
   readonly clock?: Clock;
   readonly logger?: Logger;
@@ -49,8 +55,8 @@ export interface CacherOptions<T> {
   readonly retryDelayMs?: { readonly initial: number; readonly max: number };
 }
 
-export type ResolvedCacherOptions<T> = Required<Omit<CacherOptions<T>, 'clock' | 'logger'>> &
-  Pick<CacherOptions<T>, 'clock' | 'logger'>;
+export type ResolvedCacherOptions<T> = Required<Omit<CacherOptions<T>, 'clock' | 'logger' | 'retain'>> &
+  Pick<CacherOptions<T>, 'clock' | 'logger' | 'retain'>;
 
 /** Applies defaults and validates once, at construction. */
 export function resolveCacherOptions<T>(o: CacherOptions<T>): ResolvedCacherOptions<T> {

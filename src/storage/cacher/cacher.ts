@@ -277,10 +277,10 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
     if (event.type === 'put') {
       if (event.kv === undefined) throw new Error(`put event without a value at revision ${revision}`);
       item = toCachedItem(event.kv, this.decode);
-      prev = this.state.put(item);
+      prev = this.retained(this.state.put(item));
       if (item.object !== undefined) plain = { type: prev ? 'MODIFIED' : 'ADDED', object: item.object, revision };
     } else {
-      prev = this.state.remove(key);
+      prev = this.retained(this.state.remove(key));
       const last = event.prev ? toCachedItem({ ...event.prev, modRevision: revision }, this.decode) : prev;
       if (last?.object !== undefined) plain = { type: 'DELETED', object: last.object, revision };
     }
@@ -295,6 +295,14 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
     this.buffer.append(buffered, buffered.receivedAt);
     this.waiter.advance(revision);
     this.dispatcher.dispatch(buffered);
+  }
+
+  /** An item leaving the state for the history, made independent of the store (options.retain). */
+  private retained(item: CachedItem<DeepReadonly<T>> | undefined): CachedItem<DeepReadonly<T>> | undefined {
+    const retain = this.o.retain as ((obj: DeepReadonly<T>) => DeepReadonly<T>) | undefined;
+    if (item?.object === undefined || retain === undefined) return item;
+    const object = retain(item.object);
+    return object === item.object ? item : { ...item, object };
   }
 
   progress(revision: bigint): void {

@@ -100,7 +100,14 @@ async function listAll<T>(options: ReflectorOptions<T>): Promise<{ items: Cached
   let revision: bigint | undefined;
   let startAfter: string | undefined;
   for (;;) {
-    const page = await store.range(prefix, { revision, startAfter, limit: options.listPageSize, signal });
+    // The cache keeps what it lists: a store that can read values again need not hand them over to keep.
+    const page = await store.range(prefix, {
+      revision,
+      startAfter,
+      limit: options.listPageSize,
+      signal,
+      reloadableValues: true,
+    });
     revision ??= page.revision;
     for (const kv of page.kvs) items.push(toCachedItem(kv, decode));
     if (!page.more || page.kvs.length === 0) return { items, revision };

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { open, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { type CompactionState, decodeCompactionState } from './record-codec.js';
 
@@ -68,6 +70,25 @@ export interface OpenEnvOptions {
   readonly noSync?: boolean;
 }
 
+/** Address space mapped at open: room to grow before lmdb must map the file again. */
+const MIN_MAP_BYTES = 1 << 30;
+
+/**
+ * The map size to open with: at least 1 GiB, and twice the data file. lmdb starts small and
+ * maps the file anew as it grows; each new map leaves the old one in place, and pages read
+ * through both count twice in the process's resident memory (a full read at start-up, then
+ * reads through the new map). Address space only: nothing is allocated or written for it.
+ */
+function initialMapSize(path: string): number {
+  let fileBytes = 0;
+  try {
+    fileBytes = statSync(join(path, 'data.mdb')).size;
+  } catch {
+    // A new environment.
+  }
+  return Math.max(MIN_MAP_BYTES, 2 ** Math.ceil(Math.log2(Math.max(1, fileBytes * 2))));
+}
+
 /** Opens (creating when needed) the environment in `path` and its databases. */
 export function openEnv(options: OpenEnvOptions): LmdbDatabases {
   const rootOptions: RootDatabaseOptionsWithPath & { txnStartThreshold: number } = {
@@ -81,6 +102,7 @@ export function openEnv(options: OpenEnvOptions): LmdbDatabases {
     eventTurnBatching: false,
     // Documented in lmdb's README, missing from its typings.
     txnStartThreshold: 1,
+    mapSize: initialMapSize(options.path),
   };
   const root = open(rootOptions);
   const db = (name: string, useVersions: boolean) =>

@@ -149,6 +149,7 @@ export class LmdbStore implements Store {
       limit: opts.limit ?? 0,
       startAfter: opts.startAfter || undefined,
       signal: opts.signal,
+      reloadableValues: opts.reloadableValues,
     });
     // A long range reads across event-loop turns; close waits for it.
     const settled = reading.then(

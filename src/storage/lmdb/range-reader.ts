@@ -1,8 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { CompactedError, RevisionTooNewError } from '../errors.js';
+import { CompactedError, CorruptValueError, RevisionTooNewError } from '../errors.js';
 import type { KeyValue, RangeResult } from '../store.js';
-import type { KeyIndex } from './key-index.js';
+import type { IndexEntry, KeyIndex } from './key-index.js';
 import { type LmdbDatabases, readCompaction } from './lmdb-env.js';
+import { RECORD_PUT } from './record-codec.js';
 import { SnapshotReader } from './snapshot-reader.js';
 
 /** A long range yields to the event loop after this much work, so it does not stall it. */
@@ -20,6 +21,8 @@ export interface RangeQuery {
   readonly limit: number;
   readonly startAfter?: string;
   readonly signal?: AbortSignal;
+  /** Set {@link KeyValue.loadValue} on the items (see RangeOptions.reloadableValues). */
+  readonly reloadableValues?: boolean;
 }
 
 /**
@@ -61,7 +64,9 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
       if ((i - start) % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) break;
       const entry = entries[i];
       if (entry.gone) continue;
-      const kv = reader.valueAt(entry.key, entry, at);
+      const kv =
+        (query.reloadableValues && reloadableAt(dbs, reader, entry.key, entry, at)) ||
+        reader.valueAt(entry.key, entry, at);
       if (kv !== undefined) kvs.push(kv);
     }
     // Past the limit only existence counts, mostly read from the entry itself.
@@ -83,4 +88,46 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
     if (compacted > at) throw new CompactedError(BigInt(at), BigInt(compacted));
   }
   return { kvs, revision: BigInt(at), more: remaining > 0, remaining };
+}
+
+/**
+ * A live key's latest value as a reloadable item, checked (header and value checksums) without
+ * copying the value: `value` and `loadValue` read it from its log record when asked (records are
+ * immutable and keyed by revision). Undefined for what {@link SnapshotReader.valueAt} must
+ * answer: past revisions, deleted keys, damaged records.
+ */
+function reloadableAt(
+  dbs: LmdbDatabases,
+  reader: SnapshotReader,
+  key: string,
+  entry: IndexEntry,
+  at: number,
+): KeyValue | undefined {
+  if (entry.damaged || !entry.live || entry.modRevision > at) return undefined;
+  const revision = entry.modRevision;
+  const rec = reader.recordView(revision, key);
+  if (rec === undefined || rec === 'damaged' || rec.type !== RECORD_PUT || !rec.valueOk) return undefined;
+  const loadValue = valueLoader(dbs, key, revision);
+  return {
+    key,
+    createRevision: BigInt(entry.createRevision),
+    modRevision: BigInt(revision),
+    // Read afresh each time: a kept copy would hold the very bytes this item exists not to hold.
+    get value() {
+      return loadValue();
+    },
+    loadValue,
+  };
+}
+
+/** Reads the value of `key`'s log record at `revision` (a view of lmdb's buffer with `view`). */
+function valueLoader(dbs: LmdbDatabases, key: string, revision: number): (view?: boolean) => Uint8Array {
+  return (view) => {
+    const reader = new SnapshotReader(dbs);
+    const found = view ? reader.recordView(revision, key) : reader.record(revision, key);
+    if (found === undefined || found === 'damaged' || !found.valueOk) {
+      throw new CorruptValueError(key, `the value at revision ${revision} can no longer be read`);
+    }
+    return found.value;
+  };
 }

@@ -35,6 +35,16 @@ export class SnapshotReader {
     return decodeLogRecord(buf, { copyValue: true, key }) ?? 'damaged';
   }
 
+  /**
+   * The log record under `revision` with its value as a view of lmdb's read buffer (checksum
+   * verified): valid only until the next read of this store. `damaged`, or undefined.
+   */
+  recordView(revision: number, key?: string): LogRecord | 'damaged' | undefined {
+    const buf = this.dbs.log.getBinaryFast(revision, this.options);
+    if (buf === undefined) return undefined;
+    return decodeLogRecord(buf, { key }) ?? 'damaged';
+  }
+
   /** Only the header of a log record (no copy of the value, value checksum not verified). */
   private header(revision: number, key: string): LogRecord | 'damaged' | undefined {
     const buf = this.dbs.log.getBinaryFast(revision, this.options);
