@@ -46,9 +46,8 @@ export interface ClientWatchOptions extends ClientListOptions {
  */
 export interface SharedObject {
   readonly object: ApiObject;
-  /** Its `metadata.namespace` ('' for a cluster-scoped object) and name, when known without decoding. */
-  readonly namespace?: string;
-  readonly name?: string;
+  /** `<namespace>/<name>` (`/<name>` for a cluster-scoped object), when known without decoding. */
+  readonly namespacedName?: string;
 }
 
 export interface ClientObjectList {

@@ -34,8 +34,7 @@ type Held = ApiObject | SharedObject;
 
 /** The cache key of a shared object, from its own names when it tells them (no decoding). */
 function heldKey(held: SharedObject): string {
-  const { namespace, name } = held;
-  return namespace !== undefined && name !== undefined ? `${namespace}/${name}` : keyOf(held.object);
+  return held.namespacedName ?? keyOf(held.object);
 }
 
 function objectOf(held: Held): ApiObject {

@@ -92,18 +92,14 @@ export class CachedObject implements EncodedObject {
     return copy;
   }
 
-  /** `metadata.name`, read off the storage key. */
-  get name(): string {
-    const key = this.key;
-    return key.slice(key.lastIndexOf('/') + 1);
-  }
-
-  /** `metadata.namespace` ('' for a cluster-scoped object), read off the storage key. */
-  get namespace(): string {
-    if (!this.type.namespaced) return '';
+  /**
+   * `<namespace>/<name>` (`/<name>` for a cluster-scoped object), read off the storage key: a
+   * slice of the key string, no copy.
+   */
+  get namespacedName(): string {
     const key = this.key;
     const slash = key.lastIndexOf('/');
-    return key.slice(key.lastIndexOf('/', slash - 1) + 1, slash);
+    return key.slice(this.type.namespaced ? key.lastIndexOf('/', slash - 1) + 1 : slash);
   }
 
   /** The decoded object (shared: never mutate it). */

@@ -76,8 +76,15 @@ describe('stored JSON', () => {
       const co = decode(kv);
       assert.equal(Buffer.from(co.json('\n')).toString(), `${encodeJsonCompact(decodeStored(kv))}\n`);
       assert.equal(co.object.metadata.resourceVersion, '7');
-      assert.deepEqual([co.namespace, co.name], ['ns', obj.metadata.name]);
+      assert.equal(co.namespacedName, `ns/${obj.metadata.name}`);
       assert.deepEqual(co.labels(), (obj.metadata as { labels?: object }).labels ?? {});
     }
+  });
+
+  it('names a cached object by its storage key, namespaced or not', () => {
+    const value = encodeStored({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } as never);
+    const kv = { key: '/registry/namespaces/team-a', value, createRevision: 1n, modRevision: 2n };
+    const co = CachedObject.decoder({ codec: storedCodec({}), fieldSet: () => ({}), namespaced: false })(kv);
+    assert.equal(co.namespacedName, '/team-a');
   });
 });
