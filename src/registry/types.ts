@@ -35,6 +35,11 @@ export interface EncodedObject {
   json(suffix?: string): Uint8Array;
   /** The same JSON as a part a writer copies straight into a larger buffer (a list body). */
   jsonPart(): JsonPart;
+  /**
+   * Another serialized form of the object (`name` names it, e.g. the Protobuf item message),
+   * made by `encode` the first time it is asked for and kept with the object from then on.
+   */
+  form(name: string, encode: (obj: ApiObject) => Uint8Array): Uint8Array;
 }
 
 export interface ObjectList {

@@ -125,6 +125,19 @@ describe('encodings and content negotiation', () => {
       assert.equal(putCbor.status, 200, `${kind} PUT CBOR: ${putCbor.text}`);
       const listPb = await api('GET', path, { headers: { accept: PROTOBUF } });
       assert.ok(decodeList(def.schema, listPb.body).items.length >= 1, `${kind} list Protobuf`);
+      // From the watch cache (each item's message kept with the cached object) the same bytes as
+      // from the store: the object, and the list at one revision.
+      const rv = putCbor.json().metadata.resourceVersion;
+      const fromStore = await api('GET', itemPath, { headers: { accept: PROTOBUF } });
+      for (let i = 0; i < 2; i++) {
+        const cached = await api('GET', `${itemPath}?resourceVersion=${rv}`, { headers: { accept: PROTOBUF } });
+        assert.equal(cached.body.toString('hex'), fromStore.body.toString('hex'), `${kind} cached GET Protobuf`);
+      }
+      const listRv = decodeList(def.schema, listPb.body).metadata.resourceVersion;
+      const exact = await api('GET', `${path}?resourceVersionMatch=Exact&resourceVersion=${listRv}`, {
+        headers: { accept: PROTOBUF },
+      });
+      assert.equal(listPb.body.toString('hex'), exact.body.toString('hex'), `${kind} cached list Protobuf`);
     }
   });
 

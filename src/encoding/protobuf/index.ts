@@ -9,8 +9,14 @@ export {
   ProtobufEncodeError,
   ProtobufSchemaError,
 } from './errors.js';
-export { decodeList, encodeList, type ObjectList } from './list-codec.js';
-export { decodeObject, type ExpectedType, encodeObject, peekTypeMeta } from './object-codec.js';
+export {
+  decodeList,
+  encodeItemMessage,
+  encodeList,
+  encodeListOfMessages,
+  type ObjectList,
+} from './list-codec.js';
+export { decodeObject, type ExpectedType, encodeObject, envelopeMessage, peekTypeMeta } from './object-codec.js';
 export {
   decodeOpenApiV2,
   encodeOpenApiV2,

@@ -7,7 +7,7 @@ import { decodeMessage } from './message-decoder.js';
 import { encodeMessage } from './message-encoder.js';
 import { compileMessageTable } from './message-table.js';
 import { type ExpectedType, resolveTypeMeta } from './object-codec.js';
-import { ProtoWriter } from './wire-writer.js';
+import { ProtoWriter, WIRE_LEN } from './wire-writer.js';
 
 /**
  * Lists (`<Kind>List`): the message `{ListMeta metadata = 1; repeated <Kind> items = 2}` in the
@@ -58,6 +58,44 @@ export function encodeList(itemSchema: Schema, list: ObjectList | Record<string,
   endEnvelope(w, mark);
   return w.finish();
 }
+
+/**
+ * One item's message as {@link encodeList} writes it inside a list (no envelope, no type meta):
+ * encoded once, an item can be written into any number of lists ({@link encodeListOfMessages}).
+ */
+export function encodeItemMessage(itemSchema: Schema, item: ApiObject): Uint8Array {
+  const w = new ProtoWriter(512);
+  encodeMessage(w, compileMessageTable(itemSchema), item as unknown as Record<string, unknown>);
+  return w.finish();
+}
+
+/**
+ * The list {@link encodeList} writes, from the items' messages (see {@link encodeItemMessage})
+ * and the list's type meta and metadata: the same bytes, the items copied as they are.
+ */
+export function encodeListOfMessages(
+  itemSchema: Schema,
+  head: Pick<ObjectList, 'apiVersion' | 'kind' | 'metadata'>,
+  items: readonly Uint8Array[],
+): Uint8Array {
+  const { apiVersion, kind } = head;
+  if (!kind) throw new ProtobufEncodeError('the list needs string apiVersion and kind to be enveloped');
+  const size = items.reduce((n, item) => n + item.length + 6, 64);
+  const w = new ProtoWriter(size);
+  const mark = beginEnvelope(w, { apiVersion, kind });
+  const table = compileMessageTable(listSchemaOf(itemSchema));
+  encodeMessage(w, table, { metadata: head.metadata });
+  const tag = (ITEMS_FIELD << 3) | WIRE_LEN;
+  for (const item of items) {
+    w.uvarint(tag);
+    w.bytes(item);
+  }
+  endEnvelope(w, mark);
+  return w.finish();
+}
+
+/** The field number of `items` in every list message. */
+const ITEMS_FIELD = 2;
 
 /**
  * Decodes a list of objects of `itemSchema`'s kind. `metadata` and `items` are always present.

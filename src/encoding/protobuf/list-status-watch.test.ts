@@ -5,8 +5,8 @@ import { configMapSchema } from '../../apis/core/core-v1-schemas.js';
 import { type FieldError, fieldErrors } from '../../apis/meta/field-error.js';
 import { apiErrors, successStatus } from '../../apis/meta/status.js';
 import { ProtobufDecodeError } from './errors.js';
-import { decodeList, encodeList } from './list-codec.js';
-import { encodeObject } from './object-codec.js';
+import { decodeList, encodeItemMessage, encodeList, encodeListOfMessages } from './list-codec.js';
+import { encodeObject, envelopeMessage } from './object-codec.js';
 import { decodeStatus, encodeStatus } from './status-codec.js';
 import { fixtureFor } from './testing/fixture-for.js';
 import { richObjects } from './testing/fixtures.js';
@@ -33,6 +33,10 @@ describe('lists', () => {
         items: [item, second],
       };
       assert.deepEqual(decodeList(def.schema, encodeList(def.schema, list)), list);
+      // The same bytes from items encoded once each.
+      const messages = list.items.map((i) => encodeItemMessage(def.schema, i));
+      assert.equal(hex(encodeListOfMessages(def.schema, list, messages)), hex(encodeList(def.schema, list)));
+      assert.equal(hex(envelopeMessage(item, messages[0] as Uint8Array)), hex(encodeObject(def.schema, item)));
     });
   }
 

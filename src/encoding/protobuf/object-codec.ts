@@ -39,6 +39,18 @@ export function encodeObject(schema: Schema, obj: ApiObject | Record<string, unk
 }
 
 /**
+ * The enveloped document {@link encodeObject} writes, from the object's message as a list item
+ * carries it (see `encodeItemMessage`): the same bytes, the message copied as it is.
+ */
+export function envelopeMessage(typeMeta: TypeMeta, message: Uint8Array): Uint8Array {
+  const w = new ProtoWriter(message.length + 64);
+  const mark = beginEnvelope(w, requireTypeMeta(typeMeta));
+  w.raw(message);
+  endEnvelope(w, mark);
+  return w.finish();
+}
+
+/**
  * The envelope's type, defaulted from `expected` where it names none (as kube's decoder does);
  * throws `ProtobufDecodeError` (`kind-mismatch`) when it names another type.
  */

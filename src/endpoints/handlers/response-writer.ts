@@ -19,7 +19,14 @@ import {
   negotiateOutput,
   shouldGzip,
 } from '../../encoding/index.js';
-import { encodeList, encodeObject, encodeStatus } from '../../encoding/protobuf/index.js';
+import {
+  encodeItemMessage,
+  encodeList,
+  encodeListOfMessages,
+  encodeObject,
+  encodeStatus,
+  envelopeMessage,
+} from '../../encoding/protobuf/index.js';
 import type { EncodedObject, ObjectList } from '../../registry/types.js';
 import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
 import { type IncludeObject, tableIncludeObject } from './table-options.js';
@@ -80,6 +87,9 @@ export function negotiate(
     throw e;
   }
 }
+
+/** The name of a cached object's Protobuf form: its message as a list item carries it. */
+const PROTOBUF_ITEM = 'protobuf:item';
 
 /** Cache key of an object's compact JSON (with the trailing newline of a response body). */
 const OBJECT_JSON = 'object:application/json';
@@ -152,6 +162,11 @@ export function writeEncodedObject(
   const media = negotiate(req, cfg, def);
   if (isPlainJson(media)) {
     return finish(req, cfg, 200, media, asBuffer(encoded.json('\n')), {});
+  }
+  if (media.encoding === 'protobuf' && !media.target) {
+    const message = encoded.form(PROTOBUF_ITEM, (obj) => encodeItemMessage(def.schema, obj));
+    const typeMeta = { apiVersion: apiVersionOf(def), kind: def.kind };
+    return finish(req, cfg, 200, media, asBuffer(envelopeMessage(typeMeta, message)), {});
   }
   return writeObject(req, cfg, def, 200, encoded.object);
 }
@@ -242,6 +257,11 @@ export function writeList(
     // Read from the watch cache: each item's stored bytes, copied.
     const part = (item: unknown) => (item as EncodedObject).jsonPart();
     return finish(req, cfg, 200, media, encodeJsonList(head, list.encodedItems, part), {});
+  }
+  if (media.encoding === 'protobuf' && !media.target && list.encodedItems) {
+    // Each item's message encoded once and kept with the cached object; the list copies them.
+    const messages = list.encodedItems.map((e) => e.form(PROTOBUF_ITEM, (obj) => encodeItemMessage(def.schema, obj)));
+    return finish(req, cfg, 200, media, asBuffer(encodeListOfMessages(def.schema, head, messages)), {});
   }
   if (isPlainJson(media)) {
     // Item by item into one buffer; an item a GET encoded already is reused, nothing is cached.

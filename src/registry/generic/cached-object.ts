@@ -31,6 +31,8 @@ export class CachedObject implements EncodedObject {
   private labelsMemo: Readonly<Record<string, string>> | undefined;
   private fieldsMemo: Readonly<Record<string, string>> | undefined;
   private end = UNKNOWN;
+  /** Serialized forms asked for (see {@link CachedObject.form}): name, bytes, name, bytes... */
+  private forms: (string | Uint8Array)[] | undefined;
 
   private constructor(
     readonly key: string,
@@ -86,6 +88,7 @@ export class CachedObject implements EncodedObject {
       return this;
     }
     const copy = new CachedObject(this.key, this.modRevision, bytes, this.size, this.type);
+    copy.forms = this.forms;
     copy.labelsMemo = this.labelsMemo;
     copy.fieldsMemo = this.fieldsMemo;
     copy.end = this.end;
@@ -152,6 +155,20 @@ export class CachedObject implements EncodedObject {
       size: this.size + insert.length,
       writeTo: (out, to) => writeSpliced(out, to, { bytes: source(true), at, insert }),
     };
+  }
+
+  /**
+   * A serialized form other than JSON, encoded from the decoded object the first time it is
+   * asked for, then kept (clients that ask for one form ask again: Protobuf informers relist).
+   */
+  form(name: string, encode: (obj: ApiObject) => Uint8Array): Uint8Array {
+    const forms = this.forms;
+    if (forms) {
+      for (let i = 0; i < forms.length; i += 2) if (forms[i] === name) return forms[i + 1] as Uint8Array;
+    }
+    const bytes = encode(this.object);
+    this.forms = forms ? [...forms, name, bytes] : [name, bytes];
+    return bytes;
   }
 
   private bytesEnd(value: Uint8Array): MetadataEnd | undefined {
