@@ -12,6 +12,36 @@ export interface CachedObjectType {
   readonly fieldSet: (obj: ApiObject) => Record<string, string>;
   /** Whether keys end in `<namespace>/<name>` (else in `<name>`). */
   readonly namespaced: boolean;
+  /** The resource's recently decoded objects, shared by whoever reads them meanwhile. */
+  readonly recent?: RecentlyDecoded;
+}
+
+/**
+ * The last few objects of one resource that were decoded (least recently used out first): one
+ * change read by several in-process watchers, or one object read again and again by a
+ * controller, is decoded once and shared. Bounded, so a pass over every object keeps none of
+ * them alive (a weak reference would keep each one alive until the end of the pass).
+ */
+export class RecentlyDecoded {
+  private readonly objects = new Map<object, ApiObject>();
+
+  constructor(private readonly capacity = 256) {}
+
+  get(holder: object): ApiObject | undefined {
+    const obj = this.objects.get(holder);
+    if (obj === undefined) return undefined;
+    this.objects.delete(holder);
+    this.objects.set(holder, obj);
+    return obj;
+  }
+
+  set(holder: object, obj: ApiObject): void {
+    this.objects.set(holder, obj);
+    if (this.objects.size > this.capacity) {
+      const oldest = this.objects.keys().next().value;
+      if (oldest !== undefined) this.objects.delete(oldest);
+    }
+  }
 }
 
 /** Memo of where metadata ends (`close * 2 + (empty ? 1 : 0)`), or one of these. */
@@ -22,12 +52,10 @@ const NOT_FROM_BYTES = -2;
  * One object as the watch cache keeps it: the stored bytes and their revision, not a decoded
  * object graph (which costs 8–10× the JSON). Responses in JSON copy the bytes with the
  * resourceVersion written in; everything else asks for {@link CachedObject.object}, decoded on
- * demand and shared read-only while anyone holds it (a weak reference, so an unused decoded
- * object costs nothing). Labels and field-selector values are kept once computed: selectors
+ * demand and shared read-only while it is among the resource's recently decoded objects. Labels and field-selector values are kept once computed: selectors
  * read them without decoding again.
  */
 export class CachedObject implements EncodedObject {
-  private decoded: WeakRef<ApiObject> | undefined;
   private labelsMemo: Readonly<Record<string, string>> | undefined;
   private fieldsMemo: Readonly<Record<string, string>> | undefined;
   private end = UNKNOWN;
@@ -107,11 +135,12 @@ export class CachedObject implements EncodedObject {
 
   /** The decoded object (shared: never mutate it). */
   get object(): ApiObject {
-    const held = this.decoded?.deref();
+    const recent = this.type.recent;
+    const held = recent?.get(this);
     if (held) return held;
     const kv = { key: this.key, modRevision: this.modRevision, createRevision: 0n, value: this.bytesNow() };
     const obj = this.type.codec.decode(kv);
-    this.decoded = new WeakRef(obj);
+    recent?.set(this, obj);
     return obj;
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeJsonCompact } from '../../encoding/index.js';
 import { stringifyJson } from '../../util/json-text.js';
-import { CachedObject } from './cached-object.js';
+import { CachedObject, RecentlyDecoded } from './cached-object.js';
 import { findMetadataEnd, needsGoEscaping } from './stored-json.js';
 import { decodeStored, encodeStored, storedCodec } from './stored-object.js';
 
@@ -86,5 +86,25 @@ describe('stored JSON', () => {
     const kv = { key: '/registry/namespaces/team-a', value, createRevision: 1n, modRevision: 2n };
     const co = CachedObject.decoder({ codec: storedCodec({}), fieldSet: () => ({}), namespaced: false })(kv);
     assert.equal(co.namespacedName, '/team-a');
+  });
+
+  it('shares the recently decoded objects of a resource, and only a bounded number of them', () => {
+    const recent = new RecentlyDecoded(2);
+    const decode = CachedObject.decoder({ codec: storedCodec({}), fieldSet: () => ({}), namespaced: true, recent });
+    const objects = ['a', 'b', 'c'].map((name, i) =>
+      decode({
+        key: `/registry/configmaps/ns/${name}`,
+        value: encodeStored({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } } as never),
+        createRevision: 1n,
+        modRevision: BigInt(i + 1),
+      }),
+    );
+    const [a, b, c] = objects as [CachedObject, CachedObject, CachedObject];
+    assert.equal(a.object, a.object, 'decoded once while recent');
+    const first = a.object;
+    void b.object;
+    void c.object;
+    assert.notEqual(a.object, first, 'decoded again after two others');
+    assert.deepEqual(a.object, first);
   });
 });

@@ -8,7 +8,7 @@ import { type KeyScheme, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
-import { CachedObject } from '../generic/cached-object.js';
+import { CachedObject, RecentlyDecoded } from '../generic/cached-object.js';
 import { ResourceFieldTracking } from '../generic/field-tracking.js';
 import { GenericRegistry } from '../generic/generic-registry.js';
 import type { RegistryContext } from '../generic/registry-context.js';
@@ -55,7 +55,12 @@ export type ResourceFactory = (def: ResourceDefinition) => BuiltResource;
 export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
   return (def) => {
     const codec = storedCodec(def);
-    const cachedType = { codec, fieldSet: fieldLabelsOf(def).fieldSet, namespaced: def.namespaced };
+    const cachedType = {
+      codec,
+      fieldSet: fieldLabelsOf(def).fieldSet,
+      namespaced: def.namespaced,
+      recent: new RecentlyDecoded(),
+    };
     const stored = storageResourceOf(def);
     const cacher =
       deps.watchCache === false || def.virtual
