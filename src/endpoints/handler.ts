@@ -69,7 +69,13 @@ export interface StreamResponse {
 
 export type ApiResponse = BodyResponse | StreamResponse;
 
-export type Handler = (req: ApiRequest) => Promise<ApiResponse>;
+/**
+ * Answers a request. A handler that can answer at once returns the response itself, without a
+ * promise (a cached GET passes through every filter synchronously); one that waits returns a
+ * promise. Callers handle both (`res instanceof Promise`) and must expect a synchronous throw
+ * as well as a rejection.
+ */
+export type Handler = (req: ApiRequest) => ApiResponse | Promise<ApiResponse>;
 export type Filter = (next: Handler) => Handler;
 
 /** Builds a handler from filters, outermost first. */

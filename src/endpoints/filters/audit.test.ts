@@ -23,7 +23,7 @@ describe('audit filter', () => {
     const handler = filter(async () => {
       throw new Error('boom');
     });
-    await assert.rejects(handler(req), /boom/);
+    await assert.rejects(async () => handler(req), /boom/);
     assert.deepEqual(
       events.map((e) => e.stage),
       ['RequestReceived', 'Panic'],

@@ -20,7 +20,10 @@ export function commonHeaders(): Filter {
   return (next) => (req) => {
     const sent = req.headers['audit-id'];
     req.auditId = typeof sent === 'string' && sent !== '' ? sent : randomUUID();
-    return next(req).then((res) => withCommonHeaders(res, req));
+    const res = next(req);
+    return res instanceof Promise
+      ? res.then((settled) => withCommonHeaders(settled, req))
+      : withCommonHeaders(res, req);
   };
 }
 

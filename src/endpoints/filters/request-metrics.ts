@@ -106,11 +106,19 @@ export function requestMetrics(metrics: ApiServerMetrics): Filter {
         },
       };
     };
-    // No async frame of its own: one `then` on the handler's promise (cached GETs count every hop).
-    return next(req).then(completed, (e: unknown) => {
+    const failed = (e: unknown): never => {
       done?.();
       record(500);
       throw e;
-    });
+    };
+    // No async frame of its own: an answer given at once is recorded at once, a pending one with
+    // one `then` (cached GETs count every hop).
+    let res: ApiResponse | Promise<ApiResponse>;
+    try {
+      res = next(req);
+    } catch (e) {
+      return failed(e);
+    }
+    return res instanceof Promise ? res.then(completed, failed) : completed(res);
   };
 }
