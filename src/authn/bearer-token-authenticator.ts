@@ -46,13 +46,18 @@ function requestResult(r: TokenAuthResult): AuthResult {
   return { kind: 'error', message: r.kind === 'error' ? r.message : INVALID_BEARER_TOKEN };
 }
 
+const BEARER = 'bearer';
+
 /** The token of an `Authorization` header value, as kube-apiserver splits it (`Bearer <token>[ ...]`). */
 export function bearerToken(header: string | string[] | undefined): string | undefined {
   if (typeof header !== 'string') return undefined;
   const value = header.trim();
-  if (value === '') return undefined;
-  const parts = value.split(' ', 3);
-  if (parts.length < 2 || parts[0]?.toLowerCase() !== 'bearer') return undefined;
-  const token = parts[1] as string;
+  // kube: `SplitN(value, " ", 3)`, the scheme compared case-insensitively, the second part the token.
+  const space = value.indexOf(' ');
+  if (space !== BEARER.length) return undefined;
+  const scheme = value.slice(0, space);
+  if (scheme !== 'Bearer' && scheme.toLowerCase() !== BEARER) return undefined;
+  const end = value.indexOf(' ', space + 1);
+  const token = end < 0 ? value.slice(space + 1) : value.slice(space + 1, end);
   return token === '' ? undefined : token;
 }

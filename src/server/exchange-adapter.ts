@@ -6,14 +6,20 @@ import type { ApiRequest, ApiResponse, Handler, StreamResponse } from '../endpoi
 import { RequestWarnings } from '../endpoints/request/request-warnings.js';
 import type { Logger } from '../util/logger.js';
 import { RequestBodyTooLargeError } from './serving/errors.js';
-import type { ExchangeHandler, HttpExchange } from './serving/index.js';
+import { byteLength, type ExchangeHandler, type HttpExchange, isBodylessStatus } from './serving/index.js';
 
 /** Adapts the transport's exchange to the handler chain's request/response model. */
 export function exchangeHandler(handler: Handler, logger: Logger, domain: ApiDomain): ExchangeHandler {
   const write = (ex: HttpExchange, res: ApiResponse): Promise<void> | undefined => {
     if (res.kind === 'body') {
+      const headers = lowerCase(res.headers);
+      // The response owns its headers: its length is added here rather than to a copy the
+      // transport would make.
+      if (headers['content-length'] === undefined && !isBodylessStatus(res.status)) {
+        headers['content-length'] = String(byteLength(res.body));
+      }
       // Complete bodies are written synchronously: no extra promise per response.
-      ex.respond(res.status, lowerCase(res.headers), res.body);
+      ex.respond(res.status, headers, res.body);
       return undefined;
     }
     return writeStream(ex, res, logger);
