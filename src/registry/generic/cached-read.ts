@@ -115,7 +115,7 @@ export function getEncodedFromCache(
   resourceVersion: string,
 ): EncodedObject | undefined | Promise<EncodedObject | undefined> {
   if (rc.codec.async) return undefined;
-  if (cacher.ready && parseResourceVersion(resourceVersion) === 0n) {
+  if (cacher.ready && (resourceVersion === '0' || parseResourceVersion(resourceVersion) === 0n)) {
     let object: CachedObject | undefined;
     try {
       object = cacher.peek(keyFor(rc, ctx.namespace, name)) as CachedObject | undefined;
