@@ -104,7 +104,7 @@ async function writeStream(ex: HttpExchange, res: StreamResponse, logger: Logger
 function lowerCase(h: Record<string, string | string[]>): Record<string, string | string[]> {
   let lower = true;
   for (const k in h) {
-    if (k !== k.toLowerCase()) {
+    if (hasUpperCase(k)) {
       lower = false;
       break;
     }
@@ -113,4 +113,13 @@ function lowerCase(h: Record<string, string | string[]>): Record<string, string 
   const out: Record<string, string | string[]> = {};
   for (const k in h) out[k.toLowerCase()] = h[k];
   return out;
+}
+
+/** Whether an (ASCII) header name has an upper-case letter; no string is made to find out. */
+function hasUpperCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return true;
+  }
+  return false;
 }

@@ -1,5 +1,5 @@
 import type { RequestInfo } from '../../apis/request/request-info.js';
-import type { ApiServerMetrics, RequestSeries } from '../../metrics/apiserver-metrics.js';
+import type { ApiServerMetrics, RequestLabels, RequestSeries } from '../../metrics/apiserver-metrics.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 
 /** Sub-resources kube reports as `CONNECT`. */
@@ -47,12 +47,34 @@ function bodyLength(res: ApiResponse): number {
  * request-info filter.
  */
 export function requestMetrics(metrics: ApiServerMetrics): Filter {
+  // The series of the last request: a run of like requests (a client polling one object) finds it
+  // without building the label key.
+  let last: (Readonly<Record<RequestLabels, string>> & { readonly series: RequestSeries }) | undefined;
+  const seriesOf = (labels: Readonly<Record<RequestLabels, string>>): RequestSeries => {
+    const l = last;
+    if (
+      l !== undefined &&
+      l.verb === labels.verb &&
+      l.resource === labels.resource &&
+      l.group === labels.group &&
+      l.version === labels.version &&
+      l.subresource === labels.subresource &&
+      l.scope === labels.scope &&
+      l.dry_run === labels.dry_run &&
+      l.component === labels.component
+    ) {
+      return l.series;
+    }
+    const series = metrics.requestSeries(labels);
+    last = { ...labels, series };
+    return series;
+  };
   return (next) => (req) => {
     const info = req.info;
     if (!info?.isResourceRequest) return next(req);
     const scope = scopeOf(info);
     const verb = verbOf(req, info, scope);
-    const series = metrics.requestSeries({
+    const series = seriesOf({
       verb,
       dry_run: dryRunOf(req.query),
       group: info.apiGroup,
