@@ -32,6 +32,8 @@ interface Entry {
  */
 export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: TokenCacheOptions): TokenAuthenticator {
   const clock = options.clock ?? systemClock;
+  // The system clock's time without a Date per lookup; an injected clock is asked as it is.
+  const nowMs = clock === systemClock ? Date.now : () => clock.now().getTime();
   const maxEntries = options.maxEntries ?? 65_536;
   // Base64, so the hashed text is plain ASCII; a one-shot hash costs a quarter of an HMAC object.
   const secret = randomBytes(32).toString('base64');
@@ -64,7 +66,7 @@ export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: Tok
       const oldest = entries.keys().next().value;
       if (oldest !== undefined) entries.delete(oldest);
     }
-    entries.set(key, { result, expiresAt: clock.now().getTime() + ttl });
+    entries.set(key, { result, expiresAt: nowMs() + ttl });
   };
 
   return {
@@ -72,7 +74,7 @@ export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: Tok
       const key = keyOf(token, ctx);
       const hit = entries.get(key);
       if (hit !== undefined) {
-        if (hit.expiresAt > clock.now().getTime()) return hit.result;
+        if (hit.expiresAt > nowMs()) return hit.result;
         entries.delete(key);
       }
       const pending = inFlight.get(key);
