@@ -28,7 +28,7 @@ export class AnonymousAuthenticator implements Authenticator {
     this.allowedPaths = options.allowedPaths ? new Set(options.allowedPaths) : undefined;
   }
 
-  async authenticate(req: RequestHead): Promise<AuthResult> {
+  authenticate(req: RequestHead): AuthResult {
     if (this.allowedPaths !== undefined) {
       const q = req.url.indexOf('?');
       const path = q === -1 ? req.url : req.url.slice(0, q);

@@ -81,7 +81,11 @@ export interface RequestHead {
  * not read the body, and may be called concurrently.
  */
 export interface Authenticator {
-  authenticate(req: RequestHead): Promise<AuthResult>;
+  /**
+   * The result itself when it is known at once (a client certificate, a cached token), else a
+   * promise of it; callers handle both. A hot path then takes no promise per request.
+   */
+  authenticate(req: RequestHead): AuthResult | Promise<AuthResult>;
 }
 
 export { ANONYMOUS_USER, AUTHENTICATED_GROUP, UNAUTHENTICATED_GROUP } from '../apis/request/user-info.js';

@@ -1,6 +1,6 @@
 import type { Authenticator, AuthResult, RequestHead } from './authenticator.js';
 import { NO_OPINION } from './authenticator.js';
-import type { TokenAuthenticator, TokenRequestContext } from './token-authenticator.js';
+import type { TokenAuthenticator, TokenAuthResult, TokenRequestContext } from './token-authenticator.js';
 
 /** kube-apiserver's text when a bearer token is recognised by nobody. */
 export const INVALID_BEARER_TOKEN = 'invalid bearer token';
@@ -18,31 +18,46 @@ export interface BearerTokenOptions {
 export function bearerTokenAuthenticator(tokens: TokenAuthenticator, options: BearerTokenOptions): Authenticator {
   const audiences = Object.freeze([...options.audiences]);
   return {
-    async authenticate(req: RequestHead): Promise<AuthResult> {
+    authenticate(req: RequestHead): AuthResult | Promise<AuthResult> {
       const token = bearerToken(req.headers.authorization);
       if (token === undefined) return NO_OPINION;
-      const ctx: TokenRequestContext = {
-        audiences: req.audiences ?? audiences,
-        get signal() {
-          return req.signal;
-        },
-      };
-      const r = await tokens.authenticateToken(token, ctx);
-      // The token cache hands out one result object per token: pass it on as it is, so layers
-      // that remember per result (system:authenticated, RBAC subject keys) hit their caches.
-      if (r.kind === 'user') return r;
-      return { kind: 'error', message: r.kind === 'error' ? r.message : INVALID_BEARER_TOKEN };
+      const r = tokens.authenticateToken(token, new HeadTokenContext(req.audiences ?? audiences, req));
+      return r instanceof Promise ? r.then(requestResult) : requestResult(r);
     },
   } satisfies Authenticator;
 }
+
+/** A token's context whose signal is the request's, read only when an authenticator waits. */
+class HeadTokenContext implements TokenRequestContext {
+  constructor(
+    readonly audiences: readonly string[],
+    private readonly head: RequestHead,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.head.signal;
+  }
+}
+
+function requestResult(r: TokenAuthResult): AuthResult {
+  // The token cache hands out one result object per token: pass it on as it is, so layers
+  // that remember per result (system:authenticated, RBAC subject keys) hit their caches.
+  if (r.kind === 'user') return r;
+  return { kind: 'error', message: r.kind === 'error' ? r.message : INVALID_BEARER_TOKEN };
+}
+
+const BEARER = 'bearer';
 
 /** The token of an `Authorization` header value, as kube-apiserver splits it (`Bearer <token>[ ...]`). */
 export function bearerToken(header: string | string[] | undefined): string | undefined {
   if (typeof header !== 'string') return undefined;
   const value = header.trim();
-  if (value === '') return undefined;
-  const parts = value.split(' ', 3);
-  if (parts.length < 2 || parts[0]?.toLowerCase() !== 'bearer') return undefined;
-  const token = parts[1] as string;
+  // kube: `SplitN(value, " ", 3)`, the scheme compared case-insensitively, the second part the token.
+  const space = value.indexOf(' ');
+  if (space !== BEARER.length) return undefined;
+  const scheme = value.slice(0, space);
+  if (scheme !== 'Bearer' && scheme.toLowerCase() !== BEARER) return undefined;
+  const end = value.indexOf(' ', space + 1);
+  const token = end < 0 ? value.slice(space + 1) : value.slice(space + 1, end);
   return token === '' ? undefined : token;
 }

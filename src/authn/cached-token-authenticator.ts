@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { TokenAuthenticator, TokenAuthResult, TokenRequestContext } from './token-authenticator.js';
 
@@ -24,23 +24,38 @@ interface Entry {
 
 /**
  * Remembers token authentications for a short time so a hot path does not verify a JWT signature
- * (or call a webhook) per request. Keys are an HMAC-SHA-256 of the audiences and the token under a
- * key made at start-up: the token itself is never kept. Concurrent lookups of the same token share
- * one authentication.
+ * (or call a webhook) per request. Keys are a SHA-256 of a secret made at start-up, the audiences
+ * and the token: the token itself is never kept, and how long a lookup takes depends on that
+ * digest, not on how much of a cached token a guess matches. Concurrent lookups of the same token
+ * share one authentication. A hit (and an inner authenticator's synchronous answer) is returned
+ * as it is, without a promise.
  */
 export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: TokenCacheOptions): TokenAuthenticator {
   const clock = options.clock ?? systemClock;
+  // The system clock's time without a Date per lookup; an injected clock is asked as it is.
+  const nowMs = clock === systemClock ? Date.now : () => clock.now().getTime();
   const maxEntries = options.maxEntries ?? 65_536;
-  const hmacKey = randomBytes(32);
+  // Base64, so the hashed text is plain ASCII; a one-shot hash costs a quarter of an HMAC object.
+  const secret = randomBytes(32).toString('base64');
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<TokenAuthResult>>();
+  // The audiences part of the key of the last audience list seen (requests share the server's).
+  let lastAudiences: readonly string[] | undefined;
+  let lastAudiencesKey = '';
 
   const keyOf = (token: string, ctx: TokenRequestContext): string => {
-    const h = createHmac('sha256', hmacKey);
-    for (const a of ctx.audiences) h.update(`${a.length}:${a}`);
-    h.update('\0');
-    h.update(token);
-    return h.digest('base64');
+    let audiencesKey = lastAudiencesKey;
+    if (ctx.audiences !== lastAudiences) {
+      audiencesKey = '';
+      for (const a of ctx.audiences) audiencesKey += `${a.length}:${a}`;
+      // Only a frozen list is remembered: a list that may change later must be read again.
+      if (Object.isFrozen(ctx.audiences)) {
+        lastAudiences = ctx.audiences;
+        lastAudiencesKey = audiencesKey;
+      }
+    }
+    // The secret has a fixed length and each audience its length: no two inputs share a text.
+    return hash('sha256', `${secret}${audiencesKey}\0${token}`, 'base64');
   };
 
   const remember = (key: string, result: TokenAuthResult): void => {
@@ -51,20 +66,25 @@ export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: Tok
       const oldest = entries.keys().next().value;
       if (oldest !== undefined) entries.delete(oldest);
     }
-    entries.set(key, { result, expiresAt: clock.now().getTime() + ttl });
+    entries.set(key, { result, expiresAt: nowMs() + ttl });
   };
 
   return {
-    async authenticateToken(token, ctx) {
+    authenticateToken(token, ctx) {
       const key = keyOf(token, ctx);
       const hit = entries.get(key);
       if (hit !== undefined) {
-        if (hit.expiresAt > clock.now().getTime()) return hit.result;
+        if (hit.expiresAt > nowMs()) return hit.result;
         entries.delete(key);
       }
       const pending = inFlight.get(key);
       if (pending !== undefined) return pending;
-      const p = inner.authenticateToken(token, ctx).then(
+      const answer = inner.authenticateToken(token, ctx);
+      if (!(answer instanceof Promise)) {
+        remember(key, answer);
+        return answer;
+      }
+      const p = answer.then(
         (result) => {
           inFlight.delete(key);
           remember(key, result);

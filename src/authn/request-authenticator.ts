@@ -22,8 +22,10 @@ export function buildRequestAuthenticator(options: RequestAuthenticatorOptions):
   const anonymous = new AnonymousAuthenticator(options.anonymous ?? {});
   // failOnError(authenticated, anonymous), without a second union on the hot path.
   return {
-    async authenticate(req) {
-      const r = await authenticated.authenticate(req);
+    authenticate(req) {
+      const r = authenticated.authenticate(req);
+      if (r instanceof Promise)
+        return r.then((settled) => (settled.kind === 'no-opinion' ? anonymous.authenticate(req) : settled));
       return r.kind === 'no-opinion' ? anonymous.authenticate(req) : r;
     },
   } satisfies Authenticator;

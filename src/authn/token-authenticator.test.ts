@@ -146,6 +146,38 @@ describe('cachedTokenAuthenticator', () => {
     assert.equal(calls, 1);
     assert.deepEqual(a, b);
   });
+  it('answers a hit, and an inner synchronous answer, without a promise', async () => {
+    let calls = 0;
+    const inner: TokenAuthenticator = {
+      authenticateToken: (token) => {
+        calls++;
+        return token === 'ok' ? { kind: 'user', user: alice } : { kind: 'no-opinion' };
+      },
+    };
+    const c = cachedTokenAuthenticator(inner, { successTtlMs: 10_000, failureTtlMs: 0, clock });
+    const audiences = Object.freeze(['api']);
+    const first = c.authenticateToken('ok', ctx([...audiences]));
+    assert.equal(first instanceof Promise, false);
+    const hit = c.authenticateToken('ok', { audiences, signal: new AbortController().signal });
+    assert.equal(hit instanceof Promise, false);
+    assert.equal(hit, first, 'the remembered result object itself');
+    assert.equal(calls, 1);
+    assert.deepEqual(c.authenticateToken('other', ctx(['api'])), { kind: 'no-opinion' });
+    assert.equal(calls, 2);
+  });
+  it('keys on the audiences even when a list object is reused', async () => {
+    const inner = new TableTokens({ ok: alice });
+    const c = cachedTokenAuthenticator(inner, { successTtlMs: 10_000, failureTtlMs: 0, clock });
+    const mutable = ['a'];
+    await c.authenticateToken('ok', { audiences: mutable, signal: new AbortController().signal });
+    mutable[0] = 'b';
+    await c.authenticateToken('ok', { audiences: mutable, signal: new AbortController().signal });
+    assert.equal(inner.calls, 2, 'a changed audience list is another entry');
+    const frozen = Object.freeze(['a']);
+    await c.authenticateToken('ok', { audiences: frozen, signal: new AbortController().signal });
+    await c.authenticateToken('ok', { audiences: frozen, signal: new AbortController().signal });
+    assert.equal(inner.calls, 2, "the frozen ['a'] finds the first entry");
+  });
   it('evicts the oldest entry beyond maxEntries', async () => {
     const inner = new TableTokens({ a: alice, b: alice });
     const c = cachedTokenAuthenticator(inner, { successTtlMs: 60_000, failureTtlMs: 0, maxEntries: 1, clock });

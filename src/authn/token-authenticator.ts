@@ -33,7 +33,8 @@ export type TokenAuthResult =
  * concurrently.
  */
 export interface TokenAuthenticator {
-  authenticateToken(token: string, ctx: TokenRequestContext): Promise<TokenAuthResult>;
+  /** The result itself when known at once (a cache hit, a static token), else a promise of it. */
+  authenticateToken(token: string, ctx: TokenRequestContext): TokenAuthResult | Promise<TokenAuthResult>;
 }
 
 export const TOKEN_NO_OPINION: TokenAuthResult = Object.freeze({ kind: 'no-opinion' as const });
@@ -68,14 +69,16 @@ export function unionTokenAuthenticator(authenticators: readonly TokenAuthentica
 export function audienceAgnostic(implicit: readonly string[], inner: TokenAuthenticator): TokenAuthenticator {
   const own = new Set(implicit);
   return {
-    async authenticateToken(token, ctx) {
+    authenticateToken(token, ctx) {
       let audiences: readonly string[] = implicit;
       if (ctx.audiences.length > 0 && own.size > 0) {
         audiences = ctx.audiences.filter((a) => own.has(a));
         if (audiences.length === 0) return TOKEN_NO_OPINION;
       }
-      const r = await inner.authenticateToken(token, ctx);
-      return r.kind === 'user' ? { kind: 'user', user: r.user, audiences } : r;
+      const withAudiences = (r: TokenAuthResult): TokenAuthResult =>
+        r.kind === 'user' ? { kind: 'user', user: r.user, audiences } : r;
+      const r = inner.authenticateToken(token, ctx);
+      return r instanceof Promise ? r.then(withAudiences) : withAudiences(r);
     },
   } satisfies TokenAuthenticator;
 }

@@ -77,7 +77,7 @@ export function staticTokenAuthenticator(entries: readonly StaticTokenEntry[]): 
     table.set(d.toString('base64'), { digest: d, result: Object.freeze({ kind: 'user' as const, user: e.user }) });
   }
   return {
-    async authenticateToken(token) {
+    authenticateToken(token) {
       const d = digest(token);
       const entry = table.get(d.toString('base64'));
       return entry !== undefined && timingSafeEqual(entry.digest, d) ? entry.result : TOKEN_NO_OPINION;

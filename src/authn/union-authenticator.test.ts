@@ -61,6 +61,61 @@ describe('unionAuthenticator', () => {
     });
   }
 
+  /** The same table answering at once, without a promise. */
+  const sync = (tokens: Record<string, UserInfo>): Authenticator => ({
+    authenticate(req) {
+      const header = req.headers.authorization;
+      if (typeof header !== 'string' || !header.startsWith('Bearer ')) return { kind: 'no-opinion' };
+      const user = tokens[header.slice(7)];
+      return user ? { kind: 'user', user } : { kind: 'error', message: 'invalid bearer token' };
+    },
+  });
+  const mixed: { name: string; list: () => Authenticator[]; token?: string; failOnError: boolean; want: AuthResult }[] =
+    [
+      {
+        name: 'synchronous error, then an asynchronous match',
+        list: () => [sync({ a: alice }), second()],
+        token: 'b',
+        failOnError: false,
+        want: { kind: 'user', user: bob },
+      },
+      {
+        name: 'asynchronous error, then a synchronous match',
+        list: () => [first(), sync({ b: bob })],
+        token: 'b',
+        failOnError: false,
+        want: { kind: 'user', user: bob },
+      },
+      {
+        name: 'errors of both kinds aggregated in order',
+        list: () => [sync({}), first(), sync({})],
+        token: 'zzz',
+        failOnError: false,
+        want: { kind: 'error', message: 'invalid bearer token; invalid bearer token; invalid bearer token' },
+      },
+      {
+        name: 'failOnError stops at a synchronous error before an asynchronous authenticator',
+        list: () => [sync({}), second()],
+        token: 'b',
+        failOnError: true,
+        want: { kind: 'error', message: 'invalid bearer token' },
+      },
+    ];
+  for (const c of mixed) {
+    it(`mixed answers: ${c.name}`, async () => {
+      const union = unionAuthenticator(c.list(), { failOnError: c.failOnError });
+      const headers: Record<string, string> = c.token ? { authorization: `Bearer ${c.token}` } : {};
+      assert.deepEqual(await union.authenticate(head('/api', headers)), c.want);
+    });
+  }
+
+  it('answers without a promise when every authenticator asked does', () => {
+    const union = authenticatedGroupAdder(unionAuthenticator([sync({ a: alice }), second()]));
+    const r = union.authenticate(head('/api', { authorization: 'Bearer a' }));
+    assert.equal(r instanceof Promise, false);
+    assert.deepEqual(r, { kind: 'user', user: { ...alice, groups: ['dev', 'system:authenticated'] } });
+  });
+
   it("never reads the request's signal (creating it costs more than a cached GET)", async () => {
     const req = head('/');
     Object.defineProperty(req, 'signal', {

@@ -21,18 +21,34 @@ export function unionAuthenticator(
 ): Authenticator {
   const list = [...authenticators];
   const failOnError = options.failOnError ?? false;
-  return {
-    async authenticate(req: RequestHead): Promise<AuthResult> {
-      const errors: string[] = [];
-      for (const a of list) {
-        const result = await a.authenticate(req);
-        if (result.kind === 'user') return result;
-        if (result.kind === 'error') {
-          if (failOnError) return result;
-          errors.push(result.message);
-        }
+  // Synchronous answers are taken as they come; from the first authenticator that waits on, the
+  // rest of the search continues asynchronously.
+  const from = (req: RequestHead, index: number, errors: string[]): AuthResult | Promise<AuthResult> => {
+    for (let i = index; i < list.length; i++) {
+      const answer = (list[i] as Authenticator).authenticate(req);
+      if (answer instanceof Promise) {
+        return answer.then((result) => {
+          const decided = decide(result, errors);
+          return decided ?? from(req, i + 1, errors);
+        });
       }
-      return errors.length > 0 ? { kind: 'error', message: errors.join('; ') } : NO_OPINION;
+      const decided = decide(answer, errors);
+      if (decided !== undefined) return decided;
+    }
+    return errors.length > 0 ? { kind: 'error', message: errors.join('; ') } : NO_OPINION;
+  };
+  /** The union's answer when `result` settles it, else undefined (its error, if any, recorded). */
+  const decide = (result: AuthResult, errors: string[]): AuthResult | undefined => {
+    if (result.kind === 'user') return result;
+    if (result.kind === 'error') {
+      if (failOnError) return result;
+      errors.push(result.message);
+    }
+    return undefined;
+  };
+  return {
+    authenticate(req: RequestHead): AuthResult | Promise<AuthResult> {
+      return from(req, 0, []);
     },
   } satisfies Authenticator;
 }

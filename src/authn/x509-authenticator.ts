@@ -81,7 +81,7 @@ export class X509Authenticator implements Authenticator {
     this.trust = options.trust;
   }
 
-  async authenticate(req: RequestHead): Promise<AuthResult> {
+  authenticate(req: RequestHead): AuthResult {
     const cert = req.peerCertificate;
     if (cert === undefined) return NO_OPINION;
     const now = this.clock.now().getTime();

@@ -249,16 +249,15 @@ export class ApiServerMetrics {
     r.duration.observe(seconds);
   }
 
-  /** Counts a request in flight until `done` is called. */
-  startInflight(kind: 'readOnly' | 'mutating'): () => void {
+  /** Counts a request in flight until `inflightEnded`. */
+  inflightStarted(kind: 'readOnly' | 'mutating'): void {
     this.inflight[kind]++;
     if (this.inflight[kind] > this.inflightMax[kind]) this.inflightMax[kind] = this.inflight[kind];
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.inflight[kind]--;
-    };
+  }
+
+  /** Ends what `inflightStarted` began; call it exactly once per start. */
+  inflightEnded(kind: 'readOnly' | 'mutating'): void {
+    this.inflight[kind]--;
   }
 }
 

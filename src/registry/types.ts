@@ -141,9 +141,14 @@ export interface ResourceStore {
   get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject>;
   /**
    * The same read as `get`, as an encoded object when the watch cache serves it from its bytes
-   * (a resourceVersion is set); undefined when `get` must answer.
+   * (a resourceVersion is set); undefined when `get` must answer. Answered without a promise
+   * when the cache has the answer at hand (resourceVersion=0, cache ready); may then throw.
    */
-  getEncoded?(ctx: RequestContext, name: string, o: GetOptions): Promise<EncodedObject | undefined>;
+  getEncoded?(
+    ctx: RequestContext,
+    name: string,
+    o: GetOptions,
+  ): EncodedObject | undefined | Promise<EncodedObject | undefined>;
   list(ctx: RequestContext, o: ListOptions): Promise<ObjectList>;
   update(
     ctx: RequestContext,

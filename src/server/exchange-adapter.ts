@@ -1,49 +1,76 @@
 import type { ApiDomain } from '../apis/api-domain.js';
 import { apiErrors } from '../apis/meta/status.js';
-import type { ApiRequest, Handler, StreamResponse } from '../endpoints/handler.js';
+import type { RequestInfo } from '../apis/request/request-info.js';
+import type { UserInfo } from '../apis/request/user-info.js';
+import type { ApiRequest, ApiResponse, Handler, StreamResponse } from '../endpoints/handler.js';
 import { RequestWarnings } from '../endpoints/request/request-warnings.js';
 import type { Logger } from '../util/logger.js';
 import { RequestBodyTooLargeError } from './serving/errors.js';
-import type { ExchangeHandler, HttpExchange } from './serving/index.js';
+import { byteLength, type ExchangeHandler, type HttpExchange, isBodylessStatus } from './serving/index.js';
 
 /** Adapts the transport's exchange to the handler chain's request/response model. */
 export function exchangeHandler(handler: Handler, logger: Logger, domain: ApiDomain): ExchangeHandler {
-  return async (ex) => {
-    const res = await handler(toApiRequest(ex, domain));
+  const write = (ex: HttpExchange, res: ApiResponse): Promise<void> | undefined => {
     if (res.kind === 'body') {
+      const headers = lowerCase(res.headers);
+      // The response owns its headers: its length is added here rather than to a copy the
+      // transport would make.
+      if (headers['content-length'] === undefined && !isBodylessStatus(res.status)) {
+        headers['content-length'] = String(byteLength(res.body));
+      }
       // Complete bodies are written synchronously: no extra promise per response.
-      ex.respond(res.status, lowerCase(res.headers), res.body);
-      return;
+      ex.respond(res.status, headers, res.body);
+      return undefined;
     }
-    await writeStream(ex, res, logger);
+    return writeStream(ex, res, logger);
+  };
+  // Not async: an answer the handlers give at once is written at once, with no promise at all.
+  return (ex) => {
+    const res = handler(new ExchangeRequest(ex, domain));
+    return res instanceof Promise ? res.then((settled) => write(ex, settled)) : write(ex, res);
   };
 }
 
-function toApiRequest(ex: HttpExchange, domain: ApiDomain): ApiRequest {
-  const q = ex.url.indexOf('?');
-  const path = q < 0 ? ex.url : ex.url.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : ex.url.slice(q + 1));
-  const headers = ex.headers as Record<string, string | undefined>;
-  return {
-    method: ex.method,
-    path: safeDecodePath(path),
-    query,
-    headers,
-    get signal() {
-      return ex.signal;
-    },
-    head: ex,
-    warnings: new RequestWarnings(),
-    domain,
-    async readBody(limit) {
-      try {
-        return await ex.readBody(limit);
-      } catch (e) {
-        if (e instanceof RequestBodyTooLargeError) throw apiErrors.requestEntityTooLarge(limit);
-        throw e;
-      }
-    },
-  };
+/**
+ * The request of one exchange. A class, not a literal: its accessors and `readBody` live on the
+ * prototype instead of being made again for every request.
+ */
+class ExchangeRequest implements ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly warnings = new RequestWarnings();
+  info?: RequestInfo;
+  user?: UserInfo;
+  auditId?: string;
+  auditAnnotations?: Record<string, string>;
+  deprecatedApi?: { readonly removedRelease: string };
+
+  constructor(
+    readonly head: HttpExchange,
+    readonly domain: ApiDomain,
+  ) {
+    const url = head.url;
+    const q = url.indexOf('?');
+    this.method = head.method;
+    this.path = safeDecodePath(q < 0 ? url : url.slice(0, q));
+    this.query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    this.headers = head.headers as Record<string, string | undefined>;
+  }
+
+  get signal(): AbortSignal {
+    return this.head.signal;
+  }
+
+  async readBody(limit: number): Promise<Buffer> {
+    try {
+      return await this.head.readBody(limit);
+    } catch (e) {
+      if (e instanceof RequestBodyTooLargeError) throw apiErrors.requestEntityTooLarge(limit);
+      throw e;
+    }
+  }
 }
 
 function safeDecodePath(path: string): string {
@@ -77,7 +104,7 @@ async function writeStream(ex: HttpExchange, res: StreamResponse, logger: Logger
 function lowerCase(h: Record<string, string | string[]>): Record<string, string | string[]> {
   let lower = true;
   for (const k in h) {
-    if (k !== k.toLowerCase()) {
+    if (hasUpperCase(k)) {
       lower = false;
       break;
     }
@@ -86,4 +113,13 @@ function lowerCase(h: Record<string, string | string[]>): Record<string, string 
   const out: Record<string, string | string[]> = {};
   for (const k in h) out[k.toLowerCase()] = h[k];
   return out;
+}
+
+/** Whether an (ASCII) header name has an upper-case letter; no string is made to find out. */
+function hasUpperCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return true;
+  }
+  return false;
 }

@@ -23,20 +23,18 @@ const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/.+)?$/;
  * else is a 404 `Status`.
  */
 export function rootHandler(routes: NonResourceRoutes, resources: Handler): Handler {
-  return async (req) => {
-    const health = HEALTH_PATH.exec(req.path);
-    if (health) {
-      if (req.method !== 'GET' && req.method !== 'HEAD')
-        return errorResponse(req, apiErrors.methodNotAllowed(req.method));
-      const r = await routes.health.handleHealthRequest(
-        health[1] as HealthGroup,
-        health[2] ?? '',
-        req.query,
-        req.signal,
-      );
-      return { kind: 'body', status: r.status, headers: { ...r.headers }, body: r.body };
-    }
+  const health = async (req: ApiRequest, path: RegExpExecArray): Promise<ApiResponse> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return errorResponse(req, apiErrors.methodNotAllowed(req.method));
+    const r = await routes.health.handleHealthRequest(path[1] as HealthGroup, path[2] ?? '', req.query, req.signal);
+    return { kind: 'body', status: r.status, headers: { ...r.headers }, body: r.body };
+  };
+  // Not async: a resource handler's answer given at once passes through as it is. Resource paths
+  // (`/api/...`, `/apis/...`) are never health paths, so they are tried first.
+  return (req) => {
     if (req.info?.isResourceRequest) return resources(req);
+    const healthPath = HEALTH_PATH.exec(req.path);
+    if (healthPath) return health(req, healthPath);
     const metrics = routes.metrics?.(req);
     if (metrics) return metrics;
     const doc =

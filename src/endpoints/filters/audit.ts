@@ -140,7 +140,8 @@ class RequestAudit {
  * add (authorization decision and reason, deprecated API versions).
  */
 export function audit(o: AuditFilterOptions): Filter {
-  return (next) => async (req) => {
+  // Not async: a request the policy leaves out, and an answer given at once, cost no promise.
+  return (next) => (req) => {
     const info = req.info;
     const user = req.user;
     if (!info || !user) return next(req);
@@ -159,10 +160,7 @@ export function audit(o: AuditFilterOptions): Filter {
     req.auditAnnotations = {};
     const a = new RequestAudit(req, user, config, o);
     a.emit('RequestReceived');
-    let res: ApiResponse;
-    try {
-      res = await next(req);
-    } catch (e) {
+    const panicked = (e: unknown): never => {
       a.emit('Panic', {
         responseStatus: {
           metadata: {},
@@ -173,23 +171,34 @@ export function audit(o: AuditFilterOptions): Filter {
         },
       });
       throw e;
-    }
-    if (res.kind === 'body') {
-      a.completed('ResponseComplete', res);
-      return res;
-    }
-    a.completed('ResponseStarted', res);
-    const pump = res.pump;
-    return {
-      ...res,
-      pump: async (write, signal) => {
-        try {
-          await pump(write, signal);
-        } finally {
-          a.completed('ResponseComplete', res);
-        }
-      },
     };
+    let res: ApiResponse | Promise<ApiResponse>;
+    try {
+      res = next(req);
+    } catch (e) {
+      return panicked(e);
+    }
+    return res instanceof Promise ? res.then((settled) => answered(a, settled), panicked) : answered(a, res);
+  };
+}
+
+/** Records the answer's stage: ResponseComplete now, or ResponseStarted now and ResponseComplete when the stream ends. */
+function answered(a: RequestAudit, res: ApiResponse): ApiResponse {
+  if (res.kind === 'body') {
+    a.completed('ResponseComplete', res);
+    return res;
+  }
+  a.completed('ResponseStarted', res);
+  const pump = res.pump;
+  return {
+    ...res,
+    pump: async (write, signal) => {
+      try {
+        await pump(write, signal);
+      } finally {
+        a.completed('ResponseComplete', res);
+      }
+    },
   };
 }
 

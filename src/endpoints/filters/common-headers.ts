@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
+import { uuidSource } from '../request/uuid-source.js';
 
 const NO_CACHE = 'no-cache, private';
 
@@ -17,10 +17,14 @@ const NO_CACHE = 'no-cache, private';
  * Outermost, so that answers of every other filter get them too.
  */
 export function commonHeaders(): Filter {
+  const newAuditId = uuidSource();
   return (next) => (req) => {
     const sent = req.headers['audit-id'];
-    req.auditId = typeof sent === 'string' && sent !== '' ? sent : randomUUID();
-    return next(req).then((res) => withCommonHeaders(res, req));
+    req.auditId = typeof sent === 'string' && sent !== '' ? sent : newAuditId();
+    const res = next(req);
+    return res instanceof Promise
+      ? res.then((settled) => withCommonHeaders(settled, req))
+      : withCommonHeaders(res, req);
   };
 }
 

@@ -1,14 +1,16 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 import { errorResponse } from '../handlers/response-writer.js';
-import { parseRequestInfo, RequestInfoError } from '../request/request-info.js';
+import { RequestInfoError } from '../request/request-info.js';
+import { RequestInfoCache } from '../request/request-info-cache.js';
 
 /** Resolves the request's verb, group, version, resource, namespace and name. */
 export function requestInfo(): Filter {
-  // Not async: the next handler's promise is returned as it is (one promise less per request).
+  const infos = new RequestInfoCache();
+  // Not async: the next handler's answer is returned as it is (no promise of its own).
   return (next) => (req) => {
     try {
-      req.info = parseRequestInfo(req.method, req.path, req.query);
+      req.info = infos.resolve(req.method, req.path, req.query);
     } catch (e) {
       return failed(req, e);
     }

@@ -1,5 +1,5 @@
 import type { RequestInfo } from '../../apis/request/request-info.js';
-import type { ApiServerMetrics } from '../../metrics/apiserver-metrics.js';
+import type { ApiServerMetrics, RequestLabels, RequestSeries } from '../../metrics/apiserver-metrics.js';
 import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
 
 /** Sub-resources kube reports as `CONNECT`. */
@@ -27,8 +27,8 @@ function verbOf(req: ApiRequest, info: RequestInfo, scope: string): string {
 
 /** kube's `cleanDryRun`: the sorted, de-duplicated `dryRun` values, `invalid` for unknown ones. */
 function dryRunOf(query: URLSearchParams): string {
+  if (!query.has('dryRun')) return '';
   const values = query.getAll('dryRun');
-  if (values.length === 0) return '';
   if (values.some((v) => v !== 'All')) return 'invalid';
   return 'All';
 }
@@ -47,13 +47,34 @@ function bodyLength(res: ApiResponse): number {
  * request-info filter.
  */
 export function requestMetrics(metrics: ApiServerMetrics): Filter {
+  // The series of the last request: a run of like requests (a client polling one object) finds it
+  // without building the label key.
+  let last: (Readonly<Record<RequestLabels, string>> & { readonly series: RequestSeries }) | undefined;
+  const seriesOf = (labels: Readonly<Record<RequestLabels, string>>): RequestSeries => {
+    const l = last;
+    if (
+      l !== undefined &&
+      l.verb === labels.verb &&
+      l.resource === labels.resource &&
+      l.group === labels.group &&
+      l.version === labels.version &&
+      l.subresource === labels.subresource &&
+      l.scope === labels.scope &&
+      l.dry_run === labels.dry_run &&
+      l.component === labels.component
+    ) {
+      return l.series;
+    }
+    const series = metrics.requestSeries(labels);
+    last = { ...labels, series };
+    return series;
+  };
   return (next) => (req) => {
     const info = req.info;
     if (!info?.isResourceRequest) return next(req);
-    const started = performance.now();
     const scope = scopeOf(info);
     const verb = verbOf(req, info, scope);
-    const series = metrics.requestSeries({
+    const series = seriesOf({
       verb,
       dry_run: dryRunOf(req.query),
       group: info.apiGroup,
@@ -63,54 +84,100 @@ export function requestMetrics(metrics: ApiServerMetrics): Filter {
       scope,
       component: COMPONENT,
     });
-    const record = (code: number) => {
-      const seconds = (performance.now() - started) / 1000;
-      series.count(code);
-      series.duration.observe(seconds);
-      series.sli.observe(seconds);
-      series.slo?.observe(seconds);
-      const deprecated = req.deprecatedApi;
-      if (deprecated) {
-        metrics.deprecatedApis.set(
-          {
-            group: info.apiGroup,
-            removed_release: deprecated.removedRelease,
-            resource: info.resource,
-            subresource: info.subresource,
-            version: info.apiVersion,
-          },
-          1,
-        );
-      }
-    };
     const longRunning = verb === 'WATCH' || verb === 'CONNECT';
-    const done = longRunning ? undefined : metrics.startInflight(READ_ONLY.has(info.verb) ? 'readOnly' : 'mutating');
-    const completed = (res: ApiResponse): ApiResponse => {
-      done?.();
-      if (res.kind === 'body') {
-        record(res.status);
-        if (verb === 'GET' || verb === 'LIST') series.sizes.observe(bodyLength(res));
-        return res;
-      }
-      const pump = res.pump;
-      return {
-        ...res,
-        pump: async (write, signal) => {
-          series.longRunning.inc();
-          try {
-            await pump(write, signal);
-          } finally {
-            series.longRunning.dec();
-            record(res.status);
-          }
-        },
-      };
-    };
-    // No async frame of its own: one `then` on the handler's promise (cached GETs count every hop).
-    return next(req).then(completed, (e: unknown) => {
-      done?.();
-      record(500);
-      throw e;
-    });
+    const o = new Observation(metrics, series, req, info, verb, longRunning);
+    // No async frame of its own: an answer given at once is recorded at once, a pending one with
+    // one `then` (cached GETs count every hop).
+    let res: ApiResponse | Promise<ApiResponse>;
+    try {
+      res = next(req);
+    } catch (e) {
+      return o.failed(e);
+    }
+    return res instanceof Promise
+      ? res.then(
+          (settled) => o.completed(settled),
+          (e: unknown) => o.failed(e),
+        )
+      : o.completed(res);
   };
+}
+
+/** One request's observation, from the filter to its answer (or the end of its stream). */
+class Observation {
+  private readonly started = performance.now();
+  /** The in-flight gauge the request counts in until answered; none for long-running ones. */
+  private inflight: 'readOnly' | 'mutating' | undefined;
+
+  constructor(
+    private readonly metrics: ApiServerMetrics,
+    private readonly series: RequestSeries,
+    private readonly req: ApiRequest,
+    private readonly info: RequestInfo,
+    private readonly verb: string,
+    longRunning: boolean,
+  ) {
+    if (!longRunning) {
+      this.inflight = READ_ONLY.has(info.verb) ? 'readOnly' : 'mutating';
+      metrics.inflightStarted(this.inflight);
+    }
+  }
+
+  completed(res: ApiResponse): ApiResponse {
+    this.answered();
+    if (res.kind === 'body') {
+      this.record(res.status);
+      if (this.verb === 'GET' || this.verb === 'LIST') this.series.sizes.observe(bodyLength(res));
+      return res;
+    }
+    const pump = res.pump;
+    const series = this.series;
+    return {
+      ...res,
+      pump: async (write, signal) => {
+        series.longRunning.inc();
+        try {
+          await pump(write, signal);
+        } finally {
+          series.longRunning.dec();
+          this.record(res.status);
+        }
+      },
+    };
+  }
+
+  failed(e: unknown): never {
+    this.answered();
+    this.record(500);
+    throw e;
+  }
+
+  private answered(): void {
+    if (this.inflight === undefined) return;
+    this.metrics.inflightEnded(this.inflight);
+    this.inflight = undefined;
+  }
+
+  private record(code: number): void {
+    const seconds = (performance.now() - this.started) / 1000;
+    const series = this.series;
+    series.count(code);
+    series.duration.observe(seconds);
+    series.sli.observe(seconds);
+    series.slo?.observe(seconds);
+    const deprecated = this.req.deprecatedApi;
+    if (deprecated) {
+      const info = this.info;
+      this.metrics.deprecatedApis.set(
+        {
+          group: info.apiGroup,
+          removed_release: deprecated.removedRelease,
+          resource: info.resource,
+          subresource: info.subresource,
+          version: info.apiVersion,
+        },
+        1,
+      );
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { apiErrors, StatusError, successStatus } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
-import type { RequestContext } from '../../registry/types.js';
+import type { GetOptions, RequestContext } from '../../registry/types.js';
 import { type ApiRequest, type ApiResponse, type Handler, requestContext } from '../handler.js';
 import { handleConnect } from './connect.js';
 import {
@@ -37,33 +37,75 @@ import { handleWatch } from './watch.js';
  * go to the request's collector and end up in `Warning` headers.
  */
 export function resourceHandler(resources: ResourceSet, cfg: ResponseConfig): Handler {
-  return async (req) => {
+  const failed = (req: ApiRequest, e: unknown): ApiResponse => writeError(req, cfg, e);
+  // Not async: a GET the registry answers at once is answered at once; whatever waits is one
+  // promise whose rejection becomes the error response.
+  return (req) => {
+    let res: ApiResponse | Promise<ApiResponse>;
     try {
-      const info = req.info;
-      if (!info?.isResourceRequest) throw apiErrors.pathNotFound();
-      const served = resources.lookup(info.apiGroup, info.apiVersion, info.resource);
-      if (!served) throw apiErrors.pathNotFound();
-      checkScope(served, req);
-      const sub = info.subresource ? served.def.subresources.find((s) => s.name === info.subresource) : undefined;
-      if (info.subresource && !sub) throw apiErrors.pathNotFound();
-      const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
-      if (served.def.deprecationWarning) {
-        ctx.warnings.add(served.def.deprecationWarning);
-        req.deprecatedApi = { removedRelease: served.def.removedRelease ?? '' };
-        if (req.auditAnnotations) {
-          req.auditAnnotations[`${req.domain.name}/deprecated`] = 'true';
-          if (served.def.removedRelease)
-            req.auditAnnotations[`${req.domain.name}/removed-release`] = served.def.removedRelease;
-        }
-      }
-      if (sub?.kind) return await handleSubresourceKind(served, sub, req, ctx, cfg);
-      if (sub?.create) return await handleSubresourceCreate(served, sub, req, ctx, cfg);
-      if (sub?.connect) return await handleConnect(served, sub, req, ctx);
-      return await dispatch(served, req, ctx, cfg);
+      res = serve(resources, cfg, req);
     } catch (e) {
-      return writeError(req, cfg, e);
+      return failed(req, e);
     }
+    return res instanceof Promise ? res.catch((e: unknown) => failed(req, e)) : res;
   };
+}
+
+/** One resource request; throws (or rejects with) what becomes its error response. */
+function serve(resources: ResourceSet, cfg: ResponseConfig, req: ApiRequest): ApiResponse | Promise<ApiResponse> {
+  const info = req.info;
+  if (!info?.isResourceRequest) throw apiErrors.pathNotFound();
+  const served = resources.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!served) throw apiErrors.pathNotFound();
+  checkScope(served, req);
+  const sub = info.subresource ? served.def.subresources.find((s) => s.name === info.subresource) : undefined;
+  if (info.subresource && !sub) throw apiErrors.pathNotFound();
+  const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
+  if (served.def.deprecationWarning) {
+    ctx.warnings.add(served.def.deprecationWarning);
+    req.deprecatedApi = { removedRelease: served.def.removedRelease ?? '' };
+    if (req.auditAnnotations) {
+      req.auditAnnotations[`${req.domain.name}/deprecated`] = 'true';
+      if (served.def.removedRelease)
+        req.auditAnnotations[`${req.domain.name}/removed-release`] = served.def.removedRelease;
+    }
+  }
+  if (sub?.kind) return handleSubresourceKind(served, sub, req, ctx, cfg);
+  if (sub?.create) return handleSubresourceCreate(served, sub, req, ctx, cfg);
+  if (sub?.connect) return handleConnect(served, sub, req, ctx);
+  if (info.verb === 'get') return getOne(served, req, ctx, cfg);
+  return dispatch(served, req, ctx, cfg);
+}
+
+/**
+ * GET of one object: the encoded bytes the registry has at hand (answered without a promise
+ * when the registry answers so), else the decoded object.
+ */
+function getOne(
+  served: ServedResource,
+  req: ApiRequest,
+  ctx: RequestContext,
+  cfg: ResponseConfig,
+): ApiResponse | Promise<ApiResponse> {
+  const getOptions: GetOptions = { resourceVersion: req.query.get('resourceVersion') ?? undefined };
+  const encoded = served.store.getEncoded?.(ctx, ctx.info.name, getOptions);
+  if (encoded === undefined) return getDecoded(served, req, ctx, cfg, getOptions);
+  if (encoded instanceof Promise) {
+    return encoded.then((found) =>
+      found ? writeEncodedObject(req, cfg, served.def, found) : getDecoded(served, req, ctx, cfg, getOptions),
+    );
+  }
+  return encoded ? writeEncodedObject(req, cfg, served.def, encoded) : getDecoded(served, req, ctx, cfg, getOptions);
+}
+
+async function getDecoded(
+  served: ServedResource,
+  req: ApiRequest,
+  ctx: RequestContext,
+  cfg: ResponseConfig,
+  getOptions: GetOptions,
+): Promise<ApiResponse> {
+  return writeObject(req, cfg, served.def, 200, await served.store.get(ctx, ctx.info.name, getOptions));
 }
 
 /**
@@ -97,12 +139,6 @@ async function dispatch(
   const info = ctx.info;
   const { store, def } = served;
   switch (info.verb) {
-    case 'get': {
-      const getOptions = { resourceVersion: req.query.get('resourceVersion') ?? undefined };
-      const encoded = await store.getEncoded?.(ctx, info.name, getOptions);
-      if (encoded) return writeEncodedObject(req, cfg, def, encoded);
-      return writeObject(req, cfg, def, 200, await store.get(ctx, info.name, getOptions));
-    }
     case 'list':
       return writeList(req, cfg, def, await store.list(ctx, listOptionsOf(req, cfg.watchList ?? true)));
     case 'watch':

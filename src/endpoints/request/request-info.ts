@@ -34,13 +34,18 @@ const METHOD_VERBS: Readonly<Record<string, string>> = {
   DELETE: 'delete',
 };
 
+const SLASH = 0x2f;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** Trims slashes at both ends and splits; inner empty segments are kept, as kube does. */
 function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  return trimmed === '' ? [] : trimmed.split('/');
+  let from = 0;
+  let to = path.length;
+  while (from < to && path.charCodeAt(from) === SLASH) from++;
+  while (to > from && path.charCodeAt(to - 1) === SLASH) to--;
+  if (from === to) return [];
+  return (from === 0 && to === path.length ? path : path.slice(from, to)).split('/');
 }
 
 /** `watch` query semantics of kube's parameter conversion: absent, `0` or `false` (any case) is false. */
@@ -95,66 +100,53 @@ function describeUrl(path: string, query: URLSearchParams): string {
  * @throws RequestInfoError when a special verb is followed by nothing (`/api/v1/watch`).
  */
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
-  const nonResource: RequestInfo = {
-    isResourceRequest: false,
-    path,
-    verb: method.toLowerCase(),
-    apiPrefix: '',
-    apiGroup: '',
-    apiVersion: '',
-    namespace: '',
-    resource: '',
-    subresource: '',
-    name: '',
-    parts: [],
-    fieldSelector: '',
-    labelSelector: '',
-  };
-  let parts = splitPath(path);
-  if (parts.length < 3) return nonResource;
-  const prefix = parts[0];
-  if (prefix !== 'api' && prefix !== 'apis') return nonResource;
-  parts = parts.slice(1);
+  const all = splitPath(path);
+  if (all.length < 3) return nonResourceInfo(method, path, '');
+  const first = all[0];
+  if (first !== 'api' && first !== 'apis') return nonResourceInfo(method, path, '');
+  const prefix: ApiPrefix = first;
+  // `at` is where the segments not yet consumed begin; `parts` is cut once at the end.
+  let at = 1;
 
   let apiGroup = '';
   if (prefix === 'apis') {
     // A named group needs group, version and at least one more segment.
-    if (parts.length < 3) return { ...nonResource, apiPrefix: prefix };
-    apiGroup = parts[0];
-    parts = parts.slice(1);
+    if (all.length - at < 3) return nonResourceInfo(method, path, prefix);
+    apiGroup = all[at] as string;
+    at++;
   }
-  const apiVersion = parts[0];
-  parts = parts.slice(1);
+  const apiVersion = all[at] as string;
+  at++;
 
   let verb: string;
-  const verbFromPath = SPECIAL_VERBS.has(parts[0]);
+  const verbFromPath = SPECIAL_VERBS.has(all[at] as string);
   if (verbFromPath) {
-    verb = parts[0];
-    if (parts.length < 2) {
+    verb = all[at] as string;
+    if (all.length - at < 2) {
       throw new RequestInfoError(`unable to determine kind and namespace from url, ${describeUrl(path, query)}`, {
-        ...nonResource,
+        ...nonResourceInfo(method, path, prefix),
         isResourceRequest: true,
-        apiPrefix: prefix,
         apiGroup,
         apiVersion,
         verb,
       });
     }
-    parts = parts.slice(1);
+    at++;
   } else {
     verb = METHOD_VERBS[method] ?? '';
   }
 
   let namespace = '';
-  if (parts[0] === 'namespaces' && parts.length > 1) {
-    namespace = parts[1];
+  if (all[at] === 'namespaces' && all.length - at > 1) {
+    namespace = all[at + 1] as string;
     // `namespaces/<ns>/status` addresses the namespace itself; `namespaces/<ns>/pods` a resource in it.
-    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) parts = parts.slice(2);
+    if (all.length - at > 2 && !NAMESPACE_SUBRESOURCES.has(all[at + 2] as string)) at += 2;
   }
+  const parts = all.slice(at);
 
   const resource = parts[0] ?? '';
-  let name = parts.length >= 2 ? parts[1] : '';
-  const subresource = parts.length >= 3 && !SPECIAL_VERBS_WITHOUT_SUBRESOURCES.has(verb) ? parts[2] : '';
+  let name = parts.length >= 2 ? (parts[1] as string) : '';
+  const subresource = parts.length >= 3 && !SPECIAL_VERBS_WITHOUT_SUBRESOURCES.has(verb) ? (parts[2] as string) : '';
 
   if (name === '' && verb === 'get') {
     verb = watchRequested(query) ? 'watch' : 'list';
@@ -184,6 +176,25 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     parts,
     fieldSelector: selectorsApply ? (query.get('fieldSelector') ?? '') : '',
     labelSelector: selectorsApply ? (query.get('labelSelector') ?? '') : '',
+  };
+}
+
+/** The request info of a non-resource request (or of what was known before a failure). */
+function nonResourceInfo(method: string, path: string, apiPrefix: ApiPrefix): RequestInfo {
+  return {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix,
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+    fieldSelector: '',
+    labelSelector: '',
   };
 }
 

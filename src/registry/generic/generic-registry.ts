@@ -50,7 +50,11 @@ export class GenericRegistry implements ResourceStore {
     if (this.rc.cacher && o.resourceVersion) return getFromCache(this.rc, this.rc.cacher, ctx, name, o.resourceVersion);
     return getObject(this.rc, ctx, name, o);
   }
-  async getEncoded(ctx: RequestContext, name: string, o: GetOptions): Promise<EncodedObject | undefined> {
+  getEncoded(
+    ctx: RequestContext,
+    name: string,
+    o: GetOptions,
+  ): EncodedObject | undefined | Promise<EncodedObject | undefined> {
     if (!this.rc.cacher || !o.resourceVersion) return undefined;
     return getEncodedFromCache(this.rc, this.rc.cacher, ctx, name, o.resourceVersion);
   }

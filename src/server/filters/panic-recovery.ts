@@ -1,4 +1,4 @@
-import type { Filter } from '../../endpoints/handler.js';
+import type { ApiRequest, ApiResponse, Filter } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/handlers/response-writer.js';
 import type { Logger } from '../../util/logger.js';
 
@@ -7,16 +7,22 @@ import type { Logger } from '../../util/logger.js';
  * server keeps serving every other request.
  */
 export function panicRecovery(logger: Logger): Filter {
-  return (next) => async (req) => {
+  const recover = (req: ApiRequest, e: unknown): ApiResponse => {
+    logger.error('request handler failed', {
+      method: req.method,
+      path: req.path,
+      error: String((e as Error)?.stack ?? e),
+    });
+    return errorResponse(req, e);
+  };
+  // A synchronous throw and a rejection are recovered alike; an answer given at once stays so.
+  return (next) => (req) => {
+    let res: ApiResponse | Promise<ApiResponse>;
     try {
-      return await next(req);
+      res = next(req);
     } catch (e) {
-      logger.error('request handler failed', {
-        method: req.method,
-        path: req.path,
-        error: String((e as Error)?.stack ?? e),
-      });
-      return errorResponse(req, e);
+      return recover(req, e);
     }
+    return res instanceof Promise ? res.catch((e: unknown) => recover(req, e)) : res;
   };
 }

@@ -15,4 +15,4 @@ export {
   startSecureServer,
   type TlsMaterial,
 } from './secure-server.js';
-export type { ServingLogger } from './serving-context.js';
+export { byteLength, isBodylessStatus, type ServingLogger } from './serving-context.js';

@@ -185,6 +185,19 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
   }
 
   /**
+   * The object the cache holds at `key` now (undefined when absent), without waiting: what `get`
+   * with neither `minRevision` nor `consistent` answers while the cache is `ready`.
+   * @throws the decode error of an unreadable item; an Error when the cache is not ready.
+   */
+  peek(key: string): DeepReadonly<T> | undefined {
+    this.checkKey(key);
+    if (!this.isReady) throw new Error(`watch cache for ${key} is not ready: use get`);
+    const item = this.state.get(key);
+    if (item?.error !== undefined) throw item.error;
+    return item?.object;
+  }
+
+  /**
    * Opens a watch (see {@link CacheWatchOptions}). Rejects with ResourceVersionTooOldError when
    * `afterRevision` is older than the history, TooLargeResourceVersionError when the initial state
    * cannot reach the requested revision in time, CacherNotReadyError when the cache stays
