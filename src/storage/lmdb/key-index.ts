@@ -183,7 +183,7 @@ export class KeyIndex {
         else unattributed.push(rev);
       }
       this.entries = entries;
-      this.ordered = [...entries.values()].sort(byKey);
+      this.ordered = sortByKey([...entries.values()]);
       this.added = [];
       this.forgotten = 0;
       this.unattributed = unattributed;
@@ -197,7 +197,7 @@ export class KeyIndex {
   private sortedEntries(): readonly Entry[] {
     if (this.added.length === 0 && this.forgotten === 0) return this.ordered;
     const base = this.forgotten > 0 ? this.ordered.filter((e) => !e.gone) : this.ordered;
-    const added = this.added.filter((e) => !e.gone).sort(byKey);
+    const added = sortByKey(this.added.filter((e) => !e.gone));
     const merged: Entry[] = new Array(base.length + added.length);
     let i = 0;
     let j = 0;
@@ -257,6 +257,20 @@ function isStorableKey(key: string): boolean {
 
 function byKey(a: Entry, b: Entry): number {
   return compareGoStrings(a.key, b.key);
+}
+
+function byKeyCodeUnits(a: Entry, b: Entry): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * Sorts `entries` in UTF-8 byte order of their keys. Without surrogates in any key, UTF-16 code
+ * unit order is that order, and the native comparison is several times faster than Go's.
+ */
+function sortByKey(entries: Entry[]): Entry[] {
+  return entries.sort(entries.some((e) => SURROGATE.test(e.key)) ? byKey : byKeyCodeUnits);
 }
 
 /** The first index of sorted `items` for which `isAtOrAfter` holds (it must be monotonic). */
