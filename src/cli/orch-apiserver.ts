@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 
 /*
  * The `orch-apiserver` entry point. It tunes V8 before anything else is loaded, then runs the
- * server (apiserver-main.ts), which it imports only afterwards for that reason.
+ * server (run-api-server.ts), which it imports only afterwards for that reason.
  *
  * V8 tuning (documented, and the only flags set here): V8 doubles its young generation (two
  * semi-spaces, up to 16 MiB each) whenever many objects survive a scavenge, and start-up is
@@ -18,7 +18,7 @@ import { setFlagsFromString } from 'node:v8';
 const V8_DEFAULT_SEMI_SPACE_GROWTH_FACTOR = 2;
 setFlagsFromString('--semi-space-growth-factor=1');
 
-const { runApiServer } = await import('./apiserver-main.js');
+const { runApiServer } = await import('./run-api-server.js');
 runApiServer(process.argv.slice(2), () =>
   setFlagsFromString(`--semi-space-growth-factor=${V8_DEFAULT_SEMI_SPACE_GROWTH_FACTOR}`),
 ).then(
