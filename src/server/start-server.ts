@@ -363,14 +363,52 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pipeline = api.handler;
 
     await api.serve(defs, lifetime.signal);
-    const bootstrap = await ensureDefaultRbacPolicy(served, domain, { signal: lifetime.signal, logger });
-    // The controllers are authorized like any client: they start once the RBAC index holds the
-    // default policy just written, or their first requests would be refused.
-    await api.authorizationCaughtUp(bootstrap.writes, lifetime.signal);
-    health.markPostStartHookDone('rbac/bootstrap-roles');
-    // The other bootstrap writes are independent of one another: they run together.
     const resources = served;
+    const authorizer = api.authorizer;
+    const caughtUp = api.authorizationCaughtUp.bind(api);
+    // The bootstrap writes are independent of one another and done by the server itself (not
+    // authorized): they run together, the default RBAC policy beside the others, so their commits
+    // share the store's write batches. The admin kubeconfig is written meanwhile.
+    let customResources: ReturnType<typeof serveCustomResources> | undefined;
+    const rbacThenCustomResources = async () => {
+      const bootstrap = await ensureDefaultRbacPolicy(resources, domain, { signal: lifetime.signal, logger });
+      // The controllers are authorized like any client: they start once the RBAC index holds the
+      // default policy just written, or their first requests would be refused.
+      await caughtUp(bootstrap.writes, lifetime.signal);
+      health.markPostStartHookDone('rbac/bootstrap-roles');
+      // --- custom resources (src/server/custom-resources.ts): the CRD controllers and their serving ---
+      customResources = serveCustomResources({
+        resources,
+        domain,
+        authorizer,
+        logger,
+        signal: lifetime.signal,
+        scaleSchema,
+      });
+      await customResources.ready;
+    };
+    let kubeconfigPath: string | undefined;
+    let admin: RunningServer['admin'];
+    const writeKubeconfig = async () => {
+      if (!certs.admin || !certs.servingCa) return;
+      kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+      admin = { ca: certs.servingCa, cert: certs.admin.cert, key: certs.admin.key };
+      await writeAdminKubeconfig({
+        path: kubeconfigPath,
+        clusterName: domain.kubeconfigName,
+        contextName: domain.kubeconfigName,
+        serverUrl: server.url,
+        caPem: certs.servingCa,
+        clientCertPem: certs.admin.cert,
+        clientKeyPem: certs.admin.key,
+      });
+    };
+    const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
+    const compactorModule = compactionInterval > 0 ? import('../storage/compactor.js') : undefined;
     await Promise.all([
+      rbacThenCustomResources(),
+      writeKubeconfig(),
+      compactorModule,
       networking
         .start({
           resources,
@@ -399,16 +437,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         health.markPostStartHookDone('priority-and-fairness-config-producer');
       }),
     ]);
-    // --- custom resources (src/server/custom-resources.ts): the CRD controllers and their serving ---
-    const customResources = serveCustomResources({
-      resources: served,
-      domain,
-      authorizer: api.authorizer,
-      logger,
-      signal: lifetime.signal,
-      scaleSchema,
-    });
-    await customResources.ready;
     // --- controllers (src/controllers): identity lease, coordinated election, and the
     // leader-elected garbage collector, namespace, serviceaccount and aggregation controllers ---
     const replicas = startReplicaControllers({
@@ -424,28 +452,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       signal: lifetime.signal,
     });
     health.markPostStartHookDone('bootstrap-namespaces');
-    const compactionInterval = options.etcdCompactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
-    if (compactionInterval > 0) {
-      const { startCompactor } = await import('../storage/compactor.js');
+    if (compactorModule) {
+      const { startCompactor } = await compactorModule;
       startCompactor({ store, intervalMs: compactionInterval, logger, signal: lifetime.signal });
     }
     health.markPostStartHookDone('start-compactor');
-
-    let kubeconfigPath: string | undefined;
-    let admin: RunningServer['admin'];
-    if (certs.admin && certs.servingCa) {
-      kubeconfigPath = join(dataDir, 'admin.kubeconfig');
-      admin = { ca: certs.servingCa, cert: certs.admin.cert, key: certs.admin.key };
-      await writeAdminKubeconfig({
-        path: kubeconfigPath,
-        clusterName: domain.kubeconfigName,
-        contextName: domain.kubeconfigName,
-        serverUrl: server.url,
-        caPem: certs.servingCa,
-        clientCertPem: certs.admin.cert,
-        clientKeyPem: certs.admin.key,
-      });
-    }
 
     let closing: Promise<void> | undefined;
     const close = () => {
@@ -457,7 +468,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // The controllers stop and release their Lease while the store is still open.
         await replicas.stop();
         lifetime.abort();
-        await customResources.stopped();
+        await customResources?.stopped();
         await server.close({ drainTimeoutMs: 60_000 });
         auditing?.backend.close();
         if (ownsStore) await store.close();

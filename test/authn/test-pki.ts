@@ -6,7 +6,8 @@ import {
   type IssueTiming,
   issueClientCertificate,
 } from '../../src/server/tls/certificate-factory.js';
-import { x509 } from '../../src/server/tls/x509-runtime.js';
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
 
 export type { CertificateKeyPair };
 export { createCertificateAuthority };

@@ -1,6 +1,6 @@
 import { constants, createPublicKey, type KeyObject, verify, X509Certificate } from 'node:crypto';
 import { decodePem, derChildren, oidString, readDer } from './pem-blocks.js';
-import { x509 } from './x509-runtime.js';
+import { type X509Module, x509 } from './x509-runtime.js';
 
 /**
  * The checks kube's CSR validation makes of `spec.request` and `status.certificate`, with Go's
@@ -82,9 +82,9 @@ export function checkCertificateRequest(request: Buffer): string | undefined {
   if (decoded?.block.type !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
   const der = decoded.block.bytes;
   const raw = splitRequest(der);
-  let parsed: x509.Pkcs10CertificateRequest;
+  let parsed: InstanceType<X509Module['Pkcs10CertificateRequest']>;
   try {
-    parsed = new x509.Pkcs10CertificateRequest(new Uint8Array(der));
+    parsed = new (x509().Pkcs10CertificateRequest)(new Uint8Array(der));
   } catch {
     return 'x509: malformed certificate request';
   }

@@ -9,8 +9,8 @@ import { defaultV1beta1Signer } from './csr-default-signer.js';
 async function request(name: string, sans: { type: 'dns' | 'email' | 'ip'; value: string }[] = []): Promise<string> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256' };
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const extensions = sans.length > 0 ? [new x509.SubjectAlternativeNameExtension(sans)] : [];
-  const req = await x509.Pkcs10CertificateRequestGenerator.create(
+  const extensions = sans.length > 0 ? [new (x509().SubjectAlternativeNameExtension)(sans)] : [];
+  const req = await x509().Pkcs10CertificateRequestGenerator.create(
     { name, keys, signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' }, extensions },
     webcrypto,
   );

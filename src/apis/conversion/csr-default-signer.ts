@@ -25,9 +25,9 @@ interface RequestNames {
 function readRequest(base64: string): RequestNames | undefined {
   try {
     const pem = Buffer.from(base64, 'base64').toString('utf8');
-    const req = new x509.Pkcs10CertificateRequest(pem);
+    const req = new (x509().Pkcs10CertificateRequest)(pem);
     const ext = req.getExtension(SUBJECT_ALT_NAME);
-    const san = ext ? new x509.SubjectAlternativeNameExtension(ext.rawData) : undefined;
+    const san = ext ? new (x509().SubjectAlternativeNameExtension)(ext.rawData) : undefined;
     const types: string[] = (san?.names.items ?? []).map((n) => n.type);
     const count = (t: string) => types.filter((x) => x === t).length;
     return {

@@ -1,7 +1,7 @@
 import { createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
 import { TlsConfigError } from './errors.js';
-import { x509 } from './x509-runtime.js';
+import { type X509Module, x509 } from './x509-runtime.js';
 
 /** A certificate and its private key, both PEM (the key as PKCS#8). */
 export interface CertificateKeyPair {
@@ -33,7 +33,7 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 type SigningAlgorithm = typeof EC_SIGNING_ALGORITHM | typeof RSA_SIGNING_ALGORITHM;
 
 interface Issuer {
-  readonly cert: x509.X509Certificate;
+  readonly cert: InstanceType<X509Module['X509Certificate']>;
   readonly key: CryptoKey;
   readonly algorithm: SigningAlgorithm;
 }
@@ -64,13 +64,13 @@ function withNewline(pem: string): string {
 
 async function privateKeyPem(key: CryptoKey): Promise<string> {
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', key);
-  return withNewline(x509.PemConverter.encode(pkcs8, 'PRIVATE KEY'));
+  return withNewline(x509().PemConverter.encode(pkcs8, 'PRIVATE KEY'));
 }
 
 /** Loads a CA pair (EC P-256/P-384 or RSA key, any PEM private-key encoding) for signing. */
 async function loadIssuer(ca: CertificateKeyPair): Promise<Issuer> {
   try {
-    const cert = new x509.X509Certificate(ca.cert);
+    const cert = new (x509().X509Certificate)(ca.cert);
     const keyObject = createPrivateKey(ca.key);
     const der = keyObject.export({ type: 'pkcs8', format: 'der' });
     if (keyObject.asymmetricKeyType === 'ec') {
@@ -100,7 +100,7 @@ export async function createCertificateAuthority(
   const keys = await generateEcKeyPair();
   const { now, notBefore, notAfter } = validity(options, DEFAULT_CA_VALIDITY_MS);
   const cn = `${options.commonName ?? 'orch-ca'}@${Math.floor(now / 1000)}`;
-  const cert = await x509.X509CertificateGenerator.createSelfSigned(
+  const cert = await x509().X509CertificateGenerator.createSelfSigned(
     {
       serialNumber: serialNumber(),
       name: [{ CN: [cn] }],
@@ -109,12 +109,12 @@ export async function createCertificateAuthority(
       keys,
       signingAlgorithm: EC_SIGNING_ALGORITHM,
       extensions: [
-        new x509.BasicConstraintsExtension(true, undefined, true),
-        new x509.KeyUsagesExtension(
-          x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        new (x509().BasicConstraintsExtension)(true, undefined, true),
+        new (x509().KeyUsagesExtension)(
+          x509().KeyUsageFlags.keyCertSign | x509().KeyUsageFlags.cRLSign | x509().KeyUsageFlags.digitalSignature,
           true,
         ),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, webcrypto),
+        await x509().SubjectKeyIdentifierExtension.create(keys.publicKey, false, webcrypto),
       ],
     },
     webcrypto,
@@ -132,21 +132,21 @@ async function issueLeaf(ca: CertificateKeyPair, spec: LeafSpec, timing: IssueTi
   const issuer = await loadIssuer(ca);
   const keys = await generateEcKeyPair();
   const { notBefore, notAfter } = validity(timing, DEFAULT_LEAF_VALIDITY_MS);
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-    new x509.ExtendedKeyUsageExtension(
-      [spec.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth],
+  const extensions: InstanceType<X509Module['Extension']>[] = [
+    new (x509().BasicConstraintsExtension)(false, undefined, true),
+    new (x509().KeyUsagesExtension)(x509().KeyUsageFlags.digitalSignature, true),
+    new (x509().ExtendedKeyUsageExtension)(
+      [spec.usage === 'server' ? x509().ExtendedKeyUsage.serverAuth : x509().ExtendedKeyUsage.clientAuth],
       false,
     ),
-    await x509.AuthorityKeyIdentifierExtension.create(issuer.cert, false, webcrypto),
-    await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, webcrypto),
+    await x509().AuthorityKeyIdentifierExtension.create(issuer.cert, false, webcrypto),
+    await x509().SubjectKeyIdentifierExtension.create(keys.publicKey, false, webcrypto),
   ];
   if (spec.sans && spec.sans.length > 0) {
     const names = spec.sans.map((value) => ({ type: isIP(value) ? ('ip' as const) : ('dns' as const), value }));
-    extensions.push(new x509.SubjectAlternativeNameExtension(names, false));
+    extensions.push(new (x509().SubjectAlternativeNameExtension)(names, false));
   }
-  const cert = await x509.X509CertificateGenerator.create(
+  const cert = await x509().X509CertificateGenerator.create(
     {
       serialNumber: serialNumber(),
       subject: spec.subject,

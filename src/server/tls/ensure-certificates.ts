@@ -250,39 +250,44 @@ export async function ensureCertificates(options: EnsureCertificatesOptions): Pr
     },
   );
 
-  let serving = userServing;
+  // The serving and admin certificates depend only on the CA: they are checked or issued together.
   let servingSlot: Slot = { certPath: options.tlsCertFile ?? '', keyPath: options.tlsKeyFile ?? '' };
-  if (!serving) {
+  let servingIssued: Promise<CertificateKeyPair> | undefined;
+  if (!userServing) {
     signal?.throwIfAborted();
     servingSlot = { certPath: join(certDir, 'apiserver.crt'), keyPath: join(certDir, 'apiserver.key') };
     const hostNames = requiredHostNames(options.hostNames);
-    const issued = await reuseOrIssue(
+    servingIssued = reuseOrIssue(
       servingSlot,
       (p) => leafProblem(p, { ca: ca.parsed.cert, now, renewBeforeMs, usage: 'server', hostNames }),
       () => issueServingCertificate({ ca: ca.pem, hostNames, ...timing }),
       (reason) => {
         regenerated.serving = reason;
       },
-    );
-    serving = issued.pem;
+    ).then((issued) => issued.pem);
   }
 
-  let admin: CertificateKeyPair | undefined;
   let adminSlot: Slot | undefined;
+  let adminIssued: Promise<CertificateKeyPair> | undefined;
   if (userClientCa === undefined) {
     signal?.throwIfAborted();
     adminSlot = { certPath: join(certDir, 'admin.crt'), keyPath: join(certDir, 'admin.key') };
     const subjectLines = [`CN=${ADMIN_USER}`, `O=${ADMIN_GROUP}`];
-    const issued = await reuseOrIssue(
+    adminIssued = reuseOrIssue(
       adminSlot,
       (p) => leafProblem(p, { ca: ca.parsed.cert, now, renewBeforeMs, usage: 'client', subjectLines }),
       () => issueClientCertificate({ ca: ca.pem, commonName: ADMIN_USER, organizations: [ADMIN_GROUP], ...timing }),
       (reason) => {
         regenerated.admin = reason;
       },
-    );
-    admin = issued.pem;
+    ).then((issued) => issued.pem);
   }
+  // Both settle before either failure is reported, so no write is left running.
+  const [servingResult, adminResult] = await Promise.allSettled([servingIssued, adminIssued]);
+  if (servingResult.status === 'rejected') throw servingResult.reason;
+  if (adminResult.status === 'rejected') throw adminResult.reason;
+  const serving = userServing ?? (servingResult.value as CertificateKeyPair);
+  const admin = adminResult.value;
 
   return {
     cert: serving.cert,

@@ -34,6 +34,8 @@ export interface DbRangeOptions extends DbReadOptions {
   readonly start?: number | string;
   readonly end?: number | string;
   readonly limit?: number;
+  /** Newest key first. */
+  readonly reverse?: boolean;
 }
 
 /** The lmdb database methods the backend uses (values are raw bytes). */

@@ -96,7 +96,8 @@ export class LmdbStore implements Store {
   ) {
     this.logger = options.logger ?? silentLogger;
     this.maxWatchQueue = options.maxWatchQueue ?? 10_000;
-    this.keyIndex = new KeyIndex(dbs);
+    // The open verifies the latest values too: the watch caches' first lists then need not.
+    this.keyIndex = new KeyIndex(dbs, true);
     this.hub = new WatchHub(this.keyIndex.revision);
     this.reader = new SnapshotReader(dbs);
     for (const revision of this.keyIndex.unattributedRecords) {

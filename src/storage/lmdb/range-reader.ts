@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { CompactedError, CorruptValueError, RevisionTooNewError } from '../errors.js';
 import type { KeyValue, RangeResult } from '../store.js';
-import type { IndexEntry, KeyIndex } from './key-index.js';
+import type { KeyIndex, OrderedEntry } from './key-index.js';
 import { type LmdbDatabases, readCompaction } from './lmdb-env.js';
 import { RECORD_PUT } from './record-codec.js';
 import { SnapshotReader } from './snapshot-reader.js';
@@ -65,8 +65,7 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
       const entry = entries[i];
       if (entry.gone) continue;
       const kv =
-        (query.reloadableValues && reloadableAt(dbs, reader, entry.key, entry, at)) ||
-        reader.valueAt(entry.key, entry, at);
+        (query.reloadableValues && reloadableAt(dbs, reader, index, entry, at)) || reader.valueAt(entry.key, entry, at);
       if (kv !== undefined) kvs.push(kv);
     }
     // Past the limit only existence counts, mostly read from the entry itself.
@@ -93,20 +92,23 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
 /**
  * A live key's latest value as a reloadable item, checked (header and value checksums) without
  * copying the value: `value` and `loadValue` read it from its log record when asked (records are
- * immutable and keyed by revision). Undefined for what {@link SnapshotReader.valueAt} must
+ * immutable and keyed by revision). The check is the key index's when its load made it and no
+ * range has used it yet (see KeyIndex). Undefined for what {@link SnapshotReader.valueAt} must
  * answer: past revisions, deleted keys, damaged records.
  */
 function reloadableAt(
   dbs: LmdbDatabases,
   reader: SnapshotReader,
-  key: string,
-  entry: IndexEntry,
+  index: KeyIndex,
+  entry: OrderedEntry,
   at: number,
 ): KeyValue | undefined {
   if (entry.damaged || !entry.live || entry.modRevision > at) return undefined;
-  const revision = entry.modRevision;
-  const rec = reader.recordView(revision, key);
-  if (rec === undefined || rec === 'damaged' || rec.type !== RECORD_PUT || !rec.valueOk) return undefined;
+  const { key, modRevision: revision } = entry;
+  if (!index.takeValueChecked(entry)) {
+    const rec = reader.recordView(revision, key);
+    if (rec === undefined || rec === 'damaged' || rec.type !== RECORD_PUT || !rec.valueOk) return undefined;
+  }
   const loadValue = valueLoader(dbs, key, revision);
   return {
     key,

@@ -150,6 +150,11 @@ export function encodeLogRecordInto(buf: Buffer, input: LogRecordInput, keyBytes
   return buf;
 }
 
+/** The value checksum a log record's header holds (check the header first). */
+export function valueChecksumOf(buf: Uint8Array): number {
+  return (buf as Buffer).readUInt32BE(8);
+}
+
 export interface DecodeOptions {
   /** Verify the value checksum (default true); a header walk does not need it. */
   readonly checkValue?: boolean;

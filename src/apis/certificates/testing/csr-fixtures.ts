@@ -33,7 +33,7 @@ export async function csrPem(cn: string, kind: KeyKind = 'ecdsa', organizations:
   const alg = ALGORITHMS[kind];
   const keys = (await webcrypto.subtle.generateKey(alg.generate, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const name = [`CN=${cn}`, ...organizations.map((o) => `O=${o}`)].join(', ');
-  const req = await x509.Pkcs10CertificateRequestGenerator.create(
+  const req = await x509().Pkcs10CertificateRequestGenerator.create(
     { name, keys, signingAlgorithm: alg.sign },
     webcrypto,
   );
@@ -51,7 +51,7 @@ export async function csrRequestField(
 
 /** A PEM request whose signature no longer matches its content (one signature byte flipped). */
 export async function tamperedCsrPem(cn: string): Promise<string> {
-  const der = Buffer.from(x509.PemConverter.decodeFirst(await csrPem(cn)));
+  const der = Buffer.from(x509().PemConverter.decodeFirst(await csrPem(cn)));
   der[der.length - 5] ^= 0xff;
-  return `${x509.PemConverter.encode(der, 'CERTIFICATE REQUEST')}\n`;
+  return `${x509().PemConverter.encode(der, 'CERTIFICATE REQUEST')}\n`;
 }
