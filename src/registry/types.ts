@@ -115,6 +115,26 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    * either this or the iterator, not both.
    */
   nextBatch(): Promise<readonly WatchEvent[] | undefined>;
+  /**
+   * Set when the events can be taken without a promise per wake-up (the watch cache); a consumer
+   * uses either this or the promise-based forms, not both.
+   */
+  readonly sync?: SyncWatchSource;
+}
+
+/** Synchronous consumption of a watch: poll when told that something is ready. */
+export interface SyncWatchSource {
+  /**
+   * The events ready now, `undefined` once the watch has ended, or `null` when nothing is ready
+   * (the listener is called when something is). Throws where `nextBatch` would reject.
+   */
+  poll(): readonly WatchEvent[] | undefined | null;
+  /**
+   * Registers the wake-up (undefined removes it), called synchronously whenever events or the end
+   * become ready, typically while the watch cache dispatches a change to every watcher: it must be
+   * quick and must not throw.
+   */
+  onReady(listener: (() => void) | undefined): void;
 }
 
 /**

@@ -46,7 +46,8 @@ type Phase = 'initial' | 'catching-up' | 'live' | 'ended';
  * given or passed over, and every phase delivers only changes after it.
  *
  * Consumption: iterate events (`for await`), or {@link CacheWatcher.batches} to take everything
- * queued at once (one wake-up per batch, not per event). Iteration ends when the watch is stopped
+ * queued at once (one wake-up per batch, not per event), or {@link CacheWatcher.poll} with a
+ * listener ({@link CacheWatcher.setListener}) to take them synchronously as they are dispatched. Iteration ends when the watch is stopped
  * or its signal aborts; it throws ResourceVersionTooOldError or WatcherTooSlowError when the
  * cacher terminates it (after the events queued before the termination).
  */
@@ -68,6 +69,7 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
   private queue: CacheWatchEvent<T>[] = [];
   private failure: unknown;
   private wake: (() => void) | undefined;
+  private listener: (() => void) | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort = (): void => this.stop();
 
@@ -137,8 +139,13 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
     this.release();
   }
 
-  /** The next batch of events, or undefined once the watch has ended. One caller at a time. */
-  async nextBatch(): Promise<CacheWatchEvent<T>[] | undefined> {
+  /**
+   * The next batch of events if one is ready now, without waiting: the events, `undefined` once
+   * the watch has ended, or `null` when nothing is ready yet (the listener, see
+   * {@link CacheWatcher.setListener}, or {@link CacheWatcher.nextBatch} learns when something is).
+   * Throws what {@link CacheWatcher.nextBatch} rejects with. One caller at a time.
+   */
+  poll(): CacheWatchEvent<T>[] | undefined | null {
     for (;;) {
       if (this.phase === 'initial') {
         const initial = this.initial ?? [];
@@ -180,10 +187,30 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
         this.failure = undefined;
         throw failure;
       }
+      return null;
+    }
+  }
+
+  /** The next batch of events, or undefined once the watch has ended. One caller at a time. */
+  async nextBatch(): Promise<CacheWatchEvent<T>[] | undefined> {
+    for (;;) {
+      const batch = this.poll();
+      if (batch !== null) return batch;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
     }
+  }
+
+  /**
+   * Registers the consumer's synchronous wake-up (undefined removes it): called, in the same
+   * synchronous step, each time events are queued or the watch ends, so a consumer can take them
+   * with {@link CacheWatcher.poll} without a promise per wake-up. It runs inside the cacher's
+   * dispatch of a change to every watcher: it must be quick and must not throw (if it throws, it
+   * is removed and the watcher ends with the error).
+   */
+  setListener(listener: (() => void) | undefined): void {
+    this.listener = listener;
   }
 
   /** Batches of events as they become available (see {@link CacheWatcher.nextBatch}). */
@@ -229,6 +256,15 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
+    const listener = this.listener;
+    if (listener === undefined) return;
+    try {
+      listener();
+    } catch (e) {
+      // Never into the dispatch loop: one broken consumer must not stop the others' events.
+      this.listener = undefined;
+      this.terminate(e);
+    }
   }
 }
 
