@@ -126,15 +126,22 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
 export interface SyncWatchSource {
   /**
    * The events ready now, `undefined` once the watch has ended, or `null` when nothing is ready
-   * (the listener is called when something is). Throws where `nextBatch` would reject.
+   * (the listener is woken when something is). Throws where `nextBatch` would reject.
    */
   poll(): readonly WatchEvent[] | undefined | null;
   /**
-   * Registers the wake-up (undefined removes it), called synchronously whenever events or the end
-   * become ready, typically while the watch cache dispatches a change to every watcher: it must be
-   * quick and must not throw.
+   * Registers the consumer (undefined removes it). Both functions are called synchronously,
+   * typically while the watch cache dispatches a change to every watcher: they must be quick and
+   * must not throw. `wake`: events or the end are ready to poll. `offer`, when set: one event, in
+   * order, while nothing is waiting to be polled; true takes it, false leaves it to poll.
    */
-  onReady(listener: (() => void) | undefined): void;
+  onReady(listener: SyncWatchListener | undefined): void;
+}
+
+/** The consumer's side of a {@link SyncWatchSource}. */
+export interface SyncWatchListener {
+  wake(): void;
+  offer?(event: WatchEvent): boolean;
 }
 
 /**

@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
-import type { SyncWatchSource, WatchEvent } from '../../registry/types.js';
+import type { SyncWatchListener, SyncWatchSource, WatchEvent } from '../../registry/types.js';
 import { pumpSyncWatch } from './watch-pump.js';
 
-/** A source fed by the test: `emit` queues events and wakes the listener, as the watch cache does. */
+/**
+ * A source fed by the test, as the watch cache feeds its watchers: `emit` offers each event while
+ * nothing is queued (when `offers` is set), queues the rest and wakes the listener.
+ */
 class FedSource implements SyncWatchSource {
   private queue: WatchEvent[] = [];
   private ended = false;
   private failure: unknown;
-  listener: (() => void) | undefined;
+  listener: SyncWatchListener | undefined;
   polls = 0;
+  offered = 0;
+
+  constructor(private readonly offers = false) {}
 
   poll(): readonly WatchEvent[] | undefined | null {
     this.polls++;
@@ -28,19 +34,28 @@ class FedSource implements SyncWatchSource {
     return this.ended ? undefined : null;
   }
 
-  onReady(listener: (() => void) | undefined): void {
+  onReady(listener: SyncWatchListener | undefined): void {
     this.listener = listener;
   }
 
   emit(...names: string[]): void {
-    for (const name of names) this.queue.push(event(name));
-    this.listener?.();
+    let queued = false;
+    for (const name of names) {
+      const ev = event(name);
+      if (this.offers && this.queue.length === 0 && this.listener?.offer?.(ev)) {
+        this.offered++;
+        continue;
+      }
+      this.queue.push(ev);
+      queued = true;
+    }
+    if (queued) this.listener?.wake();
   }
 
   end(failure?: unknown): void {
     if (failure === undefined) this.ended = true;
     else this.failure = failure;
-    this.listener?.();
+    this.listener?.wake();
   }
 }
 
@@ -52,12 +67,14 @@ const encode = (ev: WatchEvent): string => `${ev.object.metadata.name}\n`;
 
 describe('pumpSyncWatch', () => {
   const cases = [
-    { name: 'one event per wake-up', emits: [['a'], ['b'], ['c']] },
-    { name: 'batches of several events', emits: [['a', 'b'], ['c'], ['d', 'e', 'f']] },
+    { name: 'one event per wake-up', emits: [['a'], ['b'], ['c']], offers: false },
+    { name: 'batches of several events', emits: [['a', 'b'], ['c'], ['d', 'e', 'f']], offers: false },
+    { name: 'events offered one at a time', emits: [['a'], ['b'], ['c']], offers: true },
+    { name: 'offered and batched events mixed', emits: [['a', 'b'], ['c'], ['d', 'e', 'f']], offers: true },
   ];
   for (const c of cases) {
-    it(`writes every event synchronously within its wake-up, in order: ${c.name}`, async () => {
-      const source = new FedSource();
+    it(`writes every event synchronously when it is dispatched, in order: ${c.name}`, async () => {
+      const source = new FedSource(c.offers);
       const written: string[] = [];
       const done = pumpSyncWatch(source, (chunk) => void written.push(String(chunk)), encode);
       const expected: string[] = [];
@@ -66,36 +83,41 @@ describe('pumpSyncWatch', () => {
         expected.push(...names.map((n) => `${n}\n`));
         assert.deepEqual(written, expected);
       }
+      if (c.offers) assert.ok(source.offered > 0, 'some events were taken by offer');
       source.end();
       await done;
-      assert.equal(source.listener, undefined, 'the wake-up is removed at the end');
+      assert.equal(source.listener, undefined, 'the listener is removed at the end');
     });
   }
 
-  it('pauses while the transport is full and resumes with the rest of the batch after it drains', async () => {
-    const source = new FedSource();
-    const written: string[] = [];
-    let release: (() => void) | undefined;
-    const write = (chunk: Buffer | string): Promise<void> | undefined => {
-      written.push(String(chunk));
-      if (written.length !== 2) return undefined;
-      return new Promise<void>((resolve) => {
-        release = resolve;
-      });
-    };
-    const done = pumpSyncWatch(source, write, encode);
-    source.emit('a', 'b', 'c');
-    assert.deepEqual(written, ['a\n', 'b\n']);
-    const pollsWhileFull = source.polls;
-    source.emit('d');
-    assert.deepEqual(written, ['a\n', 'b\n'], 'nothing written while full');
-    assert.equal(source.polls, pollsWhileFull, 'the source is not polled while full');
-    release?.();
-    await new Promise((r) => setImmediate(r));
-    assert.deepEqual(written, ['a\n', 'b\n', 'c\n', 'd\n']);
-    source.end();
-    await done;
-  });
+  for (const offers of [false, true]) {
+    it(`pauses while the transport is full and resumes with the rest after it drains (offers: ${offers})`, async () => {
+      const source = new FedSource(offers);
+      const written: string[] = [];
+      let release: (() => void) | undefined;
+      const write = (chunk: Buffer | string): Promise<void> | undefined => {
+        written.push(String(chunk));
+        if (written.length !== 2) return undefined;
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      };
+      const done = pumpSyncWatch(source, write, encode);
+      source.emit('a', 'b', 'c');
+      assert.deepEqual(written, ['a\n', 'b\n']);
+      const pollsWhileFull = source.polls;
+      source.emit('d');
+      assert.deepEqual(written, ['a\n', 'b\n'], 'nothing written while full');
+      assert.equal(source.polls, pollsWhileFull, 'the source is not polled while full');
+      release?.();
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(written, ['a\n', 'b\n', 'c\n', 'd\n']);
+      source.emit('e');
+      assert.deepEqual(written, ['a\n', 'b\n', 'c\n', 'd\n', 'e\n']);
+      source.end();
+      await done;
+    });
+  }
 
   it('rejects with the error the source throws, after the events before it', async () => {
     const source = new FedSource();
@@ -109,7 +131,7 @@ describe('pumpSyncWatch', () => {
   });
 
   it('rejects with an encoding error instead of throwing into the wake-up', async () => {
-    const source = new FedSource();
+    const source = new FedSource(true);
     const done = pumpSyncWatch(
       source,
       () => undefined,

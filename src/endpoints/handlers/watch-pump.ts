@@ -2,10 +2,11 @@ import type { SyncWatchSource, WatchEvent } from '../../registry/types.js';
 import type { StreamWrite } from '../handler.js';
 
 /**
- * Writes a synchronous watch source's events to a streamed response as they become ready: each
- * wake-up (called by the watch cache while it dispatches a change to all its watchers) polls
- * the source and writes every ready event at once, so a change reaches all the watchers' streams
- * in one synchronous pass, with no promise per watcher or per event.
+ * Writes a synchronous watch source's events to a streamed response as they become ready: a live
+ * event offered while nothing waits is written at once, and each wake-up polls the source and
+ * writes every ready event. Both are called by the watch cache while it dispatches a change to
+ * all its watchers, so a change reaches all the watchers' streams in one synchronous pass, with
+ * no promise per watcher or per event.
  *
  * Backpressure: when the transport cannot take more, writing pauses (the events wait in the
  * source, whose own bound ends a watcher that falls too far behind) and resumes once it drains.
@@ -83,7 +84,21 @@ export function pumpSyncWatch(
         running = false;
       }
     };
-    source.onReady(run);
+    /** One live event while nothing waits: written at once, unless paused or mid-pass. */
+    const offer = (ev: WatchEvent): boolean => {
+      if (done || draining || running || batch !== undefined) return false;
+      try {
+        const full = write(encode(ev));
+        if (full !== undefined) {
+          draining = true;
+          full.then(resume, finish);
+        }
+      } catch (e) {
+        finish(e);
+      }
+      return true;
+    };
+    source.onReady({ wake: run, offer });
     run();
   });
 }

@@ -151,7 +151,20 @@ export async function watchFromCache(
   // Events that need an asynchronous conversion cannot be handed out synchronously.
   const sync: SyncWatchSource | undefined = rc.codec.async
     ? undefined
-    : { poll, onReady: (listener) => watcher.setListener(listener) };
+    : {
+        poll,
+        onReady(listener) {
+          if (listener === undefined) return watcher.setListener(undefined);
+          const offer = listener.offer;
+          watcher.setListener({
+            wake: listener.wake,
+            offer:
+              offer === undefined
+                ? undefined
+                : (ev) => !ended && offer(toWatchEvent(ev as CacheWatchEvent<CachedObject>)),
+          });
+        },
+      };
   return { [Symbol.asyncIterator]: () => it, nextBatch, stop: end, sync };
 }
 

@@ -38,7 +38,7 @@ function listen(watcher: Watcher) {
       for (const e of batch) seen.push(describeEvent(e));
     }
   };
-  watcher.setListener(drain);
+  watcher.setListener({ wake: drain });
   drain();
   return { seen, outcome, wakeUps: () => wakeUps };
 }
@@ -71,6 +71,51 @@ describe('CacheWatcher listener and poll', { timeout: 60_000 }, () => {
     }
   });
 
+  it('offers live events straight to the consumer while nothing is queued; a refusal queues them in order', async () => {
+    const store = new MemoryStore();
+    const { cacher, stop, signal } = await startCacher(store);
+    try {
+      const watcher = await cacher.watch({ prefix: PREFIX, afterRevision: cacher.revision, signal });
+      const seen: string[] = [];
+      let accepting = true;
+      let wakeUps = 0;
+      watcher.setListener({
+        wake: () => {
+          wakeUps++;
+        },
+        offer: (e) => {
+          if (!accepting) return false;
+          seen.push(`offered ${describeEvent(e)}`);
+          return true;
+        },
+      });
+      assert.equal(watcher.poll(), null);
+      const r1 = await put(store, 'a', 'one', '1');
+      await eventually(() => seen.length === 1);
+      assert.equal(wakeUps, 0, 'a taken event wakes nobody');
+      accepting = false;
+      const r2 = await put(store, 'a', 'two', '2');
+      await eventually(() => watcher.queued === 1);
+      accepting = true;
+      // Queued events come first: the next change is not offered past them.
+      const r3 = await put(store, 'a', 'three', '3');
+      await eventually(() => watcher.queued === 2);
+      assert.ok(wakeUps >= 2);
+      for (const e of watcher.poll() ?? []) seen.push(`polled ${describeEvent(e)}`);
+      const r4 = await put(store, 'a', 'four', '4');
+      await eventually(() => seen.length === 4);
+      assert.deepEqual(seen, [
+        `offered ADDED a/one@${r1}`,
+        `polled ADDED a/two@${r2}`,
+        `polled ADDED a/three@${r3}`,
+        `offered ADDED a/four@${r4}`,
+      ]);
+      watcher.stop();
+    } finally {
+      stop();
+    }
+  });
+
   it('replays the initial state through poll before live changes', async () => {
     const store = new MemoryStore();
     const first = await put(store, 'a', 'x', '0');
@@ -94,8 +139,10 @@ describe('CacheWatcher listener and poll', { timeout: 60_000 }, () => {
     try {
       const watcher = await cacher.watch({ prefix: PREFIX, afterRevision: cacher.revision, signal, bufferSize: 3 });
       let wakeUps = 0;
-      watcher.setListener(() => {
-        wakeUps++;
+      watcher.setListener({
+        wake: () => {
+          wakeUps++;
+        },
       });
       assert.equal(watcher.poll(), null);
       for (let i = 0; i < 5; i++) await put(store, 'a', `o${i}`, String(i));
@@ -115,8 +162,10 @@ describe('CacheWatcher listener and poll', { timeout: 60_000 }, () => {
     const { cacher, stop, signal } = await startCacher(store);
     try {
       const broken = await cacher.watch({ prefix: PREFIX, afterRevision: cacher.revision, signal });
-      broken.setListener(() => {
-        throw new Error('consumer bug');
+      broken.setListener({
+        wake: () => {
+          throw new Error('consumer bug');
+        },
       });
       assert.equal(broken.poll(), null);
       const healthy = await cacher.watch({ prefix: PREFIX, afterRevision: cacher.revision, signal });

@@ -31,6 +31,14 @@ export interface CacheWatcherInit<T> {
   readonly signal?: AbortSignal;
 }
 
+/** A consumer's synchronous side of a watcher (see {@link CacheWatcher.setListener}). */
+export interface WatcherListener<T> {
+  /** Events were queued or the watch ended: poll. */
+  wake(): void;
+  /** Takes one live event now, or returns false to have it queued. */
+  offer?(event: CacheWatchEvent<T>): boolean;
+}
+
 /** How many events one batch carries at most while replaying the snapshot or the buffer. */
 const REPLAY_BATCH = 512;
 
@@ -69,7 +77,7 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
   private queue: CacheWatchEvent<T>[] = [];
   private failure: unknown;
   private wake: (() => void) | undefined;
-  private listener: (() => void) | undefined;
+  private listener: WatcherListener<T> | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort = (): void => this.stop();
 
@@ -203,13 +211,16 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
   }
 
   /**
-   * Registers the consumer's synchronous wake-up (undefined removes it): called, in the same
-   * synchronous step, each time events are queued or the watch ends, so a consumer can take them
-   * with {@link CacheWatcher.poll} without a promise per wake-up. It runs inside the cacher's
-   * dispatch of a change to every watcher: it must be quick and must not throw (if it throws, it
-   * is removed and the watcher ends with the error).
+   * Registers the consumer's synchronous side (undefined removes it). `listener.wake` is called,
+   * in the same synchronous step, each time events are queued or the watch ends, so the consumer
+   * can take them with {@link CacheWatcher.poll} without a promise per wake-up. `listener.offer`,
+   * when set, is first offered each live event while nothing is queued: returning true takes the
+   * event (it is not queued and no wake-up follows); false queues it as usual (a consumer that is
+   * paused). Both run inside the cacher's dispatch of a change to every watcher: they must be
+   * quick and must not throw (if one throws, the listener is removed and the watcher ends with
+   * the error).
    */
-  setListener(listener: (() => void) | undefined): void {
+  setListener(listener: WatcherListener<T> | undefined): void {
     this.listener = listener;
   }
 
@@ -237,8 +248,24 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
       this.terminate(new WatcherTooSlowError(this.bufferSize, this.lastQueuedRevision()));
       return;
     }
+    const listener = this.listener;
+    if (this.queue.length === 0 && listener?.offer !== undefined && this.phase === 'live') {
+      // Straight to the consumer: no queue, no wake-up, no poll.
+      try {
+        if (listener.offer(event)) return;
+      } catch (e) {
+        this.listenerFailed(e);
+        return;
+      }
+    }
     this.queue.push(event);
     this.notify();
+  }
+
+  private listenerFailed(error: unknown): void {
+    // Never into the dispatch loop: one broken consumer must not stop the others' events.
+    this.listener = undefined;
+    this.terminate(error);
   }
 
   private lastQueuedRevision(): bigint {
@@ -259,11 +286,9 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
     const listener = this.listener;
     if (listener === undefined) return;
     try {
-      listener();
+      listener.wake();
     } catch (e) {
-      // Never into the dispatch loop: one broken consumer must not stop the others' events.
-      this.listener = undefined;
-      this.terminate(e);
+      this.listenerFailed(e);
     }
   }
 }
