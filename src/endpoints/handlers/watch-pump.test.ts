@@ -143,23 +143,25 @@ describe('pumpSyncWatch', () => {
     await assert.rejects(done, /cannot encode/);
   });
 
-  it('folds a wake-up that arrives during a write into the running pass', async () => {
-    const source = new FedSource();
-    const written: string[] = [];
-    let nested = true;
-    const write = (chunk: Buffer | string): undefined => {
-      written.push(String(chunk));
-      // A write that synchronously queues more (as a stream ending under a write would).
-      if (nested) {
-        nested = false;
-        source.emit('b');
-      }
-      return undefined;
-    };
-    const done = pumpSyncWatch(source, write, encode);
-    source.emit('a');
-    assert.deepEqual(written, ['a\n', 'b\n']);
-    source.end();
-    await done;
-  });
+  for (const offers of [false, true]) {
+    it(`folds a wake-up that arrives during a write into a pass after it (offers: ${offers})`, async () => {
+      const source = new FedSource(offers);
+      const written: string[] = [];
+      let nested = true;
+      const write = (chunk: Buffer | string): undefined => {
+        written.push(String(chunk));
+        // A write that synchronously queues more (as a stream ending under a write would).
+        if (nested) {
+          nested = false;
+          source.emit('b');
+        }
+        return undefined;
+      };
+      const done = pumpSyncWatch(source, write, encode);
+      source.emit('a');
+      assert.deepEqual(written, ['a\n', 'b\n']);
+      source.end();
+      await done;
+    });
+  }
 });

@@ -87,6 +87,8 @@ export function pumpSyncWatch(
     /** One live event while nothing waits: written at once, unless paused or mid-pass. */
     const offer = (ev: WatchEvent): boolean => {
       if (done || draining || running || batch !== undefined) return false;
+      // A wake-up from inside this write waits for it (see run), then takes its pass.
+      running = true;
       try {
         const full = write(encode(ev));
         if (full !== undefined) {
@@ -95,6 +97,12 @@ export function pumpSyncWatch(
         }
       } catch (e) {
         finish(e);
+      } finally {
+        running = false;
+      }
+      if (again) {
+        again = false;
+        run();
       }
       return true;
     };
