@@ -115,6 +115,33 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    * either this or the iterator, not both.
    */
   nextBatch(): Promise<readonly WatchEvent[] | undefined>;
+  /**
+   * Set when the events can be taken without a promise per wake-up (the watch cache); a consumer
+   * uses either this or the promise-based forms, not both.
+   */
+  readonly sync?: SyncWatchSource;
+}
+
+/** Synchronous consumption of a watch: poll when told that something is ready. */
+export interface SyncWatchSource {
+  /**
+   * The events ready now, `undefined` once the watch has ended, or `null` when nothing is ready
+   * (the listener is woken when something is). Throws where `nextBatch` would reject.
+   */
+  poll(): readonly WatchEvent[] | undefined | null;
+  /**
+   * Registers the consumer (undefined removes it). Both functions are called synchronously,
+   * typically while the watch cache dispatches a change to every watcher: they must be quick and
+   * must not throw. `wake`: events or the end are ready to poll. `offer`, when set: one event, in
+   * order, while nothing is waiting to be polled; true takes it, false leaves it to poll.
+   */
+  onReady(listener: SyncWatchListener | undefined): void;
+}
+
+/** The consumer's side of a {@link SyncWatchSource}. */
+export interface SyncWatchListener {
+  wake(): void;
+  offer?(event: WatchEvent): boolean;
 }
 
 /**

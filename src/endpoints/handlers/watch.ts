@@ -17,6 +17,7 @@ import type { EncodedObject, RequestContext, WatchEvent, WatchOptions } from '..
 import type { ApiRequest, StreamResponse } from '../handler.js';
 import { asBuffer, type ResponseConfig } from './response-writer.js';
 import { tableIncludeObject } from './table-options.js';
+import { pumpSyncWatch } from './watch-pump.js';
 
 // kube-apiserver's default: watches end after --min-request-timeout (1800 s) times a random
 // factor in [1, 2), so reconnects of many clients spread out.
@@ -149,10 +150,15 @@ export async function handleWatch(
         // The encoded bytes of a cached event are shared by every watcher: hand them to the
         // transport as they are (a copy per watcher cost 1,000 copies per change at 1,000 watchers).
         // One wake-up per batch, and no promise per written event unless the transport is full.
-        for (let batch = await stream.nextBatch(); batch !== undefined; batch = await stream.nextBatch()) {
-          for (const ev of batch) {
-            const full = write(asChunk(encode(ev)));
-            if (full !== undefined) await full;
+        // A synchronous source (the watch cache) is written from its dispatch: one pass over
+        // all watchers per change, no promise per watcher.
+        if (stream.sync) await pumpSyncWatch(stream.sync, write, (ev) => asChunk(encode(ev)));
+        else {
+          for (let batch = await stream.nextBatch(); batch !== undefined; batch = await stream.nextBatch()) {
+            for (const ev of batch) {
+              const full = write(asChunk(encode(ev)));
+              if (full !== undefined) await full;
+            }
           }
         }
       } catch (e) {

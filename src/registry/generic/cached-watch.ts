@@ -7,7 +7,7 @@ import {
   ResourceVersionTooOldError,
   WatcherTooSlowError,
 } from '../../storage/cacher/index.js';
-import type { RequestContext, WatchEvent, WatchOptions, WatchStream } from '../types.js';
+import type { RequestContext, SyncWatchSource, WatchEvent, WatchOptions, WatchStream } from '../types.js';
 import type { CachedObject } from './cached-object.js';
 import { cacherErrorToStatus } from './cached-read.js';
 import { checkListOptions } from './list-options-validation.js';
@@ -93,20 +93,40 @@ export async function watchFromCache(
     ac.abort();
     ctx.signal.removeEventListener('abort', onAbort);
   };
+  /** The events of a failed watcher, after ending the stream (a watcher that fell behind is closed). */
+  const failed = (e: unknown): readonly WatchEvent[] | undefined => {
+    end();
+    // The client re-watches from its last version.
+    if (e instanceof WatcherTooSlowError) return undefined;
+    if (e instanceof ResourceVersionTooOldError) {
+      return [{ type: 'ERROR', object: cacherErrorToStatus(rc, e).toStatus() as unknown as ApiObject }];
+    }
+    throw e;
+  };
+  // Shared, read-only events, typed mutable at the registry boundary (see listFromCache).
+  type Batch = CacheWatchEvent<CachedObject>[];
+  function poll(): readonly WatchEvent[] | undefined | null {
+    if (ended) return undefined;
+    let batch: Batch | undefined | null;
+    try {
+      batch = watcher.poll() as Batch | undefined | null;
+    } catch (e) {
+      return failed(e);
+    }
+    if (batch === null) return null;
+    if (batch === undefined) {
+      end();
+      return undefined;
+    }
+    return batch.map(toWatchEvent);
+  }
   async function nextBatch(): Promise<readonly WatchEvent[] | undefined> {
     if (ended) return undefined;
-    let batch: CacheWatchEvent<CachedObject>[] | undefined;
+    let batch: Batch | undefined;
     try {
-      // Shared, read-only events, typed mutable at the registry boundary (see listFromCache).
-      batch = (await watcher.nextBatch()) as CacheWatchEvent<CachedObject>[] | undefined;
+      batch = (await watcher.nextBatch()) as Batch | undefined;
     } catch (e) {
-      end();
-      // A watcher that fell behind is closed; the client re-watches from its last version.
-      if (e instanceof WatcherTooSlowError) return undefined;
-      if (e instanceof ResourceVersionTooOldError) {
-        return [{ type: 'ERROR', object: cacherErrorToStatus(rc, e).toStatus() as unknown as ApiObject }];
-      }
-      throw e;
+      return failed(e);
     }
     if (batch === undefined) {
       end();
@@ -128,7 +148,24 @@ export async function watchFromCache(
     }
   }
   const it = iterate();
-  return { [Symbol.asyncIterator]: () => it, nextBatch, stop: end };
+  // Events that need an asynchronous conversion cannot be handed out synchronously.
+  const sync: SyncWatchSource | undefined = rc.codec.async
+    ? undefined
+    : {
+        poll,
+        onReady(listener) {
+          if (listener === undefined) return watcher.setListener(undefined);
+          const offer = listener.offer;
+          watcher.setListener({
+            wake: listener.wake,
+            offer:
+              offer === undefined
+                ? undefined
+                : (ev) => !ended && offer(toWatchEvent(ev as CacheWatchEvent<CachedObject>)),
+          });
+        },
+      };
+  return { [Symbol.asyncIterator]: () => it, nextBatch, stop: end, sync };
 }
 
 /**

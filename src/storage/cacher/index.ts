@@ -16,4 +16,4 @@ export type {
   CacheWatchOptions,
 } from './cacher-requests.js';
 export type { CacheBookmarkEvent, CachedItem, CacheObjectEvent, CacheWatchEvent, Decoder } from './types.js';
-export type { CacheWatcher } from './watcher.js';
+export type { CacheWatcher, WatcherListener } from './watcher.js';

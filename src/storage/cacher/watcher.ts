@@ -31,6 +31,14 @@ export interface CacheWatcherInit<T> {
   readonly signal?: AbortSignal;
 }
 
+/** A consumer's synchronous side of a watcher (see {@link CacheWatcher.setListener}). */
+export interface WatcherListener<T> {
+  /** Events were queued or the watch ended: poll. */
+  wake(): void;
+  /** Takes one live event now, or returns false to have it queued. */
+  offer?(event: CacheWatchEvent<T>): boolean;
+}
+
 /** How many events one batch carries at most while replaying the snapshot or the buffer. */
 const REPLAY_BATCH = 512;
 
@@ -46,7 +54,8 @@ type Phase = 'initial' | 'catching-up' | 'live' | 'ended';
  * given or passed over, and every phase delivers only changes after it.
  *
  * Consumption: iterate events (`for await`), or {@link CacheWatcher.batches} to take everything
- * queued at once (one wake-up per batch, not per event). Iteration ends when the watch is stopped
+ * queued at once (one wake-up per batch, not per event), or {@link CacheWatcher.poll} with a
+ * listener ({@link CacheWatcher.setListener}) to take them synchronously as they are dispatched. Iteration ends when the watch is stopped
  * or its signal aborts; it throws ResourceVersionTooOldError or WatcherTooSlowError when the
  * cacher terminates it (after the events queued before the termination).
  */
@@ -68,6 +77,7 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
   private queue: CacheWatchEvent<T>[] = [];
   private failure: unknown;
   private wake: (() => void) | undefined;
+  private listener: WatcherListener<T> | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort = (): void => this.stop();
 
@@ -137,8 +147,13 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
     this.release();
   }
 
-  /** The next batch of events, or undefined once the watch has ended. One caller at a time. */
-  async nextBatch(): Promise<CacheWatchEvent<T>[] | undefined> {
+  /**
+   * The next batch of events if one is ready now, without waiting: the events, `undefined` once
+   * the watch has ended, or `null` when nothing is ready yet (the listener, see
+   * {@link CacheWatcher.setListener}, or {@link CacheWatcher.nextBatch} learns when something is).
+   * Throws what {@link CacheWatcher.nextBatch} rejects with. One caller at a time.
+   */
+  poll(): CacheWatchEvent<T>[] | undefined | null {
     for (;;) {
       if (this.phase === 'initial') {
         const initial = this.initial ?? [];
@@ -180,10 +195,33 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
         this.failure = undefined;
         throw failure;
       }
+      return null;
+    }
+  }
+
+  /** The next batch of events, or undefined once the watch has ended. One caller at a time. */
+  async nextBatch(): Promise<CacheWatchEvent<T>[] | undefined> {
+    for (;;) {
+      const batch = this.poll();
+      if (batch !== null) return batch;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
     }
+  }
+
+  /**
+   * Registers the consumer's synchronous side (undefined removes it). `listener.wake` is called,
+   * in the same synchronous step, each time events are queued or the watch ends, so the consumer
+   * can take them with {@link CacheWatcher.poll} without a promise per wake-up. `listener.offer`,
+   * when set, is first offered each live event while nothing is queued: returning true takes the
+   * event (it is not queued and no wake-up follows); false queues it as usual (a consumer that is
+   * paused). Both run inside the cacher's dispatch of a change to every watcher: they must be
+   * quick and must not throw (if one throws, the listener is removed and the watcher ends with
+   * the error).
+   */
+  setListener(listener: WatcherListener<T> | undefined): void {
+    this.listener = listener;
   }
 
   /** Batches of events as they become available (see {@link CacheWatcher.nextBatch}). */
@@ -210,8 +248,24 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
       this.terminate(new WatcherTooSlowError(this.bufferSize, this.lastQueuedRevision()));
       return;
     }
+    const listener = this.listener;
+    if (this.queue.length === 0 && listener?.offer !== undefined && this.phase === 'live') {
+      // Straight to the consumer: no queue, no wake-up, no poll.
+      try {
+        if (listener.offer(event)) return;
+      } catch (e) {
+        this.listenerFailed(e);
+        return;
+      }
+    }
     this.queue.push(event);
     this.notify();
+  }
+
+  private listenerFailed(error: unknown): void {
+    // Never into the dispatch loop: one broken consumer must not stop the others' events.
+    this.listener = undefined;
+    this.terminate(error);
   }
 
   private lastQueuedRevision(): bigint {
@@ -229,6 +283,13 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
+    const listener = this.listener;
+    if (listener === undefined) return;
+    try {
+      listener.wake();
+    } catch (e) {
+      this.listenerFailed(e);
+    }
   }
 }
 
