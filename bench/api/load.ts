@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { connect as h2connect } from 'node:http2';
-import { request as httpsRequest } from 'node:https';
+import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /**
  * Requests per second of a GET loop with wrk (HTTP/1.1, 64 connections, 2 threads). wrk cannot
@@ -35,21 +35,18 @@ export function timedGet(
   base: string,
   path: string,
   creds: Creds,
+  agent: HttpsAgent | false = false,
 ): Promise<{ status: number; body: Buffer; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      new URL(path, base),
-      { ca: creds.ca, cert: creds.cert, key: creds.key, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - t0 }),
-        );
-        res.on('error', reject);
-      },
-    );
+    const req = httpsRequest(new URL(path, base), { ca: creds.ca, cert: creds.cert, key: creds.key, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - t0 }),
+      );
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end();
   });

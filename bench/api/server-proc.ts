@@ -13,6 +13,8 @@ export interface BenchServer {
   rssBytes(): number;
   /** The anonymous part of the RSS (heap, buffers): without the store's memory-mapped file pages. */
   anonRssBytes(): number;
+  /** CPU time (user + system) the server has used so far, in milliseconds. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -53,6 +55,12 @@ export async function startBenchServer(dataDir: string, args: string[] = []): Pr
     rssBytes() {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       return m ? Number(m[1]) * 1024 : Number.NaN;
+    },
+    cpuMs() {
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+      return (Number(fields[11]) + Number(fields[12])) * 10;
     },
     anonRssBytes() {
       const m = /RssAnon:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
