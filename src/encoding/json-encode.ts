@@ -119,11 +119,19 @@ export function writePart(out: Buffer, at: number, part: JsonPart): number {
 /** Writes stored bytes with their insertion into `out` at `at`; returns the offset after them. */
 export function writeSpliced(out: Buffer, at: number, part: SplicedBytes): number {
   const { bytes, at: split, insert } = part;
-  out.set(bytes.subarray(0, split), at);
+  // Buffer's native copy takes ranges: no subarray views to allocate per item.
+  copyBytes(bytes, out, at, 0, split);
   let to = at + split;
   to += out.write(insert, to, 'latin1');
-  out.set(bytes.subarray(split), to);
+  copyBytes(bytes, out, to, split, bytes.length);
   return to + bytes.length - split;
+}
+
+const bufferCopy = Buffer.prototype.copy;
+
+/** Copies `source[start..end)` into `target` at `at` (Buffer's copy, which takes any Uint8Array). */
+function copyBytes(source: Uint8Array, target: Buffer, at: number, start: number, end: number): void {
+  bufferCopy.call(source, target, at, start, end);
 }
 
 /** A part as one buffer, followed by `suffix` (ASCII). */

@@ -131,4 +131,26 @@ describe('isJsonObjectWithMetadata', () => {
     // The edits leave many texts valid: the check accepts those instead of deferring them all.
     assert.ok(agreedYes > 1000, `accepted ${agreedYes}`);
   });
+
+  it('tells where the last top-level metadata object opens and closes', () => {
+    const cases: [string, number, number][] = [
+      ['{"metadata":{"name":"a"}}', 12, 23],
+      ['{"kind":"X","metadata":{}}', 23, 24],
+      ['{"spec":{"metadata":{"x":1}},"metadata":{"n":[{"}":"{"}]}}', 40, 56],
+      ['{"metadata":{"a":1},"metadata":{"b":2}}', 31, 37],
+      ['{"metadata":{"a":1},"metadata":[]}', -1, -1],
+    ];
+    for (const [text, open, close] of cases) {
+      const found = { open: -2, close: -1 };
+      assert.equal(isJsonObjectWithMetadata(Buffer.from(text), 0, found), true, text);
+      assert.equal(found.open, open, text);
+      if (open >= 0) {
+        assert.equal(found.close, close, text);
+        assert.equal(
+          JSON.stringify(JSON.parse(text).metadata),
+          JSON.stringify(JSON.parse(text.slice(open, close + 1))),
+        );
+      }
+    }
+  });
 });

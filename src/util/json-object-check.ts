@@ -7,6 +7,15 @@
  * with `JSON.parse`.
  */
 
+/**
+ * Where the (last) top-level `metadata` object of an accepted text is: the offsets of its opening
+ * and closing braces; `open` is -1 when that `metadata` is an array.
+ */
+export interface MetadataSpan {
+  open: number;
+  close: number;
+}
+
 /** Nesting beyond this is left to the caller's full check. */
 const MAX_DEPTH = 512;
 
@@ -44,11 +53,12 @@ enum Expect {
 
 /**
  * True when `bytes[start..]`, read as text, is JSON that `JSON.parse` accepts, holding an object
- * whose (last) `metadata` member is an object or an array. The bytes must already be known to be
+ * whose (last) `metadata` member is an object or an array; `found` then tells where that
+ * `metadata` object is. The bytes must already be known to be
  * valid UTF-8 (multi-byte sequences are only allowed inside strings, where JSON allows any
  * character from U+0020 on). Iterative; allocates only its container stack.
  */
-export function isJsonObjectWithMetadata(bytes: Uint8Array, start = 0): boolean {
+export function isJsonObjectWithMetadata(bytes: Uint8Array, start = 0, found?: MetadataSpan): boolean {
   const n = bytes.length;
   let i = skipWhitespace(bytes, start);
   if (bytes[i] !== OPEN_OBJECT) return false;
@@ -58,6 +68,9 @@ export function isJsonObjectWithMetadata(bytes: Uint8Array, start = 0): boolean 
   let expect = Expect.NameOrEnd;
   let metadataOk = false;
   let nameIsMetadata = false;
+  /** Inside the value of a top-level `metadata` that is an object. */
+  let inMetadataObject = false;
+  if (found) found.open = -1;
   while (i < n) {
     const c = bytes[i];
     if (WHITESPACE[c] === 1) {
@@ -67,6 +80,10 @@ export function isJsonObjectWithMetadata(bytes: Uint8Array, start = 0): boolean 
     if (expect === Expect.NameOrEnd || expect === Expect.Name) {
       if (c === CLOSE_OBJECT && expect === Expect.NameOrEnd) {
         stack.pop();
+        if (inMetadataObject && stack.length === 1) {
+          inMetadataObject = false;
+          if (found) found.close = i;
+        }
         i++;
         expect = Expect.CommaOrEnd;
         if (stack.length === 0) break;
@@ -95,7 +112,11 @@ export function isJsonObjectWithMetadata(bytes: Uint8Array, start = 0): boolean 
         continue;
       }
       // A member of the top-level object: the last `metadata` decides.
-      if (stack.length === 1 && nameIsMetadata) metadataOk = c === OPEN_OBJECT || c === OPEN_ARRAY;
+      if (stack.length === 1 && nameIsMetadata) {
+        metadataOk = c === OPEN_OBJECT || c === OPEN_ARRAY;
+        inMetadataObject = c === OPEN_OBJECT;
+        if (found) found.open = inMetadataObject ? i : -1;
+      }
       if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (stack.length >= MAX_DEPTH) return false;
         stack.push(c === OPEN_OBJECT);
@@ -117,6 +138,10 @@ export function isJsonObjectWithMetadata(bytes: Uint8Array, start = 0): boolean 
     }
     if (c !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return false;
     stack.pop();
+    if (inMetadataObject && stack.length === 1) {
+      inMetadataObject = false;
+      if (found) found.close = i;
+    }
     i++;
     if (stack.length === 0) break;
   }

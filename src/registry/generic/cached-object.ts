@@ -1,8 +1,9 @@
 import type { ApiObject } from '../../apis/object.js';
 import { encodeJsonCompact, type JsonPart, partBytes, writeSpliced } from '../../encoding/index.js';
 import type { KeyValue } from '../../storage/store.js';
+import type { MetadataSpan } from '../../util/json-object-check.js';
 import type { EncodedObject, ObjectList } from '../types.js';
-import { findMetadataEnd, type MetadataEnd, needsGoEscaping } from './stored-json.js';
+import { findMetadataEnd, type MetadataEnd, namesResourceVersion, needsGoEscaping } from './stored-json.js';
 import { checkStored, type StoredCodec } from './stored-object.js';
 
 /** What every cached object of one resource shares: how to decode it and what selectors read. */
@@ -42,6 +43,21 @@ export class RecentlyDecoded {
       if (oldest !== undefined) this.objects.delete(oldest);
     }
   }
+}
+
+/**
+ * The memo of {@link CachedObject} `end` from a check's scan of the stored value: where its
+ * `metadata` object closes, or NOT_FROM_BYTES (Go escapes something, metadata is an array or
+ * already names a resourceVersion).
+ */
+function bytesEndFromScan(value: Uint8Array, found: MetadataSpan): number {
+  // A byte-order mark (which the decoder drops) would go out with the bytes.
+  if (found.open < 0 || value[0] === 0xef || needsGoEscaping(value)) return NOT_FROM_BYTES;
+  const { open, close } = found;
+  if (namesResourceVersion(value, open, close)) return NOT_FROM_BYTES;
+  let k = open + 1;
+  while (k < close && (value[k] === 0x20 || value[k] === 0x0a || value[k] === 0x0d || value[k] === 0x09)) k++;
+  return close * 2 + (k === close ? 1 : 0);
 }
 
 /** Memo of where metadata ends (`close * 2 + (empty ? 1 : 0)`), or one of these. */
@@ -88,6 +104,7 @@ export class CachedObject implements EncodedObject {
    */
   static decoder(type: CachedObjectType): (kv: KeyValue) => CachedObject {
     const plain = !type.codec.async && !type.codec.convertsOnRead;
+    const found: MetadataSpan = { open: -1, close: -1 };
     return (kv) => {
       const { key, modRevision, loadValue } = kv;
       // Checked on a view of the store's buffer when there is one: nothing is copied to keep.
@@ -95,9 +112,11 @@ export class CachedObject implements EncodedObject {
       const value = reload ? reload(true) : kv.value;
       const checked = reload ? { key, modRevision, createRevision: kv.createRevision, value } : kv;
       // A converting codec can fail on a well-formed value too: check what it would do.
-      if (plain) checkStored(checked);
-      else type.codec.decode(checked);
-      return new CachedObject(key, modRevision, reload ?? value, value.length, type);
+      const scanned = plain ? checkStored(checked, found) : (type.codec.decode(checked), false);
+      const co = new CachedObject(key, modRevision, reload ?? value, value.length, type);
+      // Where a response writes the resourceVersion in, learnt from the check's scan.
+      if (scanned && !type.codec.async) co.end = bytesEndFromScan(value, found);
+      return co;
     };
   }
 

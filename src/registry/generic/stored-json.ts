@@ -105,10 +105,15 @@ function metadataValue(b: Uint8Array, afterKey: number): MetadataEnd | undefined
   if (b[i] !== OPEN_BRACE) return undefined;
   const close = containerEnd(b, i);
   if (close < 0) return undefined;
-  const body = Buffer.from(b.buffer, b.byteOffset + i, close - i);
   // A key (or any string) spelled "resourceVersion" inside metadata: leave it to the decoder.
-  if (body.indexOf(RESOURCE_VERSION_KEY) >= 0) return undefined;
+  if (namesResourceVersion(b, i, close)) return undefined;
   return { close, empty: skipWhitespace(b, i + 1) === close };
+}
+
+/** Whether `"resourceVersion"` appears between `open` and `close` (a member the decoder replaces). */
+export function namesResourceVersion(b: Uint8Array, open: number, close: number): boolean {
+  const body = Buffer.from(b.buffer, b.byteOffset + open, close - open);
+  return body.indexOf(RESOURCE_VERSION_KEY) >= 0;
 }
 
 const GO_ESCAPED_BYTES = [0x3c, 0x3e, 0x26];

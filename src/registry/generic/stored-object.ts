@@ -4,7 +4,7 @@ import type { ApiObject } from '../../apis/object.js';
 import type { AsyncStorageVersionConversion, ResourceDefinition } from '../../apis/resource-definition.js';
 import { CorruptValueError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
-import { isJsonObjectWithMetadata } from '../../util/json-object-check.js';
+import { isJsonObjectWithMetadata, type MetadataSpan } from '../../util/json-object-check.js';
 import { parseJson, stringifyJson } from '../../util/json-text.js';
 
 const encoder = new TextEncoder();
@@ -33,12 +33,14 @@ export function decodeStored(kv: KeyValue): ApiObject {
  * building the object it would return (integers beyond 2^53 need not be exact to be checked).
  * Most values pass a scan of their bytes that builds nothing (UTF-8, then JSON whose top level is
  * an object with an object `metadata`); the rest, and every value that fails, are parsed, so
- * what is rejected, and the error, are decodeStored's.
+ * what is rejected, and the error, are decodeStored's. True when the scan passed the value: then
+ * `found` tells where its `metadata` object is.
  */
-export function checkStored(kv: KeyValue): void {
+export function checkStored(kv: KeyValue, found?: MetadataSpan): boolean {
   const bytes = kv.value;
-  if (!kv.corrupt && isUtf8(bytes) && isJsonObjectWithMetadata(bytes, bomLength(bytes))) return;
+  if (!kv.corrupt && isUtf8(bytes) && isJsonObjectWithMetadata(bytes, bomLength(bytes), found)) return true;
   parseStored(kv, JSON.parse);
+  return false;
 }
 
 /** 3 when `bytes` start with a UTF-8 byte-order mark (which the decoder drops), else 0. */

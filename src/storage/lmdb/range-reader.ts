@@ -126,7 +126,9 @@ function reloadableAt(
 function valueLoader(dbs: LmdbDatabases, key: string, revision: number): (view?: boolean) => Uint8Array {
   return (view) => {
     const reader = new SnapshotReader(dbs);
-    const found = view ? reader.recordView(revision, key) : reader.record(revision, key);
+    // A view is read again and again (every list and GET answered from it); its value checksum
+    // was verified when the range listed it, so it is not computed again for each read.
+    const found = view ? reader.recordView(revision, key, false) : reader.record(revision, key);
     if (found === undefined || found === 'damaged' || !found.valueOk) {
       throw new CorruptValueError(key, `the value at revision ${revision} can no longer be read`);
     }

@@ -36,13 +36,14 @@ export class SnapshotReader {
   }
 
   /**
-   * The log record under `revision` with its value as a view of lmdb's read buffer (checksum
-   * verified): valid only until the next read of this store. `damaged`, or undefined.
+   * The log record under `revision` with its value as a view of lmdb's read buffer (its checksum
+   * verified unless `checkValue` is false): valid only until the next read of this store.
+   * `damaged`, or undefined.
    */
-  recordView(revision: number, key?: string): LogRecord | 'damaged' | undefined {
+  recordView(revision: number, key?: string, checkValue = true): LogRecord | 'damaged' | undefined {
     const buf = this.dbs.log.getBinaryFast(revision, this.options);
     if (buf === undefined) return undefined;
-    return decodeLogRecord(buf, { key }) ?? 'damaged';
+    return decodeLogRecord(buf, { key, checkValue }) ?? 'damaged';
   }
 
   /** Only the header of a log record (no copy of the value, value checksum not verified). */
