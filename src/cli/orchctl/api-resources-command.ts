@@ -5,9 +5,9 @@
  * `--no-headers`.
  */
 import { boolFlag, stringFlag, stringListFlag } from '../flags/flag-spec.js';
-import { CommandError, connectionFlags, guarded, openSession, parseCommandFlags } from './cli-session.js';
+import { CommandError, connectionFlags, guarded, parseCommandFlags, withSession } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
-import { apiVersionOf, type CatalogResource, readCatalog } from './resource-catalog.js';
+import { apiVersionOf, type CatalogResource, sessionCatalog } from './resource-catalog.js';
 import { alignColumns } from './tab-writer.js';
 
 /** The flags of `orchctl api-resources`. */
@@ -58,9 +58,8 @@ export function runApiResources(argv: readonly string[], io: CommandIo): Promise
     const f = parsed.values;
     if (!['', 'wide', 'name'].includes(f.output)) throw new CommandError(`--output ${f.output} is not available`);
     if (parsed.args.length > 0) throw new CommandError(`unexpected arguments: [${parsed.args.join(' ')}]`);
-    const s = await openSession(f, io);
-    try {
-      const all = preferredResources(await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal));
+    return withSession(f, io, async (s) => {
+      const all = preferredResources(await sessionCatalog(s));
       const shown = all
         .filter((r) => !parsed.changed.has('apiGroup') || r.group === f.apiGroup)
         .filter((r) => !parsed.changed.has('namespaced') || r.namespaced === f.namespaced)
@@ -86,9 +85,7 @@ export function runApiResources(argv: readonly string[], io: CommandIo): Promise
       }
       io.stdout(alignColumns(rows));
       return 0;
-    } finally {
-      s.client.close();
-    }
+    });
   });
 }
 

@@ -6,13 +6,13 @@ import {
   dryRun,
   dryRunFlag,
   guarded,
-  openSession,
   parseCommandFlags,
   serverErrorLine,
+  withSession,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { forEachTarget, manifestTargets } from './manifest-targets.js';
-import { readCatalog } from './resource-catalog.js';
+import { sessionCatalog } from './resource-catalog.js';
 
 /** The flags of `orchctl apply`. */
 export const APPLY_FLAGS = {
@@ -63,38 +63,44 @@ export function runApply(argv: readonly string[], io: CommandIo): Promise<number
         `Unexpected args: [${parsed.args.join(' ')}]\nSee 'orchctl apply -h' for help and examples`,
       );
     const dry = dryRun(f.dryRun);
-    const s = await openSession(f, io, { fieldManager: f.fieldManager });
-    try {
-      const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
-      const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'apply');
-      return await forEachTarget(
-        targets,
-        io,
-        async (t) => {
-          const r = t.resource;
-          await s.client.rest.call(
-            {
-              method: 'PATCH',
-              path: resourceUrlPath({
-                group: r.group,
-                version: r.version,
-                resource: r.resource,
-                namespace: t.namespace,
-                name: t.name,
-              }),
-              query: { fieldManager: f.fieldManager, force: f.forceConflicts ? 'true' : undefined, dryRun: dry.query },
-              body: JSON.stringify(t.object),
-              contentType: 'application/apply-patch+yaml',
-            },
-            s.signal,
-          );
-          io.stdout(`${t.kindName}/${t.name} serverside-applied${dry.suffix}\n`);
-        },
-        (_t, e) => serverErrorLine(e),
-      );
-    } finally {
-      s.client.close();
-    }
+    return withSession(
+      f,
+      io,
+      async (s) => {
+        const catalog = await sessionCatalog(s);
+        const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'apply');
+        return await forEachTarget(
+          targets,
+          io,
+          async (t) => {
+            const r = t.resource;
+            await s.client.rest.call(
+              {
+                method: 'PATCH',
+                path: resourceUrlPath({
+                  group: r.group,
+                  version: r.version,
+                  resource: r.resource,
+                  namespace: t.namespace,
+                  name: t.name,
+                }),
+                query: {
+                  fieldManager: f.fieldManager,
+                  force: f.forceConflicts ? 'true' : undefined,
+                  dryRun: dry.query,
+                },
+                body: JSON.stringify(t.object),
+                contentType: 'application/apply-patch+yaml',
+              },
+              s.signal,
+            );
+            io.stdout(`${t.kindName}/${t.name} serverside-applied${dry.suffix}\n`);
+          },
+          (_t, e) => serverErrorLine(e),
+        );
+      },
+      { fieldManager: f.fieldManager },
+    );
   });
 }
 

@@ -10,13 +10,13 @@ import {
   CommandError,
   connectionFlags,
   guarded,
-  openSession,
   parseCommandFlags,
   type SessionFlags,
+  withSession,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { printObject } from './object-output.js';
-import { findResource, readCatalog } from './resource-catalog.js';
+import { findResource, sessionCatalog } from './resource-catalog.js';
 import { alignColumns } from './tab-writer.js';
 
 /** The flags of `orchctl auth can-i`. */
@@ -53,8 +53,7 @@ async function canI(argv: readonly string[], io: CommandIo): Promise<number> {
     throw new CommandError('you must specify two arguments: verb resource or verb resource/resourceName.');
   if (args.length > 2) throw new CommandError(`too many arguments: [${args.join(' ')}]`);
   const [verb, target] = args as [string, string];
-  const s = await openSession(f, io);
-  try {
+  return withSession(f, io, async (s) => {
     let spec: Record<string, unknown>;
     if (target.startsWith('/')) {
       spec = { nonResourceAttributes: { verb, path: target } };
@@ -62,7 +61,7 @@ async function canI(argv: readonly string[], io: CommandIo): Promise<number> {
       const slash = target.indexOf('/');
       const type = slash >= 0 ? target.slice(0, slash) : target;
       const name = slash >= 0 ? target.slice(slash + 1) : '';
-      const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
+      const catalog = await sessionCatalog(s);
       const r = findResource(catalog, type);
       let group = '';
       let resource = type;
@@ -113,9 +112,7 @@ async function canI(argv: readonly string[], io: CommandIo): Promise<number> {
       }
     }
     return allowed ? 0 : 1;
-  } finally {
-    s.client.close();
-  }
+  });
 }
 
 async function listRules(
@@ -124,8 +121,7 @@ async function listRules(
   io: CommandIo,
 ): Promise<number> {
   if (args.length > 0) throw new CommandError('list option must be specified with no arguments');
-  const s = await openSession(f, io);
-  try {
+  return withSession(f, io, async (s) => {
     const group = s.domain.group('authorization');
     const review = await s.client.rest.call<{ status?: RulesReviewStatus }>(
       {
@@ -144,9 +140,7 @@ async function listRules(
     if (status.incomplete) io.stderr(`warning: the list may be incomplete: ${status.evaluationError ?? ''}\n`);
     io.stdout(formatRulesReview(status, { headers: !f.noHeaders }));
     return 0;
-  } finally {
-    s.client.close();
-  }
+  });
 }
 
 interface SelfSubjectReview {
@@ -168,8 +162,7 @@ async function whoami(argv: readonly string[], io: CommandIo): Promise<number> {
       `unable to match a printer suitable for the output format "${f.output}", allowed formats are: json,yaml`,
     );
   }
-  const s = await openSession(f, io);
-  try {
+  return withSession(f, io, async (s) => {
     const group = s.domain.group('authentication');
     const review = await s.client.rest.call<SelfSubjectReview>(
       {
@@ -196,9 +189,7 @@ async function whoami(argv: readonly string[], io: CommandIo): Promise<number> {
       rows.push([`Extra: ${k}`, `[${(u.extra?.[k] ?? []).join(' ')}]`]);
     io.stdout(alignColumns(rows));
     return 0;
-  } finally {
-    s.client.close();
-  }
+  });
 }
 
 /** Runs `orchctl auth`. */

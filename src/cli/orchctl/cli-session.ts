@@ -138,6 +138,21 @@ export async function openSession(
   };
 }
 
+/** Runs `run` with a session opened as {@link openSession} does, closing its client after. */
+export async function withSession<T>(
+  flags: SessionFlags,
+  io: CommandIo,
+  run: (s: Session) => Promise<T>,
+  o: { readonly fieldManager?: string; readonly signal?: AbortSignal } = {},
+): Promise<T> {
+  const s = await openSession(flags, io, o);
+  try {
+    return await run(s);
+  } finally {
+    s.client.close();
+  }
+}
+
 /** kubectl's line for a server error: `Error from server (<Reason>): <message>`. */
 export function serverErrorLine(e: StatusError): string {
   return e.reason ? `Error from server (${e.reason}): ${e.message}` : `Error from server: ${e.message}`;

@@ -11,12 +11,12 @@ import {
   dryRun,
   dryRunFlag,
   guarded,
-  openSession,
   parseCommandFlags,
+  withSession,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { forEachTarget, manifestTargets } from './manifest-targets.js';
-import { readCatalog } from './resource-catalog.js';
+import { sessionCatalog } from './resource-catalog.js';
 
 /** The flags of `orchctl create -f`. */
 export const CREATE_FLAGS = {
@@ -57,9 +57,8 @@ async function createFromFiles(argv: readonly string[], io: CommandIo): Promise<
   const f = parsed.values;
   if (parsed.args.length > 0) throw new CommandError(`unknown command "${parsed.args[0]}" for "orchctl create"`);
   const dry = dryRun(f.dryRun);
-  const s = await openSession(f, io);
-  try {
-    const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
+  return withSession(f, io, async (s) => {
+    const catalog = await sessionCatalog(s);
     const targets = await manifestTargets(f.filename, f.recursive, catalog, s, io, 'create');
     return await forEachTarget(
       targets,
@@ -79,9 +78,7 @@ async function createFromFiles(argv: readonly string[], io: CommandIo): Promise<
       },
       (t, e) => `Error from server${e.reason ? ` (${e.reason})` : ''}: error when creating "${t.source}": ${e.message}`,
     );
-  } finally {
-    s.client.close();
-  }
+  });
 }
 
 async function createToken(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -95,8 +92,7 @@ async function createToken(argv: readonly string[], io: CommandIo): Promise<numb
   if (!parsed) return 0;
   const f = parsed.values;
   if (parsed.args.length !== 1) throw new CommandError('token expects exactly one argument: the service account name');
-  const s = await openSession(f, io);
-  try {
+  return withSession(f, io, async (s) => {
     const seconds = Math.round(f.duration / 1000);
     if (f.duration < 0) throw new CommandError('--duration must be greater than or equal to 0');
     if (f.duration % 1000 !== 0) throw new CommandError('--duration must be an even number of seconds');
@@ -120,9 +116,7 @@ async function createToken(argv: readonly string[], io: CommandIo): Promise<numb
     if (!token) throw new CommandError('failed to create token: no token in response');
     io.stdout(`${token}\n`);
     return 0;
-  } finally {
-    s.client.close();
-  }
+  });
 }
 
 /** Runs `orchctl create`. */

@@ -16,13 +16,13 @@ import {
   dryRun,
   dryRunFlag,
   guarded,
-  openSession,
   parseCommandFlags,
   type Session,
+  withSession,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { forEachTarget, manifestTargets } from './manifest-targets.js';
-import { type CatalogResource, kindName, readCatalog, resolveResource } from './resource-catalog.js';
+import { type CatalogResource, kindName, resolveResource, sessionCatalog } from './resource-catalog.js';
 
 const CASCADE = { background: 'Background', foreground: 'Foreground', orphan: 'Orphan' } as const;
 
@@ -105,9 +105,8 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
     if (!parsed) return 0;
     const f = parsed.values;
     const dry = dryRun(f.dryRun);
-    const s = await openSession(f, io);
-    try {
-      const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
+    return withSession(f, io, async (s) => {
+      const catalog = await sessionCatalog(s);
       let targets: Target[];
       if (f.filename.length > 0) {
         if (parsed.args.length > 0) throw new CommandError(`Unexpected args: [${parsed.args.join(' ')}]`);
@@ -154,9 +153,7 @@ export function runDelete(argv: readonly string[], io: CommandIo): Promise<numbe
           return `Error from server${e.reason ? ` (${e.reason})` : ''}: ${where}${e.message}`;
         },
       );
-    } finally {
-      s.client.close();
-    }
+    });
   });
 }
 

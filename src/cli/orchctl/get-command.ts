@@ -15,10 +15,10 @@ import {
   CommandError,
   connectionFlags,
   guarded,
-  openSession,
   parseCommandFlags,
   type Session,
   serverErrorLine,
+  withSession,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
 import { listOf, objectName, printObject, withoutManagedFields } from './object-output.js';
@@ -27,8 +27,8 @@ import {
   categoryMembers,
   findResource,
   kindName,
-  readCatalog,
   resolveResource,
+  sessionCatalog,
 } from './resource-catalog.js';
 import { formatTable, type ServerTable, type ServerTableRow, tableAccept } from './server-table.js';
 
@@ -109,20 +109,22 @@ export async function runGet(argv: readonly string[], io: CommandIo, signal?: Ab
     if (f.watch && ['yaml', 'json', 'name'].includes(f.output)) {
       throw new CommandError(`orchctl get --watch prints tables only; -o ${f.output} is not supported with it`);
     }
-    const s = await openSession(f, io, { signal });
-    try {
-      const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
-      const reqs = requests(catalog, parsed.args);
-      if (f.allNamespaces && reqs.some((q) => q.names.length > 0)) {
-        throw new CommandError('a resource cannot be retrieved by name across all namespaces');
-      }
-      if (f.output === 'yaml' || f.output === 'json' || f.output === 'name') {
-        return await printObjects(s, reqs, f, io);
-      }
-      return await printTables(s, reqs, f, io);
-    } finally {
-      s.client.close();
-    }
+    return withSession(
+      f,
+      io,
+      async (s) => {
+        const catalog = await sessionCatalog(s);
+        const reqs = requests(catalog, parsed.args);
+        if (f.allNamespaces && reqs.some((q) => q.names.length > 0)) {
+          throw new CommandError('a resource cannot be retrieved by name across all namespaces');
+        }
+        if (f.output === 'yaml' || f.output === 'json' || f.output === 'name') {
+          return await printObjects(s, reqs, f, io);
+        }
+        return await printTables(s, reqs, f, io);
+      },
+      { signal },
+    );
   });
 }
 

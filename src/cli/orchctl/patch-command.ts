@@ -15,11 +15,11 @@ import {
   dryRun,
   dryRunFlag,
   guarded,
-  openSession,
   parseCommandFlags,
+  withSession,
 } from './cli-session.js';
 import type { CommandIo, Subcommand } from './command-io.js';
-import { kindName, readCatalog, resolveResource } from './resource-catalog.js';
+import { kindName, resolveResource, sessionCatalog } from './resource-catalog.js';
 
 const MEDIA = {
   json: 'application/json-patch+json',
@@ -76,9 +76,8 @@ export function runPatch(argv: readonly string[], io: CommandIo): Promise<number
     else if (args.length === 2) [type, name] = args as [string, string];
     else throw new CommandError('exactly one identifying resource is required to patch');
     const dry = dryRun(f.dryRun);
-    const s = await openSession(f, io);
-    try {
-      const catalog = await readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
+    return withSession(f, io, async (s) => {
+      const catalog = await sessionCatalog(s);
       const r = resolveResource(catalog, type);
       const path = resourceUrlPath({
         group: r.group,
@@ -102,9 +101,7 @@ export function runPatch(argv: readonly string[], io: CommandIo): Promise<number
       const unchanged = isDeepStrictEqual(before, after);
       io.stdout(`${kindName(r.kind, r.group)}/${name} patched${unchanged ? ' (no change)' : ''}\n`);
       return 0;
-    } finally {
-      s.client.close();
-    }
+    });
   });
 }
 

@@ -5,7 +5,7 @@
  * `deployments.v1.apps`) to one resource of its preferred version.
  */
 import type { RestClient } from '../../client/rest/rest-client.js';
-import { CommandError } from './cli-session.js';
+import { CommandError, type Session } from './cli-session.js';
 
 /** One resource of one served version. */
 export interface CatalogResource {
@@ -39,6 +39,11 @@ interface DiscoveryDoc {
       }[];
     }[];
   }[];
+}
+
+/** The session's resource catalog (see {@link readCatalog}). */
+export function sessionCatalog(s: Pick<Session, 'client' | 'domain' | 'signal'>): Promise<CatalogResource[]> {
+  return readCatalog(s.client.rest, s.domain.discoveryGroup, s.signal);
 }
 
 /** Reads the aggregated discovery documents of `/api` and `/apis` (core group first). */
