@@ -9,7 +9,7 @@
  */
 import { type ApiDomain, ORCH_DOMAIN } from '../api-domain.js';
 import { type Event, eventResource } from '../core/event.js';
-import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../meta/builtin-definition.js';
+import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
 import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
@@ -71,27 +71,15 @@ export function eventV1Resource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourc
   const group = domain.group('events');
   const schema = nativeValidationSchema(eventSchema);
   const asCore = (obj: ApiObject) => v1EventToCore(obj) as Event;
+  // The same resource as core's (names, verbs, scope, descriptions), in its own group and form.
   return {
+    ...core,
     group,
-    version: 'v1',
-    kind: 'Event',
-    listKind: 'EventList',
-    resource: 'events',
-    singular: 'event',
-    namespaced: true,
-    shortNames: ['ev'],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    subresources: [],
-    allowCreateOnUpdate: true,
-    hasGeneration: false,
     schema: eventSchema,
     storageResource: { group: core.group, resource: core.resource },
     storageVersion: eventV1Conversion(`${group}/v1`),
     fieldLabels: eventV1FieldLabels,
     tableColumns: core.tableColumns ? eventV1TableColumns(core.tableColumns) : undefined,
-    listDescription: core.listDescription,
-    listItemsDescription: core.listItemsDescription,
     strategy: schemaStrategy<ApiObject>({
       schema,
       namespaced: true,

@@ -112,7 +112,9 @@ export class CachedObject implements EncodedObject {
       const value = reload ? reload(true) : kv.value;
       const checked = reload ? { key, modRevision, createRevision: kv.createRevision, value } : kv;
       // A converting codec can fail on a well-formed value too: check what it would do.
-      const scanned = plain ? checkStored(checked, found) : (type.codec.decode(checked), false);
+      let scanned = false;
+      if (plain) scanned = checkStored(checked, found);
+      else type.codec.decode(checked);
       const co = new CachedObject(key, modRevision, reload ?? value, value.length, type);
       // Where a response writes the resourceVersion in, learnt from the check's scan.
       if (scanned && !type.codec.async) co.end = bytesEndFromScan(value, found);
