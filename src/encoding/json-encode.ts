@@ -55,8 +55,7 @@ export function encodeJsonList(
   items: readonly unknown[],
   encodeItem: (item: unknown) => JsonPart = encodeJsonCompact,
 ): Buffer {
-  const headJson = goJsonEscape(stringifyJson(head) ?? '{}');
-  const open = `${headJson.length > 2 ? `${headJson.slice(0, -1)},` : '{'}"items":[`;
+  const open = listOpening(head);
   const parts: JsonPart[] = new Array(items.length);
   let length = Buffer.byteLength(open) + LIST_CLOSE.length + Math.max(0, items.length - 1);
   for (let i = 0; i < items.length; i++) {
@@ -72,6 +71,72 @@ export function encodeJsonList(
   }
   LIST_CLOSE.copy(out, at);
   return out;
+}
+
+/** A body of known size made in chunks (the shape of the endpoints' `ChunkedBody`). */
+export interface JsonChunks {
+  readonly size: number;
+  chunks(): Iterable<Uint8Array>;
+}
+
+/** How large the chunks of {@link encodeJsonListChunks} are by default. */
+export const LIST_CHUNK_BYTES = 1 << 20;
+
+/**
+ * The same bytes as {@link encodeJsonList}, made in chunks of about `chunkBytes` (an item larger
+ * than that gets a chunk of its own size) while they are taken: the items' sizes are summed
+ * first, each chunk is filled only when asked for. Items whose bytes are read from the store on
+ * demand are read when their chunk is made.
+ */
+export function encodeJsonListChunks(
+  head: Readonly<Record<string, unknown>>,
+  items: readonly unknown[],
+  encodeItem: (item: unknown) => JsonPart,
+  chunkBytes = LIST_CHUNK_BYTES,
+): JsonChunks {
+  const open = Buffer.from(listOpening(head));
+  const parts: JsonPart[] = new Array(items.length);
+  const lengths = new Float64Array(items.length);
+  let size = open.length + LIST_CLOSE.length + Math.max(0, items.length - 1);
+  for (let i = 0; i < items.length; i++) {
+    const part = encodeItem(items[i]);
+    parts[i] = part;
+    lengths[i] = partLength(part);
+    size += lengths[i];
+  }
+  function* chunks(): Generator<Uint8Array> {
+    let left = size;
+    let out = Buffer.allocUnsafe(Math.max(Math.min(chunkBytes, left), open.length));
+    let at = open.copy(out, 0);
+    const room = (need: number): void => {
+      if (at + need <= out.length) return;
+      left -= at;
+      out = Buffer.allocUnsafe(Math.max(Math.min(chunkBytes, left), need));
+      at = 0;
+    };
+    for (let i = 0; i < parts.length; i++) {
+      const need = lengths[i] + (i > 0 ? 1 : 0);
+      if (at + need > out.length) {
+        yield out.subarray(0, at);
+        room(need);
+      }
+      if (i > 0) out[at++] = COMMA;
+      at = writePart(out, at, parts[i] as JsonPart);
+    }
+    if (at + LIST_CLOSE.length > out.length) {
+      yield out.subarray(0, at);
+      room(LIST_CLOSE.length);
+    }
+    at += LIST_CLOSE.copy(out, at);
+    yield out.subarray(0, at);
+  }
+  return { size, chunks };
+}
+
+/** `{...head,"items":[` of a list body. */
+function listOpening(head: Readonly<Record<string, unknown>>): string {
+  const headJson = goJsonEscape(stringifyJson(head) ?? '{}');
+  return `${headJson.length > 2 ? `${headJson.slice(0, -1)},` : '{'}"items":[`;
 }
 
 /**

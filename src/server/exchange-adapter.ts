@@ -2,7 +2,15 @@ import type { ApiDomain } from '../apis/api-domain.js';
 import { apiErrors } from '../apis/meta/status.js';
 import type { RequestInfo } from '../apis/request/request-info.js';
 import type { UserInfo } from '../apis/request/user-info.js';
-import type { ApiRequest, ApiResponse, Handler, StreamResponse } from '../endpoints/handler.js';
+import {
+  type ApiRequest,
+  type ApiResponse,
+  type BodyResponse,
+  type ChunkedBody,
+  type Handler,
+  isChunkedBody,
+  type StreamResponse,
+} from '../endpoints/handler.js';
 import { RequestWarnings } from '../endpoints/request/request-warnings.js';
 import type { Logger } from '../util/logger.js';
 import { RequestBodyTooLargeError } from './serving/errors.js';
@@ -12,14 +20,16 @@ import { byteLength, type ExchangeHandler, type HttpExchange, isBodylessStatus }
 export function exchangeHandler(handler: Handler, logger: Logger, domain: ApiDomain): ExchangeHandler {
   const write = (ex: HttpExchange, res: ApiResponse): Promise<void> | undefined => {
     if (res.kind === 'body') {
+      const body = res.body;
+      if (isChunkedBody(body)) return writeChunks(ex, res, body, logger);
       const headers = lowerCase(res.headers);
       // The response owns its headers: its length is added here rather than to a copy the
       // transport would make.
       if (headers['content-length'] === undefined && !isBodylessStatus(res.status)) {
-        headers['content-length'] = String(byteLength(res.body));
+        headers['content-length'] = String(byteLength(body));
       }
       // Complete bodies are written synchronously: no extra promise per response.
-      ex.respond(res.status, headers, res.body);
+      ex.respond(res.status, headers, body);
       return undefined;
     }
     return writeStream(ex, res, logger);
@@ -97,6 +107,29 @@ async function writeStream(ex: HttpExchange, res: StreamResponse, logger: Logger
     out.abort();
   } finally {
     ex.signal.removeEventListener('abort', onClose);
+  }
+}
+
+/**
+ * Sends a body made in chunks with its Content-Length, making each chunk once the transport
+ * took the one before. A HEAD request gets the headers only.
+ */
+async function writeChunks(ex: HttpExchange, res: BodyResponse, body: ChunkedBody, logger: Logger): Promise<void> {
+  const headers = { ...lowerCase(res.headers), 'content-length': String(body.size) };
+  if (ex.method === 'HEAD') {
+    ex.respond(res.status, headers);
+    return;
+  }
+  const out = ex.stream(res.status, headers);
+  try {
+    for (const chunk of body.chunks()) {
+      if (ex.signal.aborted) return;
+      if (!out.write(chunk)) await out.drain();
+    }
+    out.end();
+  } catch (e) {
+    if (!ex.signal.aborted) logger.warn('response body failed', { path: ex.url, error: String(e) });
+    out.abort();
   }
 }
 

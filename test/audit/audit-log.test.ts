@@ -93,6 +93,29 @@ describe('audit log', () => {
     assert.ok(done.stageTimestamp >= done.requestReceivedTimestamp);
   });
 
+  it('records the response object of a list large enough to be sent in chunks', async () => {
+    for (const name of ['big-1', 'big-2', 'big-3']) {
+      const r = await s.api.admin('POST', '/api/v1/namespaces/audited/configmaps', {
+        body: { metadata: { name }, data: { k: 'x'.repeat(450_000) } },
+      });
+      assert.equal(r.status, 201, r.text);
+    }
+    const list = await s.api.admin('GET', '/api/v1/namespaces/audited/configmaps?resourceVersion=0', {
+      headers: { 'Audit-ID': 'big-list' },
+    });
+    assert.equal(list.status, 200);
+    assert.ok(list.body.length > 1 << 20, `list of ${list.body.length} bytes`);
+    assert.equal(list.headers['content-length'], String(list.body.length));
+    const names = list.json().items.map((i: { metadata: { name: string } }) => i.metadata.name);
+    assert.ok(['big-1', 'big-2', 'big-3'].every((n) => names.includes(n)));
+    const done = (await byId('big-list')).find((e) => e.stage === 'ResponseComplete');
+    assert.equal(done.responseObject.kind, 'ConfigMapList');
+    assert.deepEqual(
+      done.responseObject.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+      names,
+    );
+  });
+
   it('records the request object only at level Request, and omits the stages the rule omits', async () => {
     const r = await s.api.admin('POST', '/api/v1/namespaces/default/secrets', {
       headers: { 'Audit-ID': 'secret-create' },

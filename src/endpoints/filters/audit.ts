@@ -12,7 +12,7 @@ import {
   recordsRequest,
 } from '../../audit/index.js';
 import { type Clock, formatMicroTime } from '../../util/clock.js';
-import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
+import { type ApiRequest, type ApiResponse, bodyBytes, type Filter, isChunkedBody } from '../handler.js';
 
 export interface AuditFilterOptions {
   readonly evaluator: AuditPolicyEvaluator;
@@ -41,7 +41,7 @@ function requestUri(req: ApiRequest): string {
 /** The response status of a complete answer: the code, and a `Status` body's fields on failures. */
 function responseStatus(res: ApiResponse): AuditResponseStatus {
   if (res.kind === 'body' && res.status >= 400) {
-    const s = auditBody(res.body, false) as
+    const s = auditBody(bodyBytes(res.body), false) as
       | { kind?: string; status?: string; message?: string; reason?: string; details?: unknown }
       | undefined;
     if (s?.kind === 'Status') {
@@ -121,12 +121,17 @@ class RequestAudit {
     this.o.backend.write(event);
   }
 
+  /** Whether the events carry the response object (level RequestResponse). */
+  get recordsResponse(): boolean {
+    return this.config.level === 'RequestResponse';
+  }
+
   /** The ResponseComplete (or ResponseStarted) event of a complete answer. */
   completed(stage: AuditStage, res: ApiResponse): void {
-    const withBody = this.config.level === 'RequestResponse' && res.kind === 'body';
+    const withBody = this.recordsResponse && res.kind === 'body';
     this.emit(stage, {
       responseStatus: responseStatus(res),
-      ...(withBody ? { responseObject: auditBody(res.body, this.config.omitManagedFields) } : {}),
+      ...(withBody ? { responseObject: auditBody(bodyBytes(res.body), this.config.omitManagedFields) } : {}),
     });
   }
 }
@@ -185,8 +190,11 @@ export function audit(o: AuditFilterOptions): Filter {
 /** Records the answer's stage: ResponseComplete now, or ResponseStarted now and ResponseComplete when the stream ends. */
 function answered(a: RequestAudit, res: ApiResponse): ApiResponse {
   if (res.kind === 'body') {
-    a.completed('ResponseComplete', res);
-    return res;
+    // The response object is recorded from the whole body: one made in chunks is joined first
+    // (and sent joined).
+    const whole = a.recordsResponse && isChunkedBody(res.body) ? { ...res, body: bodyBytes(res.body) } : res;
+    a.completed('ResponseComplete', whole);
+    return whole;
   }
   a.completed('ResponseStarted', res);
   const pump = res.pump;

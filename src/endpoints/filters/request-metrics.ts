@@ -1,6 +1,6 @@
 import type { RequestInfo } from '../../apis/request/request-info.js';
 import type { ApiServerMetrics, RequestLabels, RequestSeries } from '../../metrics/apiserver-metrics.js';
-import type { ApiRequest, ApiResponse, Filter } from '../handler.js';
+import { type ApiRequest, type ApiResponse, bodySize, type Filter } from '../handler.js';
 
 /** Sub-resources kube reports as `CONNECT`. */
 const CONNECT_SUBRESOURCES = new Set(['proxy', 'attach', 'exec', 'portforward', 'log']);
@@ -34,8 +34,7 @@ function dryRunOf(query: URLSearchParams): string {
 }
 
 function bodyLength(res: ApiResponse): number {
-  if (res.kind !== 'body') return 0;
-  return typeof res.body === 'string' ? Buffer.byteLength(res.body) : res.body.length;
+  return res.kind === 'body' ? bodySize(res.body) : 0;
 }
 
 /**

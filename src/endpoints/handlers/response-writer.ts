@@ -11,8 +11,10 @@ import {
   encodeJson,
   encodeJsonCompact,
   encodeJsonList,
+  encodeJsonListChunks,
   encodeYaml,
   gzipBody,
+  LIST_CHUNK_BYTES,
   type NegotiatedMedia,
   NotAcceptableError,
   negotiateErrorOutput,
@@ -28,7 +30,7 @@ import {
   envelopeMessage,
 } from '../../encoding/protobuf/index.js';
 import type { EncodedObject, ObjectList } from '../../registry/types.js';
-import type { ApiRequest, BodyResponse, ResponseHeaders } from '../handler.js';
+import { type ApiRequest, type BodyResponse, bodyBytes, type ResponseHeaders } from '../handler.js';
 import { type IncludeObject, tableIncludeObject } from './table-options.js';
 
 /** What response encoding may use, fixed at start-up from the feature gates. */
@@ -256,7 +258,16 @@ export function writeList(
   if (isPlainJson(media) && list.encodedItems) {
     // Read from the watch cache: each item's stored bytes, copied.
     const part = (item: unknown) => (item as EncodedObject).jsonPart();
-    return finish(req, cfg, 200, media, encodeJsonList(head, list.encodedItems, part), {});
+    const body = encodeJsonListChunks(head, list.encodedItems, part);
+    // A large list goes out in chunks made as they are sent, unless it is to be compressed.
+    if (
+      req.method === 'GET' &&
+      body.size > LIST_CHUNK_BYTES &&
+      !shouldGzip(req.headers['accept-encoding'], body.size, cfg.compression)
+    ) {
+      return { kind: 'body', status: 200, headers: { 'content-type': media.contentType }, body };
+    }
+    return finish(req, cfg, 200, media, bodyBytes(body) as Buffer, {});
   }
   if (media.encoding === 'protobuf' && !media.target && list.encodedItems) {
     // Each item's message encoded once and kept with the cached object; the list copies them.

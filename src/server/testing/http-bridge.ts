@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { apiErrors } from '../../apis/meta/status.js';
 import type { RequestHead } from '../../authn/authenticator.js';
-import type { ApiRequest, ApiResponse, Handler } from '../../endpoints/handler.js';
+import { type ApiRequest, type ApiResponse, bodyBytes, type Handler } from '../../endpoints/handler.js';
 import { RequestWarnings } from '../../endpoints/request/request-warnings.js';
 
 /** One exchange the bridge carried, for assertions on what a real client sent and got. */
@@ -108,7 +108,7 @@ async function bridge(
   seen.responseContentType = Array.isArray(contentType) ? contentType.join(', ') : contentType;
   if (answer.kind === 'body') {
     res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
+    res.end(bodyBytes(answer.body));
     return;
   }
   res.writeHead(answer.status, answer.headers);

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { ORCH_DOMAIN } from '../../apis/api-domain.js';
 import { builtinResources } from '../../apis/builtin.js';
-import type { ApiResponse, Handler } from '../../endpoints/handler.js';
+import { type ApiResponse, bodyBytes, type Handler } from '../../endpoints/handler.js';
 import { apiRequest, type TestRequestInit } from '../../endpoints/testing/api-request.js';
 import { newOrchFeatureGates } from '../../featuregate/orch-features.js';
 import type { ResourceSet } from '../../registry/resource-set/index.js';
@@ -77,7 +77,7 @@ export async function startInProcessServer(options: InProcessServerOptions = {})
 export async function readResponse(res: ApiResponse, signal?: AbortSignal): Promise<ReadResponse> {
   let body: Buffer;
   if (res.kind === 'body') {
-    body = Buffer.from(res.body);
+    body = Buffer.from(bodyBytes(res.body));
   } else {
     const chunks: Buffer[] = [];
     const local = new AbortController();
