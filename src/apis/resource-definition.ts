@@ -44,6 +44,11 @@ export interface ResourceDefinition {
    * kube's default, `metadata.name` and `metadata.namespace` (see `fieldLabelsOf`).
    */
   readonly fieldLabels?: FieldLabelSupport;
+  /**
+   * What the OpenAPI documents publish for the kind where it is not just `schema` (custom
+   * resources, as kube's CRD OpenAPI builder publishes them). Absent: `schema` in both documents.
+   */
+  readonly openApi?: PublishedOpenApi;
   /** The kind's Table columns. Absent: kube's default `Name` and `Created At` (see `buildTable`). */
   readonly tableColumns?: TableColumns;
   /**
@@ -102,6 +107,17 @@ export interface ResourceDefinition {
    * SelfSubjectReview, the access reviews); their verbs are `create` only.
    */
   readonly virtual?: VirtualCreate;
+}
+
+/** See {@link ResourceDefinition.openApi}. */
+export interface PublishedOpenApi {
+  /** The kind's schema in OpenAPI v2 (Swagger 2.0), where it differs from the v3 one. */
+  readonly v2Schema?: Schema;
+  /**
+   * `x-kubernetes-selectable-fields` of the kind's and its list's definitions, in both documents:
+   * the field paths without their leading dot (`spec.color`); an empty list is published too.
+   */
+  readonly selectableFields?: readonly string[];
 }
 
 /**
