@@ -1,8 +1,6 @@
-import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import { AGE_COLUMN, column, describeField, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { describeField } from '../table/column-helpers.js';
 import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
-import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 import type { EndpointSlice } from './endpoint-slice-types.js';
 

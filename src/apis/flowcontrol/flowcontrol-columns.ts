@@ -1,21 +1,8 @@
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import {
-  AGE_COLUMN,
-  column,
-  describeField,
-  NAME_COLUMN,
-  objectName,
-  stringAt,
-  valueAt,
-} from '../table/column-helpers.js';
+import { describeField, stringAt, valueAt } from '../table/column-helpers.js';
 import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
-import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
-
-function age(obj: ApiObject, now: Date): string {
-  return translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now);
-}
 
 function numberAt(obj: unknown, ...path: string[]): number {
   const v = valueAt(obj, ...path);

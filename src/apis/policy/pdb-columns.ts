@@ -1,7 +1,4 @@
-import type { ApiObject } from '../object.js';
-import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
 import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
-import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 
 /**

@@ -1,25 +1,11 @@
 import type { ApiDomain } from '../api-domain.js';
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import {
-  AGE_COLUMN,
-  column,
-  describeField,
-  itemCount,
-  NAME_COLUMN,
-  objectName,
-  stringAt,
-  valueAt,
-} from '../table/column-helpers.js';
+import { describeField, itemCount, objectName, stringAt, valueAt } from '../table/column-helpers.js';
 import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
-import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 
 /** kube's printers of the `storage.<domain>/v1` kinds; descriptions come from each kind's schema. */
-
-function age(obj: ApiObject, now: Date): string {
-  return translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now);
-}
 
 /**
  * The annotations that mark the default StorageClass (`storageclass.<key domain>/is-default-class`
