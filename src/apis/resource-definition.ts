@@ -1,6 +1,6 @@
 import type { FieldError } from './meta/field-error.js';
 import type { ApiObject } from './object.js';
-import type { RequestContext } from './request/request-context.js';
+import type { RequestContext, WarningSink } from './request/request-context.js';
 import type { UserInfo } from './request/user-info.js';
 import type { Schema } from './schema/schema.js';
 import type { FieldLabelSupport } from './selectors/field-labels.js';
@@ -293,8 +293,12 @@ export interface ResourceStrategy {
   prepareForUpdate(obj: ApiObject, old: ApiObject): void;
   /** All field errors of a new object (metadata, schema types and the kind's own rules). */
   validateCreate(obj: ApiObject): FieldError[];
-  /** All field errors of an update, including immutability against `old`. */
-  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /**
+   * All field errors of an update, including immutability against `old`. `context`, when given,
+   * takes what the validation reports besides errors (a custom resource's ratcheted rule
+   * failures are warnings).
+   */
+  validateUpdate(obj: ApiObject, old: ApiObject, context?: ValidationContext): FieldError[];
   /**
    * Whether an update (after `prepareForUpdate`) changes what `metadata.generation` counts, for
    * kinds with generation. Absent: a change anywhere outside `metadata` and `status` (kube's spec
@@ -319,6 +323,12 @@ export interface ResourceStrategy {
    * it is removed once `pending` is false. Absent: deleted as any object.
    */
   readonly controllerFinalization?: ControllerFinalization;
+}
+
+/** What a strategy's validation reports besides field errors. */
+export interface ValidationContext {
+  /** The request's `Warning` headers. */
+  readonly warnings: WarningSink;
 }
 
 /** Who a strategy step acts for. */
