@@ -199,6 +199,8 @@ export interface SubresourceKindRef {
   readonly kind: string;
   /** The kind's schema (validation, encodings, OpenAPI). */
   readonly schema: Schema;
+  /** The Table columns of the kind's objects. Absent: kube's default `Name` and `Created At`. */
+  readonly tableColumns?: TableColumns;
 }
 
 /**

@@ -191,6 +191,9 @@ describe('kubectl with custom resources under --api-domain=k8s.io', () => {
   it('scales through the scale sub-resource', async () => {
     assert.match(await ok(['scale', 'widget/w1', '--replicas=5']), /widget.example.com\/w1 scaled/);
     assert.equal(await ok(['get', 'widget', 'w1', '-o', 'jsonpath={.spec.replicas}']), '5');
+    const scale = await ok(['get', 'widget', 'w1', '--subresource=scale']);
+    assert.deepEqual(columnsOf(scale), ['NAME', 'DESIRED', 'AVAILABLE', 'AGE']);
+    assert.match(scale, /^w1\s+5\s+0\s+\d+s$/m);
   });
 
   it('deletes the definition with its objects', async () => {

@@ -85,6 +85,8 @@ export interface DeclarativeTableOptions {
    * `<name> (default)`). Default: `metadata.name`.
    */
   readonly nameCell?: (obj: ApiObject) => TableCell;
+  /** The `Name` column's definition. Default: {@link NAME_COLUMN} (format `name`). */
+  readonly nameColumn?: TableColumnDefinition;
 }
 
 /**
@@ -95,7 +97,7 @@ export function declarativeTableColumns(
   specs: readonly ColumnSpec[],
   options: DeclarativeTableOptions = {},
 ): TableColumns {
-  const defs: TableColumnDefinition[] = [NAME_COLUMN];
+  const defs: TableColumnDefinition[] = [options.nameColumn ?? NAME_COLUMN];
   const nameCell = options.nameCell ?? objectName;
   const cells: ((obj: ApiObject, now: Date) => TableCell)[] = [];
   for (const spec of specs) {
