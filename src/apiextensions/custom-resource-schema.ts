@@ -6,6 +6,8 @@ import {
 import { objectMetaField } from '../apis/meta/object-meta-schema.js';
 import { apiVersionField, kindField } from '../apis/meta/type-meta-fields.js';
 import type { Schema } from '../apis/schema/schema.js';
+import { customResourceMetadataField, withEmbeddedMeta } from './embedded-meta.js';
+import { customResourceOpenApiV2Schema } from './openapi-v2-schema.js';
 
 /** The schemas one version of a custom resource is served with. */
 export interface CustomResourceSchemas {
@@ -16,6 +18,11 @@ export interface CustomResourceSchemas {
    */
   readonly published: Schema;
   /**
+   * The whole object as OpenAPI v2 publishes it: kube's v2 conversion of the CRD's schema (see
+   * `customResourceOpenApiV2Schema`).
+   */
+  readonly publishedV2: Schema;
+  /**
    * What objects are validated against: the CRD's schema as written (its `metadata` may restrict
    * `name` and `generateName`), formats kube does not check in custom resources removed, and
    * ObjectMeta's types at `metadata`.
@@ -25,30 +32,6 @@ export interface CustomResourceSchemas {
   readonly status: Schema | undefined;
   /** The CRD's schema as written (the root its validation rules are typed and compiled from). */
   readonly structural: Schema;
-}
-
-const EMBEDDED_API_VERSION =
-  'apiVersion defines the versioned schema of this representation of an object. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
-const EMBEDDED_KIND =
-  'kind is a string value representing the type of this object. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
-
-/** Adds TypeMeta and ObjectMeta to every embedded resource below `s` (a new schema). */
-function withEmbeddedMeta(s: Schema): Schema {
-  const out: Schema = { ...s };
-  if (s.properties)
-    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, withEmbeddedMeta(v)]));
-  if (s.items) out.items = withEmbeddedMeta(s.items);
-  if (typeof s.additionalProperties === 'object') out.additionalProperties = withEmbeddedMeta(s.additionalProperties);
-  if (s['x-orch-embedded-resource']) {
-    out.properties = {
-      ...(out.properties ?? {}),
-      apiVersion: { type: 'string', description: EMBEDDED_API_VERSION },
-      kind: { type: 'string', description: EMBEDDED_KIND },
-      metadata: objectMetaField(),
-    };
-    out.required = [...new Set([...(s.required ?? []), 'kind', 'apiVersion'])];
-  }
-  return out;
 }
 
 /** The schemas of a version whose CRD schema is `props` (undefined: anything is kept). */
@@ -64,7 +47,7 @@ export function customResourceSchemas(props: JSONSchemaProps | undefined): Custo
   published.properties = {
     apiVersion: apiVersionField,
     kind: kindField,
-    metadata: objectMetaField(),
+    metadata: customResourceMetadataField(),
     ...published.properties,
   };
   const meta = objectMetaField();
@@ -87,5 +70,11 @@ export function customResourceSchemas(props: JSONSchemaProps | undefined): Custo
       ...rest,
     },
   });
-  return { published, validation, status: validation.properties?.status, structural: root };
+  return {
+    published,
+    publishedV2: customResourceOpenApiV2Schema(props ? root : undefined),
+    validation,
+    status: validation.properties?.status,
+    structural: root,
+  };
 }

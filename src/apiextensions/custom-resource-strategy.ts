@@ -3,7 +3,7 @@ import { type FieldError, fieldErrors } from '../apis/meta/field-error.js';
 import { nameIsDNSSubdomain } from '../apis/meta/name-validation.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../apis/meta/object-meta-validation.js';
 import type { ApiObject } from '../apis/object.js';
-import type { ResourceStrategy } from '../apis/resource-definition.js';
+import type { ResourceStrategy, ValidationContext } from '../apis/resource-definition.js';
 import { applyDefaults, canonicalizeTimestamps } from '../apis/schema/defaults.js';
 import { jsonEqual } from '../apis/schema/json-value.js';
 import { reachTest } from '../apis/schema/schema-reach.js';
@@ -44,8 +44,7 @@ const BLOCKING = new Set([
 function ruleErrors(
   rules: CompiledSchemaRules | undefined,
   errs: FieldError[],
-  obj: unknown,
-  old: unknown,
+  values: { readonly obj: unknown; readonly old: unknown; readonly context?: ValidationContext },
 ): FieldError[] {
   if (!rules) return [];
   if (errs.some((e) => BLOCKING.has(e.type))) {
@@ -57,7 +56,9 @@ function ruleErrors(
       ),
     ];
   }
-  return rules.validate(obj, old);
+  // A rule failure ratcheting lets through is a warning, as kube's CEL validator adds it.
+  const warnings = values.context?.warnings;
+  return rules.validate(values.obj, values.old, warnings ? { warn: (w) => warnings.add(w) } : undefined);
 }
 
 /** Everything outside `metadata` (what `metadata.generation` counts). */
@@ -106,16 +107,16 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Resour
         ...(o.scale ? [...scaleSpecErrors(obj, o.scale), ...scaleStatusErrors(obj, o.scale)] : []),
         ...embedded(obj),
       ];
-      return [...errs, ...ruleErrors(o.rules, errs, obj, undefined)];
+      return [...errs, ...ruleErrors(o.rules, errs, { obj, old: undefined })];
     },
-    validateUpdate(obj, old) {
+    validateUpdate(obj, old, context) {
       const errs = [
         ...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, {}),
         ...schemaErrors(obj, old),
         ...(o.scale ? [...scaleSpecErrors(obj, o.scale), ...scaleStatusErrors(obj, o.scale)] : []),
         ...embedded(obj),
       ];
-      return [...errs, ...ruleErrors(o.rules, errs, obj, old)];
+      return [...errs, ...ruleErrors(o.rules, errs, { obj, old, context })];
     },
   };
 }
@@ -140,14 +141,14 @@ export function customResourceStatusStrategy(o: CustomResourceStrategyOptions): 
       Object.assign(obj, next);
       applyDefaults(published, obj);
     },
-    validateUpdate(obj, old) {
+    validateUpdate(obj, old, context) {
       const errs = validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, {});
       if (obj.status !== undefined && status) {
         const statusErrs = validateValueAgainstSchema(status, obj.status, 'status');
         errs.push(...ratchetSchemaErrors(statusErrs, obj, old, { properties: { status } }));
       }
       if (o.scale) errs.push(...scaleStatusErrors(obj, o.scale));
-      return [...errs, ...ruleErrors(o.rules, errs, obj, old)];
+      return [...errs, ...ruleErrors(o.rules, errs, { obj, old, context })];
     },
   };
 }

@@ -4,6 +4,9 @@ import type { ApiObject } from '../apis/object.js';
 import type { SubresourceDefinition, SubresourceKind } from '../apis/resource-definition.js';
 import { isPlainObject } from '../apis/schema/json-value.js';
 import type { Schema } from '../apis/schema/schema.js';
+import { CREATED_DESCRIPTION } from '../apis/table/column-helpers.js';
+import { declarativeTableColumns } from '../apis/table/declarative-columns.js';
+import type { TableColumns } from '../apis/table/table-types.js';
 
 /** A CRD version's `subresources.scale`: where replicas and the selector live in its objects. */
 export interface ScalePaths {
@@ -139,6 +142,17 @@ function setAt(obj: Record<string, unknown>, path: string, value: unknown): void
 }
 
 /**
+ * The Table of a custom resource's Scale, kube's custom resource table convertor over the
+ * columns `getScaleColumnsForVersion` gives it: `Desired` and `Available` as JSONPaths into the
+ * Scale (a Scale whose `spec.replicas` is 0 omits it, so its cell is empty), `Age` a `date`.
+ */
+const SCALE_COLUMNS: TableColumns = declarativeTableColumns([
+  { name: 'Desired', type: 'integer', description: 'Number of desired replicas', jsonPath: '.spec.replicas' },
+  { name: 'Available', type: 'integer', description: 'Number of actual replicas', jsonPath: '.status.replicas' },
+  { name: 'Age', type: 'date', description: CREATED_DESCRIPTION, jsonPath: '.metadata.creationTimestamp' },
+]);
+
+/**
  * The `scale` sub-resource of a custom resource: reads and writes an `autoscaling/v1` Scale whose
  * `spec.replicas` lives at `specReplicasPath`, `status.replicas` at `statusReplicasPath` and
  * `status.selector` at `labelSelectorPath`. A write changes only the spec replicas; the custom
@@ -150,6 +164,7 @@ export function customResourceScale(paths: ScalePaths, scaleSchema: Schema): Sub
     version: 'v1',
     kind: 'Scale',
     schema: scaleSchema,
+    tableColumns: SCALE_COLUMNS,
     toSubresource: (cr) => scaleOf(cr, paths),
     toParent(cr, scale) {
       const spec = isPlainObject(scale.spec) ? scale.spec : {};

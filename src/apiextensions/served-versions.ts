@@ -5,7 +5,7 @@ import {
   storageVersionOf,
 } from '../apis/apiextensions/crd-types.js';
 import { byKubeVersionPriority, compareKubeAwareVersions } from '../apis/apiextensions/version-priority.js';
-import { STANDARD_VERBS } from '../apis/meta/builtin-definition.js';
+import { type BuiltinResourceDefinition, STANDARD_VERBS } from '../apis/meta/builtin-definition.js';
 import type { ApiObject } from '../apis/object.js';
 import {
   type AsyncStorageVersionConversion,
@@ -38,6 +38,12 @@ export interface ServedVersionsOptions {
    */
   readonly webhook?: Converter;
 }
+
+/** The descriptions of the list kind the OpenAPI documents read (kube's CRD builder words them). */
+type ListDescriptions = Pick<
+  BuiltinResourceDefinition,
+  'listDescription' | 'listItemsDescription' | 'listMetadataDescription'
+>;
 
 /** kube's default column of a version without printer columns: the age. */
 const AGE: CustomResourceColumnDefinition = {
@@ -117,7 +123,7 @@ function versionDefinition(
   crd: CustomResourceDefinition,
   v: CustomResourceDefinitionVersion,
   o: ServedVersionsOptions,
-): ResourceDefinition {
+): ResourceDefinition & ListDescriptions {
   const group = crd.spec.group ?? '';
   const names = crd.status?.acceptedNames ?? {};
   const version = v.name ?? '';
@@ -157,12 +163,15 @@ function versionDefinition(
   if (scale) subresources.push(customResourceScale(scale, o.scaleSchema));
   const columns = (v.additionalPrinterColumns ?? []).length > 0 ? (v.additionalPrinterColumns ?? []) : [AGE];
   const storage = storageVersionOf(crd.spec) ?? version;
+  const kind = names.kind ?? '';
+  const listKind = names.listKind ?? `${kind}List`;
+  const plural = names.plural ?? '';
   return {
     group,
     version,
-    kind: names.kind ?? '',
-    listKind: names.listKind ?? `${names.kind ?? ''}List`,
-    resource: names.plural ?? '',
+    kind,
+    listKind,
+    resource: plural,
     singular: names.singular ?? '',
     namespaced,
     shortNames: names.shortNames ?? [],
@@ -172,6 +181,14 @@ function versionDefinition(
     allowCreateOnUpdate: false,
     hasGeneration: true,
     schema: schemas.published,
+    openApi: {
+      v2Schema: schemas.publishedV2,
+      selectableFields: (v.selectableFields ?? []).map((f) => (f.jsonPath ?? '').replace(/^\./, '')),
+    },
+    listDescription: `${listKind} is a list of ${kind}`,
+    listItemsDescription: `List of ${plural}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md`,
+    listMetadataDescription:
+      'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds',
     strategy: customResourceStrategy(strategyOptions),
     fieldLabels: selectableFieldLabels(
       namespaced,

@@ -1,6 +1,6 @@
 import type { FieldError } from './meta/field-error.js';
 import type { ApiObject } from './object.js';
-import type { RequestContext } from './request/request-context.js';
+import type { RequestContext, WarningSink } from './request/request-context.js';
 import type { UserInfo } from './request/user-info.js';
 import type { Schema } from './schema/schema.js';
 import type { FieldLabelSupport } from './selectors/field-labels.js';
@@ -44,6 +44,11 @@ export interface ResourceDefinition {
    * kube's default, `metadata.name` and `metadata.namespace` (see `fieldLabelsOf`).
    */
   readonly fieldLabels?: FieldLabelSupport;
+  /**
+   * What the OpenAPI documents publish for the kind where it is not just `schema` (custom
+   * resources, as kube's CRD OpenAPI builder publishes them). Absent: `schema` in both documents.
+   */
+  readonly openApi?: PublishedOpenApi;
   /** The kind's Table columns. Absent: kube's default `Name` and `Created At` (see `buildTable`). */
   readonly tableColumns?: TableColumns;
   /**
@@ -102,6 +107,17 @@ export interface ResourceDefinition {
    * SelfSubjectReview, the access reviews); their verbs are `create` only.
    */
   readonly virtual?: VirtualCreate;
+}
+
+/** See {@link ResourceDefinition.openApi}. */
+export interface PublishedOpenApi {
+  /** The kind's schema in OpenAPI v2 (Swagger 2.0), where it differs from the v3 one. */
+  readonly v2Schema?: Schema;
+  /**
+   * `x-kubernetes-selectable-fields` of the kind's and its list's definitions, in both documents:
+   * the field paths without their leading dot (`spec.color`); an empty list is published too.
+   */
+  readonly selectableFields?: readonly string[];
 }
 
 /**
@@ -183,6 +199,8 @@ export interface SubresourceKindRef {
   readonly kind: string;
   /** The kind's schema (validation, encodings, OpenAPI). */
   readonly schema: Schema;
+  /** The Table columns of the kind's objects. Absent: kube's default `Name` and `Created At`. */
+  readonly tableColumns?: TableColumns;
 }
 
 /**
@@ -277,8 +295,12 @@ export interface ResourceStrategy {
   prepareForUpdate(obj: ApiObject, old: ApiObject): void;
   /** All field errors of a new object (metadata, schema types and the kind's own rules). */
   validateCreate(obj: ApiObject): FieldError[];
-  /** All field errors of an update, including immutability against `old`. */
-  validateUpdate(obj: ApiObject, old: ApiObject): FieldError[];
+  /**
+   * All field errors of an update, including immutability against `old`. `context`, when given,
+   * takes what the validation reports besides errors (a custom resource's ratcheted rule
+   * failures are warnings).
+   */
+  validateUpdate(obj: ApiObject, old: ApiObject, context?: ValidationContext): FieldError[];
   /**
    * Whether an update (after `prepareForUpdate`) changes what `metadata.generation` counts, for
    * kinds with generation. Absent: a change anywhere outside `metadata` and `status` (kube's spec
@@ -303,6 +325,12 @@ export interface ResourceStrategy {
    * it is removed once `pending` is false. Absent: deleted as any object.
    */
   readonly controllerFinalization?: ControllerFinalization;
+}
+
+/** What a strategy's validation reports besides field errors. */
+export interface ValidationContext {
+  /** The request's `Warning` headers. */
+  readonly warnings: WarningSink;
 }
 
 /** Who a strategy step acts for. */

@@ -301,6 +301,31 @@ describe('custom resources over HTTP', () => {
         ],
       );
     });
+
+    it('answers the Scale as a Table with the columns kube gives a custom resource’s Scale', async () => {
+      const r = await s.api.admin('GET', `${base}/s/scale`, { headers: { accept: TABLE } });
+      assert.equal(r.status, 200, r.text);
+      const table = r.json();
+      assert.deepEqual(
+        table.columnDefinitions.map((c: Json) => [c.name, c.type, c.format, c.priority]),
+        [
+          ['Name', 'string', 'name', 0],
+          ['Desired', 'integer', '', 0],
+          ['Available', 'integer', '', 0],
+          ['Age', 'date', '', 0],
+        ],
+      );
+      assert.deepEqual(
+        table.columnDefinitions.slice(1, 3).map((c: Json) => c.description),
+        ['Number of desired replicas', 'Number of actual replicas'],
+      );
+      assert.deepEqual(table.rows[0].cells.slice(0, 3), ['s', 5, 2]);
+      assert.match(table.rows[0].cells[3], /^\d+s$/);
+      // A Scale of zero replicas omits spec.replicas: its cell is empty, as kube's convertor leaves it.
+      await s.api.admin('PATCH', `${base}/s/scale`, { body: { spec: { replicas: 0 } }, headers: MERGE });
+      const zero = (await s.api.admin('GET', `${base}/s/scale`, { headers: { accept: TABLE } })).json();
+      assert.deepEqual(zero.rows[0].cells.slice(0, 3), ['s', null, 2]);
+    });
   });
 
   describe('the in-process controllers see custom resources', () => {

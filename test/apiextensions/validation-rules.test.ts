@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
-import { crdManifest, crdPath, createEstablished } from './crd-fixtures.js';
+import { crdManifest, crdPath, createEstablished, eventually } from './crd-fixtures.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
 type Json = any;
@@ -84,6 +84,68 @@ describe('validation rules of custom resources through the rules seam', () => {
     assert.equal(cause.reason, 'FieldValueForbidden');
     assert.equal(cause.message, 'Forbidden: mode is immutable');
     assert.equal((await s.api.admin('PATCH', `${BASE}/g`, { body: { spec: { max: 9 } }, headers: MERGE })).status, 200);
+  });
+
+  it('lets an unchanged value that breaks a newer rule through, with the failure as a warning', async () => {
+    const dial = (rules: object[]): Json =>
+      crdManifest({
+        group: 'ratchet.example.com',
+        plural: 'dials',
+        kind: 'Dial',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      limit: { type: 'integer', 'x-kubernetes-validations': rules },
+                      note: { type: 'string' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      });
+    const dials = '/apis/ratchet.example.com/v1/namespaces/default/dials';
+    const body = (name: string, limit: number) => ({
+      apiVersion: 'ratchet.example.com/v1',
+      kind: 'Dial',
+      metadata: { name },
+      spec: { limit, note: 'a' },
+    });
+    await createEstablished(s.api.admin, dial([]));
+    assert.equal((await s.api.admin('POST', dials, { body: body('d', 5) })).status, 201);
+    // The definition gains a rule the stored object breaks.
+    const stricter = dial([{ rule: 'self < 3', message: 'limit is too high' }]);
+    const current = (await s.api.admin('GET', crdPath(undefined, stricter.metadata.name))).json();
+    stricter.metadata.resourceVersion = current.metadata.resourceVersion;
+    const put = await s.api.admin('PUT', crdPath(undefined, stricter.metadata.name), { body: stricter });
+    assert.equal(put.status, 200, put.text);
+    await eventually('the rule applies', async () =>
+      (await s.api.admin('POST', dials, { body: body('probe', 5) })).status === 422 ? true : undefined,
+    );
+    const warning = '299 - "spec.limit: Invalid value: \\"integer\\": limit is too high"';
+    const other = await s.api.admin('PATCH', `${dials}/d`, { body: { spec: { note: 'b' } }, headers: MERGE });
+    assert.equal(other.status, 200, other.text);
+    assert.equal(other.headers.warning, warning);
+    const dryRun = await s.api.admin('PATCH', `${dials}/d?dryRun=All`, {
+      body: { spec: { note: 'c' } },
+      headers: MERGE,
+    });
+    assert.equal(dryRun.status, 200, dryRun.text);
+    assert.equal(dryRun.headers.warning, warning);
+    const changed = await s.api.admin('PATCH', `${dials}/d`, { body: { spec: { limit: 4 } }, headers: MERGE });
+    assert.equal(changed.status, 422, changed.text);
+    assert.equal(changed.json().details.causes[0].message, 'Invalid value: "integer": limit is too high');
+    assert.equal(changed.headers.warning, undefined);
   });
 
   it('refuses a definition whose rule does not compile, naming the rule', async () => {

@@ -144,6 +144,18 @@ describe('workload rules through the API', () => {
     assert.equal(patch.json().spec.replicas, 6);
     const parent = (await s.api.admin('GET', `${DEPLOYMENTS}/scaled`)).json();
     assert.equal(parent.spec.replicas, 6);
+    // kube's Scale printer: a Name column without the name format, Desired, Available, Age.
+    const table = (await s.api.admin('GET', `${DEPLOYMENTS}/scaled/scale`, { headers: { accept: TABLE } })).json();
+    assert.deepEqual(
+      table.columnDefinitions.map((c: { name: string; type: string; format: string }) => [c.name, c.type, c.format]),
+      [
+        ['Name', 'string', ''],
+        ['Desired', 'integer', ''],
+        ['Available', 'integer', ''],
+        ['Age', 'string', ''],
+      ],
+    );
+    assert.deepEqual(table.rows[0].cells.slice(0, 3), ['scaled', 6, 0]);
     assert.equal(parent.metadata.generation, 3);
     const negative = await s.api.admin('PATCH', `${DEPLOYMENTS}/scaled/scale`, {
       body: { spec: { replicas: -1 } },

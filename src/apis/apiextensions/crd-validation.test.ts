@@ -142,6 +142,27 @@ describe('CustomResourceDefinition validation', () => {
       ],
     },
     {
+      // kube v1.32 (ValidateStructural): nested validation rules are refused in every junctor,
+      // allOf included, and never compiled; the rules' own field checks still run on them.
+      name: 'validation rules inside anyOf, oneOf and not',
+      schema: obj({
+        spec: obj(
+          { a: { type: 'string' } },
+          {
+            anyOf: [{ 'x-kubernetes-validations': [{ rule: 'self.a != ""' }] }],
+            oneOf: [{ 'x-kubernetes-validations': [{ rule: 'not CEL (' }] }],
+            not: { 'x-kubernetes-validations': [{ rule: ' ' }] },
+          },
+        ),
+      }),
+      want: [
+        `${S}.properties[spec].anyOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural`,
+        `${S}.properties[spec].not.x-kubernetes-validations: Forbidden: must be empty to be structural`,
+        `${S}.properties[spec].oneOf[0].x-kubernetes-validations: Forbidden: must be empty to be structural`,
+        `${S}.properties[spec].not.x-kubernetes-validations[0].rule: Required value: rule is not specified`,
+      ],
+    },
+    {
       name: 'metadata in a nested context (completeness is checked at the root, as kube does)',
       schema: obj({ spec: { type: 'object' } }, { not: { properties: { metadata: {} } } }),
       want: [

@@ -5,9 +5,11 @@
  */
 
 import { compareGoStrings } from '../../util/go-strings.js';
+import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import { labelSelectorString } from '../selectors/label-selector.js';
 import { column } from '../table/column-helpers.js';
+import { type ColumnSpec, columnSpecOf } from '../table/declarative-columns.js';
 import type { TableColumnDefinition } from '../table/table-types.js';
 import { selectorOf } from './workload-validation.js';
 
@@ -27,6 +29,14 @@ export const IMAGES_COLUMN: TableColumnDefinition = column(
   'The container images of the pod template.',
   { priority: 1 },
 );
+
+/** The wide `Containers` and `Images` columns of the pod template `template` finds in an object. */
+export function containerColumnSpecs(template: (obj: ApiObject) => unknown): ColumnSpec[] {
+  return [
+    { ...columnSpecOf(CONTAINERS_COLUMN), cell: (obj) => containerCells(template(obj))[0] },
+    { ...columnSpecOf(IMAGES_COLUMN), cell: (obj) => containerCells(template(obj))[1] },
+  ];
+}
 
 /** `layoutContainerCells` of a pod template: names and images of its containers, comma-joined. */
 export function containerCells(template: unknown): [string, string] {

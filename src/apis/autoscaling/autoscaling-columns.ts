@@ -6,8 +6,7 @@
  */
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
-import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
-import { translateTimestampSince } from '../table/human-duration.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
 import type { TableColumns } from '../table/table-types.js';
 
 type Obj = Record<string, unknown>;
@@ -70,30 +69,51 @@ export function formatHpaMetrics(specs: Obj[], statuses: Obj[]): string {
 
 /** The HPA columns; `toV2` gives the v2 form of a served object (identity for v2). */
 export function hpaTableColumns(toV2: (obj: ApiObject) => ApiObject): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Reference', 'string', 'The kind and name of the object the autoscaler scales.'),
-      column('Targets', 'string', 'Current and target values of the autoscaler metrics.'),
-      column('MinPods', 'string', 'The fewest replicas the autoscaler scales down to.'),
-      column('MaxPods', 'string', 'The most replicas the autoscaler scales up to.'),
-      column('Replicas', 'string', 'The number of replicas the autoscaler last saw.'),
-      AGE_COLUMN,
-    ]),
-    cells: (served: ApiObject, now: Date) => {
-      const hpa = toV2(served);
-      const spec = obj(hpa.spec);
-      const status = obj(hpa.status);
-      const ref = obj(spec.scaleTargetRef);
-      return [
-        objectName(served),
-        `${typeof ref.kind === 'string' ? ref.kind : ''}/${typeof ref.name === 'string' ? ref.name : ''}`,
-        formatHpaMetrics(list(spec.metrics), list(status.currentMetrics)),
-        typeof spec.minReplicas === 'number' ? String(spec.minReplicas) : '<unset>',
-        typeof spec.maxReplicas === 'number' ? spec.maxReplicas : 0,
-        typeof status.currentReplicas === 'number' ? status.currentReplicas : 0,
-        translateTimestampSince(valueAt(served, 'metadata', 'creationTimestamp'), now),
-      ];
+  // `maxReplicas` and `currentReplicas` sit at the same paths in v1 and v2.
+  return declarativeTableColumns([
+    {
+      name: 'Reference',
+      type: 'string',
+      description: 'The kind and name of the object the autoscaler scales.',
+      cell: (served) => {
+        const ref = obj(obj(served.spec).scaleTargetRef);
+        return `${typeof ref.kind === 'string' ? ref.kind : ''}/${typeof ref.name === 'string' ? ref.name : ''}`;
+      },
     },
-  });
+    {
+      name: 'Targets',
+      type: 'string',
+      description: 'Current and target values of the autoscaler metrics.',
+      cell: (served) => {
+        const hpa = toV2(served);
+        return formatHpaMetrics(list(obj(hpa.spec).metrics), list(obj(hpa.status).currentMetrics));
+      },
+    },
+    {
+      name: 'MinPods',
+      type: 'string',
+      description: 'The fewest replicas the autoscaler scales down to.',
+      cell: (served) => {
+        const min = obj(served.spec).minReplicas;
+        return typeof min === 'number' ? String(min) : '<unset>';
+      },
+    },
+    {
+      name: 'MaxPods',
+      type: 'string',
+      description: 'The most replicas the autoscaler scales up to.',
+      jsonPath: '.spec.maxReplicas',
+      readAs: 'integer',
+      zero: 0,
+    },
+    {
+      name: 'Replicas',
+      type: 'string',
+      description: 'The number of replicas the autoscaler last saw.',
+      jsonPath: '.status.currentReplicas',
+      readAs: 'integer',
+      zero: 0,
+    },
+    AGE_SPEC,
+  ]);
 }

@@ -14,6 +14,7 @@ import type { ApiObject } from '../object.js';
 import type { SubresourceDefinition, SubresourceKind } from '../resource-definition.js';
 import { isPlainObject } from '../schema/json-value.js';
 import type { Schema } from '../schema/schema.js';
+import { scaleTableColumns } from './scale-columns.js';
 
 export interface ScaleParent {
   /** The parent's group and resource, for the conflict message (`deployments.apps`). */
@@ -63,6 +64,7 @@ export function scaleKind(scaleSchema: Schema, parent: ScaleParent): Subresource
     version: 'v1',
     kind: 'Scale',
     schema: scaleSchema,
+    tableColumns: scaleTableColumns(),
     toSubresource: (obj) => scaleOf(obj, parent.selector(obj)),
     toParent(obj, sub) {
       const meta = isPlainObject(sub.metadata) ? sub.metadata : {};

@@ -2,10 +2,17 @@
  * kube's printer columns of Jobs and CronJobs (`pkg/printers/internalversion/printers.go`, v1.32),
  * with descriptions in Orch's own words. The server renders every column, wide ones included.
  */
-import { CONTAINERS_COLUMN, containerCells, formatLabelSelector, IMAGES_COLUMN } from '../apps/workload-columns.js';
+import {
+  CONTAINERS_COLUMN,
+  containerCells,
+  containerColumnSpecs,
+  formatLabelSelector,
+  IMAGES_COLUMN,
+} from '../apps/workload-columns.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { AGE_SPEC, columnSpecOf, declarativeTableColumns } from '../table/declarative-columns.js';
 import { humanDuration, timestampMillis, translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 
@@ -79,35 +86,51 @@ export function jobTableColumns(): TableColumns {
 
 /** CronJob: `Name`, `Schedule`, `Timezone`, `Suspend`, `Active`, `Last Schedule`, `Age`; wide `Containers`, `Images`, `Selector`. */
 export function cronJobTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Schedule', 'string', 'The cron expression that says when jobs are created.'),
-      column('Timezone', 'string', "The time zone the schedule is read in; the controller manager's own when unset."),
-      column('Suspend', 'boolean', 'Whether new runs are paused; running jobs are not affected.'),
-      column('Active', 'integer', 'The number of jobs of the cron job that are running.'),
-      column('Last Schedule', 'string', 'How long ago a job was last scheduled.'),
-      AGE_COLUMN,
-      CONTAINERS_COLUMN,
-      IMAGES_COLUMN,
-      SELECTOR_COLUMN,
-    ]),
-    cells: (cj: ApiObject, now: Date) => {
-      const spec = obj(cj.spec);
-      const status = obj(cj.status);
-      const jobSpec = obj(obj(spec.jobTemplate).spec);
-      const last = status.lastScheduleTime;
-      return [
-        objectName(cj),
-        typeof spec.schedule === 'string' ? spec.schedule : '',
-        typeof spec.timeZone === 'string' ? spec.timeZone : '<none>',
-        typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>',
-        Array.isArray(status.active) ? status.active.length : 0,
-        typeof last === 'string' ? translateTimestampSince(last, now) : '<none>',
-        age(cj, now),
-        ...containerCells(jobSpec.template),
-        formatLabelSelector(jobSpec.selector),
-      ];
+  const jobSpec = (cj: ApiObject): Obj => obj(obj(obj(cj.spec).jobTemplate).spec);
+  return declarativeTableColumns([
+    {
+      name: 'Schedule',
+      type: 'string',
+      description: 'The cron expression that says when jobs are created.',
+      jsonPath: '.spec.schedule',
+      zero: '',
     },
-  });
+    {
+      name: 'Timezone',
+      type: 'string',
+      description: "The time zone the schedule is read in; the controller manager's own when unset.",
+      jsonPath: '.spec.timeZone',
+      zero: '<none>',
+    },
+    {
+      name: 'Suspend',
+      type: 'boolean',
+      description: 'Whether new runs are paused; running jobs are not affected.',
+      cell: (cj) => {
+        const suspend = obj(cj.spec).suspend;
+        return typeof suspend === 'boolean' ? (suspend ? 'True' : 'False') : '<unset>';
+      },
+    },
+    {
+      name: 'Active',
+      type: 'integer',
+      description: 'The number of jobs of the cron job that are running.',
+      cell: (cj) => {
+        const active = obj(cj.status).active;
+        return Array.isArray(active) ? active.length : 0;
+      },
+    },
+    {
+      name: 'Last Schedule',
+      type: 'string',
+      description: 'How long ago a job was last scheduled.',
+      cell: (cj, now) => {
+        const last = obj(cj.status).lastScheduleTime;
+        return typeof last === 'string' ? translateTimestampSince(last, now) : '<none>';
+      },
+    },
+    AGE_SPEC,
+    ...containerColumnSpecs((cj) => jobSpec(cj).template),
+    { ...columnSpecOf(SELECTOR_COLUMN), cell: (cj) => formatLabelSelector(jobSpec(cj).selector) },
+  ]);
 }

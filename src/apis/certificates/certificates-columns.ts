@@ -1,15 +1,8 @@
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import {
-  AGE_COLUMN,
-  column,
-  describeField,
-  NAME_COLUMN,
-  objectName,
-  stringAt,
-  valueAt,
-} from '../table/column-helpers.js';
-import { humanDuration, translateTimestampSince } from '../table/human-duration.js';
+import { describeField, stringAt, valueAt } from '../table/column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
+import { humanDuration } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 
 /** kube's `extractCSRStatus`: Denied, else Approved, else Pending; then `,Failed` and `,Issued`. */
@@ -28,33 +21,35 @@ export function csrCondition(obj: ApiObject): string {
  */
 export function csrTableColumns(schema: Schema): TableColumns {
   const spec = (field: string) => describeField(schema, 'spec', field);
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      AGE_COLUMN,
-      column('SignerName', 'string', spec('signerName') || 'The signer the request is for.'),
-      column('Requestor', 'string', spec('request') || 'The user who created the request.'),
-      column(
-        'RequestedDuration',
-        'string',
-        spec('expirationSeconds') || 'The validity duration requested for the certificate.',
-      ),
-      column(
-        'Condition',
-        'string',
-        describeField(schema, 'status', 'conditions') || 'The approval and issuance state of the request.',
-      ),
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const expiration = valueAt(obj, 'spec', 'expirationSeconds');
-      return [
-        objectName(obj),
-        translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now),
-        stringAt(obj, 'spec', 'signerName') || '<none>',
-        stringAt(obj, 'spec', 'username'),
-        typeof expiration === 'number' ? humanDuration(expiration * 1000) : '<none>',
-        csrCondition(obj),
-      ];
+  return declarativeTableColumns([
+    AGE_SPEC,
+    {
+      name: 'SignerName',
+      type: 'string',
+      description: spec('signerName') || 'The signer the request is for.',
+      cell: (obj) => stringAt(obj, 'spec', 'signerName') || '<none>',
     },
-  });
+    {
+      name: 'Requestor',
+      type: 'string',
+      description: spec('request') || 'The user who created the request.',
+      jsonPath: '.spec.username',
+      zero: '',
+    },
+    {
+      name: 'RequestedDuration',
+      type: 'string',
+      description: spec('expirationSeconds') || 'The validity duration requested for the certificate.',
+      cell: (obj) => {
+        const expiration = valueAt(obj, 'spec', 'expirationSeconds');
+        return typeof expiration === 'number' ? humanDuration(expiration * 1000) : '<none>';
+      },
+    },
+    {
+      name: 'Condition',
+      type: 'string',
+      description: describeField(schema, 'status', 'conditions') || 'The approval and issuance state of the request.',
+      cell: csrCondition,
+    },
+  ]);
 }

@@ -6,8 +6,7 @@ import { isConfigMapKey, type NameValidator } from '../meta/name-validation.js';
 import { nativeValidationSchema } from '../meta/native-validation-schema.js';
 import { schemaStrategy } from '../meta/resource-strategy.js';
 import type { ApiObject } from '../object.js';
-import { AGE_COLUMN, column, NAME_COLUMN, objectName, stringAt, valueAt } from '../table/column-helpers.js';
-import { translateTimestampSince } from '../table/human-duration.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
 import type { TableColumns } from '../table/table-types.js';
 import { leaseCandidateSchema } from './coordination-v1alpha2-schemas.js';
 import { validateLeaseStrategy } from './lease.js';
@@ -84,22 +83,30 @@ function validateLeaseCandidateUpdate(lc: LeaseCandidate, old: LeaseCandidate): 
 
 /** kube's printer: `Name`, `LeaseName`, `BinaryVersion`, `EmulationVersion`, `Age`. */
 function leaseCandidateTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('LeaseName', 'string', 'The Lease the candidate contends for.'),
-      column('BinaryVersion', 'string', "The candidate's binary version."),
-      column('EmulationVersion', 'string', 'The version the candidate emulates.'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => [
-      objectName(obj),
-      stringAt(obj, 'spec', 'leaseName'),
-      stringAt(obj, 'spec', 'binaryVersion'),
-      stringAt(obj, 'spec', 'emulationVersion'),
-      translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now),
-    ],
-  });
+  return declarativeTableColumns([
+    {
+      name: 'LeaseName',
+      type: 'string',
+      description: 'The Lease the candidate contends for.',
+      jsonPath: '.spec.leaseName',
+      zero: '',
+    },
+    {
+      name: 'BinaryVersion',
+      type: 'string',
+      description: "The candidate's binary version.",
+      jsonPath: '.spec.binaryVersion',
+      zero: '',
+    },
+    {
+      name: 'EmulationVersion',
+      type: 'string',
+      description: 'The version the candidate emulates.',
+      jsonPath: '.spec.emulationVersion',
+      zero: '',
+    },
+    AGE_SPEC,
+  ]);
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
 import { AGE_COLUMN, column, NAME_COLUMN, objectName, stringAt, valueAt } from '../table/column-helpers.js';
+import { AGE_SPEC, type ColumnSpec, declarativeTableColumns } from '../table/declarative-columns.js';
 import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 import { fieldDoc } from './column-docs.js';
@@ -60,36 +61,52 @@ function nodeAddress(node: ApiObject, type: string): string {
  */
 export function nodeTableColumns(schema: Schema): TableColumns {
   const info = (...p: string[]) => fieldDoc(schema, ['status', 'nodeInfo', ...p]);
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Status', 'string', 'Whether the node is ready, plus scheduling and other flags.'),
-      column('Roles', 'string', 'The roles named by the node labels.'),
-      AGE_COLUMN,
-      column('Version', 'string', info('kubeletVersion')),
-      column('Internal-IP', 'string', fieldDoc(schema, ['status', 'addresses']), { priority: 1 }),
-      column('External-IP', 'string', fieldDoc(schema, ['status', 'addresses']), { priority: 1 }),
-      column('OS-Image', 'string', info('osImage'), { priority: 1 }),
-      column('Kernel-Version', 'string', info('kernelVersion'), { priority: 1 }),
-      column('Container-Runtime', 'string', info('containerRuntimeVersion'), { priority: 1 }),
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const ni = (f: string) => stringAt(obj, 'status', 'nodeInfo', f) || '<unknown>';
-      const roles = nodeRoles(obj.metadata.labels).join(',');
-      return [
-        objectName(obj),
-        nodeStatus(obj),
-        roles || '<none>',
-        age(obj, now),
-        stringAt(obj, 'status', 'nodeInfo', 'kubeletVersion'),
-        nodeAddress(obj, 'InternalIP'),
-        nodeAddress(obj, 'ExternalIP'),
-        ni('osImage'),
-        ni('kernelVersion'),
-        ni('containerRuntimeVersion'),
-      ];
-    },
+  const nodeInfo = (name: string, field: string): ColumnSpec => ({
+    name,
+    type: 'string',
+    description: info(field),
+    priority: 1,
+    cell: (obj) => stringAt(obj, 'status', 'nodeInfo', field) || '<unknown>',
   });
+  return declarativeTableColumns([
+    {
+      name: 'Status',
+      type: 'string',
+      description: 'Whether the node is ready, plus scheduling and other flags.',
+      cell: nodeStatus,
+    },
+    {
+      name: 'Roles',
+      type: 'string',
+      description: 'The roles named by the node labels.',
+      cell: (obj) => nodeRoles(obj.metadata.labels).join(',') || '<none>',
+    },
+    AGE_SPEC,
+    {
+      name: 'Version',
+      type: 'string',
+      description: info('kubeletVersion'),
+      jsonPath: '.status.nodeInfo.kubeletVersion',
+      zero: '',
+    },
+    {
+      name: 'Internal-IP',
+      type: 'string',
+      description: fieldDoc(schema, ['status', 'addresses']),
+      priority: 1,
+      cell: (obj) => nodeAddress(obj, 'InternalIP'),
+    },
+    {
+      name: 'External-IP',
+      type: 'string',
+      description: fieldDoc(schema, ['status', 'addresses']),
+      priority: 1,
+      cell: (obj) => nodeAddress(obj, 'ExternalIP'),
+    },
+    nodeInfo('OS-Image', 'osImage'),
+    nodeInfo('Kernel-Version', 'kernelVersion'),
+    nodeInfo('Container-Runtime', 'containerRuntimeVersion'),
+  ]);
 }
 
 /** kube's `GetAccessModesAsString`: `RWO`, `ROX`, `RWX`, `RWOP`, in that order, without repeats. */
@@ -120,6 +137,11 @@ function storageOf(list: unknown): string {
   return v === undefined ? '0' : quantityString(v);
 }
 
+const volumeAttributesClass = (obj: ApiObject): string =>
+  stringAt(obj, 'spec', 'volumeAttributesClassName') || '<unset>';
+
+const volumeMode = (obj: ApiObject): string => stringAt(obj, 'spec', 'volumeMode') || '<unset>';
+
 function phaseOrTerminating(obj: ApiObject): string {
   return obj.metadata.deletionTimestamp ? 'Terminating' : stringAt(obj, 'status', 'phase');
 }
@@ -130,38 +152,58 @@ function phaseOrTerminating(obj: ApiObject): string {
  */
 export function persistentVolumeTableColumns(schema: Schema): TableColumns {
   const spec = (f: string) => fieldDoc(schema, ['spec', f], 'pv');
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Capacity', 'string', spec('capacity')),
-      column('Access Modes', 'string', spec('accessModes')),
-      column('Reclaim Policy', 'string', spec('persistentVolumeReclaimPolicy')),
-      column('Status', 'string', fieldDoc(schema, ['status', 'phase'], 'pv')),
-      column('Claim', 'string', spec('claimRef')),
-      column('StorageClass', 'string', 'The storage class of the volume.'),
-      column('VolumeAttributesClass', 'string', 'The volume attributes class of the volume.'),
-      column('Reason', 'string', fieldDoc(schema, ['status', 'reason'], 'pv')),
-      AGE_COLUMN,
-      column('VolumeMode', 'string', spec('volumeMode'), { priority: 1 }),
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const claim = valueAt(obj, 'spec', 'claimRef');
-      const claimCell = claim ? `${stringAt(claim, 'namespace')}/${stringAt(claim, 'name')}` : '';
-      return [
-        objectName(obj),
-        storageOf(valueAt(obj, 'spec', 'capacity')),
-        accessModesString(valueAt(obj, 'spec', 'accessModes')),
-        stringAt(obj, 'spec', 'persistentVolumeReclaimPolicy'),
-        phaseOrTerminating(obj),
-        claimCell,
-        storageClass(obj),
-        stringAt(obj, 'spec', 'volumeAttributesClassName') || '<unset>',
-        stringAt(obj, 'status', 'reason'),
-        age(obj, now),
-        stringAt(obj, 'spec', 'volumeMode') || '<unset>',
-      ];
+  return declarativeTableColumns([
+    {
+      name: 'Capacity',
+      type: 'string',
+      description: spec('capacity'),
+      cell: (obj) => storageOf(valueAt(obj, 'spec', 'capacity')),
     },
-  });
+    {
+      name: 'Access Modes',
+      type: 'string',
+      description: spec('accessModes'),
+      cell: (obj) => accessModesString(valueAt(obj, 'spec', 'accessModes')),
+    },
+    {
+      name: 'Reclaim Policy',
+      type: 'string',
+      description: spec('persistentVolumeReclaimPolicy'),
+      jsonPath: '.spec.persistentVolumeReclaimPolicy',
+      zero: '',
+    },
+    {
+      name: 'Status',
+      type: 'string',
+      description: fieldDoc(schema, ['status', 'phase'], 'pv'),
+      cell: phaseOrTerminating,
+    },
+    {
+      name: 'Claim',
+      type: 'string',
+      description: spec('claimRef'),
+      cell: (obj) => {
+        const claim = valueAt(obj, 'spec', 'claimRef');
+        return claim ? `${stringAt(claim, 'namespace')}/${stringAt(claim, 'name')}` : '';
+      },
+    },
+    { name: 'StorageClass', type: 'string', description: 'The storage class of the volume.', cell: storageClass },
+    {
+      name: 'VolumeAttributesClass',
+      type: 'string',
+      description: 'The volume attributes class of the volume.',
+      cell: volumeAttributesClass,
+    },
+    {
+      name: 'Reason',
+      type: 'string',
+      description: fieldDoc(schema, ['status', 'reason'], 'pv'),
+      jsonPath: '.status.reason',
+      zero: '',
+    },
+    AGE_SPEC,
+    { name: 'VolumeMode', type: 'string', description: spec('volumeMode'), priority: 1, cell: volumeMode },
+  ]);
 }
 
 /**
@@ -169,34 +211,49 @@ export function persistentVolumeTableColumns(schema: Schema): TableColumns {
  * `StorageClass`, `VolumeAttributesClass`, `Age`, and the wide `VolumeMode`.
  */
 export function persistentVolumeClaimTableColumns(schema: Schema): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Status', 'string', fieldDoc(schema, ['status', 'phase'], 'pvc')),
-      column('Volume', 'string', fieldDoc(schema, ['spec', 'volumeName'], 'pvc')),
-      column('Capacity', 'string', fieldDoc(schema, ['status', 'capacity'], 'pvc')),
-      column('Access Modes', 'string', fieldDoc(schema, ['status', 'accessModes'], 'pvc')),
-      column('StorageClass', 'string', 'The storage class of the claim.'),
-      column('VolumeAttributesClass', 'string', 'The volume attributes class of the claim.'),
-      AGE_COLUMN,
-      column('VolumeMode', 'string', fieldDoc(schema, ['spec', 'volumeMode'], 'pvc'), { priority: 1 }),
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const volumeName = stringAt(obj, 'spec', 'volumeName');
-      const bound = volumeName !== '';
-      return [
-        objectName(obj),
-        phaseOrTerminating(obj),
-        volumeName,
-        bound ? storageOf(valueAt(obj, 'status', 'capacity')) : '',
-        bound ? accessModesString(valueAt(obj, 'status', 'accessModes')) : '',
-        storageClass(obj),
-        stringAt(obj, 'spec', 'volumeAttributesClassName') || '<unset>',
-        age(obj, now),
-        stringAt(obj, 'spec', 'volumeMode') || '<unset>',
-      ];
+  const bound = (obj: ApiObject) => stringAt(obj, 'spec', 'volumeName') !== '';
+  return declarativeTableColumns([
+    {
+      name: 'Status',
+      type: 'string',
+      description: fieldDoc(schema, ['status', 'phase'], 'pvc'),
+      cell: phaseOrTerminating,
     },
-  });
+    {
+      name: 'Volume',
+      type: 'string',
+      description: fieldDoc(schema, ['spec', 'volumeName'], 'pvc'),
+      jsonPath: '.spec.volumeName',
+      zero: '',
+    },
+    {
+      name: 'Capacity',
+      type: 'string',
+      description: fieldDoc(schema, ['status', 'capacity'], 'pvc'),
+      cell: (obj) => (bound(obj) ? storageOf(valueAt(obj, 'status', 'capacity')) : ''),
+    },
+    {
+      name: 'Access Modes',
+      type: 'string',
+      description: fieldDoc(schema, ['status', 'accessModes'], 'pvc'),
+      cell: (obj) => (bound(obj) ? accessModesString(valueAt(obj, 'status', 'accessModes')) : ''),
+    },
+    { name: 'StorageClass', type: 'string', description: 'The storage class of the claim.', cell: storageClass },
+    {
+      name: 'VolumeAttributesClass',
+      type: 'string',
+      description: 'The volume attributes class of the claim.',
+      cell: volumeAttributesClass,
+    },
+    AGE_SPEC,
+    {
+      name: 'VolumeMode',
+      type: 'string',
+      description: fieldDoc(schema, ['spec', 'volumeMode'], 'pvc'),
+      priority: 1,
+      cell: volumeMode,
+    },
+  ]);
 }
 
 /**

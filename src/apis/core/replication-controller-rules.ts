@@ -9,15 +9,14 @@
 import { goScalar, goStringMap } from '../apps/go-values.js';
 import { type PodTemplateRules, podSpecOf } from '../apps/pod-template-rules.js';
 import { restartAlwaysErrors } from '../apps/replica-set.js';
-import { CONTAINERS_COLUMN, containerCells, formatLabels, IMAGES_COLUMN } from '../apps/workload-columns.js';
+import { containerColumnSpecs, formatLabels } from '../apps/workload-columns.js';
 import { SELECTOR_MISMATCH, validateNonnegative } from '../apps/workload-validation.js';
 import { type FieldError, fieldErrors, invalidShown } from '../meta/field-error.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import type { FieldLabelSupport } from '../selectors/field-labels.js';
 import { declarativeFieldLabels } from '../selectors/selectable-fields.js';
-import { AGE_COLUMN, column, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
-import { translateTimestampSince } from '../table/human-duration.js';
+import { AGE_SPEC, type ColumnSpec, declarativeTableColumns } from '../table/declarative-columns.js';
 import type { TableColumns } from '../table/table-types.js';
 
 type Obj = Record<string, unknown>;
@@ -114,28 +113,25 @@ export const replicationControllerFieldLabels: FieldLabelSupport = declarativeFi
 
 /** ReplicationController: `Name`, `Desired`, `Current`, `Ready`, `Age`; wide `Containers`, `Images`, `Selector`. */
 export function replicationControllerTableColumns(): TableColumns {
-  const int = (v: unknown) => (typeof v === 'number' ? v : 0);
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Desired', 'integer', 'The number of replicas asked for.'),
-      column('Current', 'integer', 'The number of replicas last seen running.'),
-      column('Ready', 'integer', 'The number of replicas that are ready.'),
-      AGE_COLUMN,
-      CONTAINERS_COLUMN,
-      IMAGES_COLUMN,
-      column('Selector', 'string', 'The labels that pick the pods the replication controller manages.', {
-        priority: 1,
-      }),
-    ]),
-    cells: (rc: ApiObject, now: Date) => [
-      objectName(rc),
-      int(obj(rc.spec).replicas),
-      int(obj(rc.status).replicas),
-      int(obj(rc.status).readyReplicas),
-      translateTimestampSince(valueAt(rc, 'metadata', 'creationTimestamp'), now),
-      ...containerCells(obj(rc.spec).template),
-      formatLabels(obj(rc.spec).selector),
-    ],
+  const count = (name: string, description: string, jsonPath: string): ColumnSpec => ({
+    name,
+    type: 'integer',
+    description,
+    jsonPath,
+    zero: 0,
   });
+  return declarativeTableColumns([
+    count('Desired', 'The number of replicas asked for.', '.spec.replicas'),
+    count('Current', 'The number of replicas last seen running.', '.status.replicas'),
+    count('Ready', 'The number of replicas that are ready.', '.status.readyReplicas'),
+    AGE_SPEC,
+    ...containerColumnSpecs((rc) => obj(rc.spec).template),
+    {
+      name: 'Selector',
+      type: 'string',
+      description: 'The labels that pick the pods the replication controller manages.',
+      priority: 1,
+      cell: (rc) => formatLabels(obj(rc.spec).selector),
+    },
+  ]);
 }

@@ -2,6 +2,7 @@ import { compareGoStrings } from '../../util/go-strings.js';
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
 import { AGE_COLUMN, column, describeField, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
 import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 import type { Endpoints, Service, ServicePort } from './service-types.js';
@@ -67,34 +68,43 @@ export function serviceExternalIP(svc: Service): string {
 export function serviceTableColumns(schema: Schema): TableColumns {
   // The schema's field documentation, else a description of Orch's own.
   const spec = (name: string, fallback: string) => describeField(schema, 'spec', name) || fallback;
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column(
-        'Type',
-        'string',
-        spec('type', 'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.'),
-      ),
-      column('Cluster-IP', 'string', spec('clusterIP', 'The virtual IP address of the service inside the cluster.')),
-      column('External-IP', 'string', spec('externalIPs', 'Addresses outside the cluster that reach the service.')),
-      column('Port(s)', 'string', spec('ports', 'The ports the service exposes.')),
-      AGE_COLUMN,
-      column('Selector', 'string', spec('selector', 'The labels of the pods the service routes to.'), { priority: 1 }),
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const svc = obj as Service;
-      const s = svc.spec ?? {};
-      return [
-        objectName(obj),
-        s.type ?? '',
-        s.clusterIPs?.[0] ?? '<none>',
-        serviceExternalIP(svc),
-        servicePortsString(s.ports) || '<none>',
-        age(obj, now),
-        formatLabels(s.selector),
-      ];
+  const svc = (obj: ApiObject) => obj as Service;
+  return declarativeTableColumns([
+    {
+      name: 'Type',
+      type: 'string',
+      description: spec('type', 'How the service is exposed: ClusterIP, NodePort, LoadBalancer or ExternalName.'),
+      jsonPath: '.spec.type',
+      zero: '',
     },
-  });
+    {
+      name: 'Cluster-IP',
+      type: 'string',
+      description: spec('clusterIP', 'The virtual IP address of the service inside the cluster.'),
+      jsonPath: '.spec.clusterIPs[0]',
+      zero: '<none>',
+    },
+    {
+      name: 'External-IP',
+      type: 'string',
+      description: spec('externalIPs', 'Addresses outside the cluster that reach the service.'),
+      cell: (obj) => serviceExternalIP(svc(obj)),
+    },
+    {
+      name: 'Port(s)',
+      type: 'string',
+      description: spec('ports', 'The ports the service exposes.'),
+      cell: (obj) => servicePortsString(svc(obj).spec?.ports) || '<none>',
+    },
+    AGE_SPEC,
+    {
+      name: 'Selector',
+      type: 'string',
+      description: spec('selector', 'The labels of the pods the service routes to.'),
+      priority: 1,
+      cell: (obj) => formatLabels(svc(obj).spec?.selector),
+    },
+  ]);
 }
 
 /** kube's `formatEndpoints` of all ports: up to three `ip:port` (or bare IPs), then `+ N more...`. */

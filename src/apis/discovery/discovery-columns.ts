@@ -1,7 +1,6 @@
-import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import { AGE_COLUMN, column, describeField, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
-import { translateTimestampSince } from '../table/human-duration.js';
+import { describeField } from '../table/column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
 import type { TableColumns } from '../table/table-types.js';
 import type { EndpointSlice } from './endpoint-slice-types.js';
 
@@ -32,31 +31,26 @@ export function formatSliceEndpoints(slice: EndpointSlice): string {
  * schema's documentation when it has some, else Orch's own).
  */
 export function endpointSliceTableColumns(schema: Schema): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column(
-        'AddressType',
-        'string',
-        describeField(schema, 'addressType') || 'The type of the addresses in the slice.',
-      ),
-      column('Ports', 'string', describeField(schema, 'ports') || 'The ports every endpoint of the slice exposes.'),
-      column(
-        'Endpoints',
-        'string',
-        describeField(schema, 'endpoints') || 'The addresses of the endpoints in the slice.',
-      ),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const slice = obj as EndpointSlice;
-      return [
-        objectName(obj),
-        slice.addressType ?? '',
-        formatSlicePorts(slice),
-        formatSliceEndpoints(slice),
-        translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now),
-      ];
+  return declarativeTableColumns([
+    {
+      name: 'AddressType',
+      type: 'string',
+      description: describeField(schema, 'addressType') || 'The type of the addresses in the slice.',
+      jsonPath: '.addressType',
+      zero: '',
     },
-  });
+    {
+      name: 'Ports',
+      type: 'string',
+      description: describeField(schema, 'ports') || 'The ports every endpoint of the slice exposes.',
+      cell: (obj) => formatSlicePorts(obj as EndpointSlice),
+    },
+    {
+      name: 'Endpoints',
+      type: 'string',
+      description: describeField(schema, 'endpoints') || 'The addresses of the endpoints in the slice.',
+      cell: (obj) => formatSliceEndpoints(obj as EndpointSlice),
+    },
+    AGE_SPEC,
+  ]);
 }

@@ -1,20 +1,8 @@
 import type { ApiObject } from '../object.js';
 import type { Schema } from '../schema/schema.js';
-import {
-  AGE_COLUMN,
-  column,
-  describeField,
-  NAME_COLUMN,
-  objectName,
-  stringAt,
-  valueAt,
-} from '../table/column-helpers.js';
-import { translateTimestampSince } from '../table/human-duration.js';
+import { describeField, stringAt, valueAt } from '../table/column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
 import type { TableColumns } from '../table/table-types.js';
-
-function age(obj: ApiObject, now: Date): string {
-  return translateTimestampSince(valueAt(obj, 'metadata', 'creationTimestamp'), now);
-}
 
 function numberAt(obj: unknown, ...path: string[]): number {
   const v = valueAt(obj, ...path);
@@ -27,44 +15,46 @@ function numberAt(obj: unknown, ...path: string[]): number {
  * there is none). `schema` is the FlowSchema schema (descriptions).
  */
 export function flowSchemaTableColumns(schema: Schema): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column(
-        'PriorityLevel',
-        'string',
+  return declarativeTableColumns([
+    {
+      name: 'PriorityLevel',
+      type: 'string',
+      description:
         describeField(schema, 'spec', 'priorityLevelConfiguration', 'name') ||
-          'The priority level requests matching the schema are assigned to.',
-      ),
-      column(
-        'MatchingPrecedence',
-        'string',
-        describeField(schema, 'spec', 'matchingPrecedence') ||
-          'The order in which flow schemas are matched (lower first).',
-      ),
-      column(
-        'DistinguisherMethod',
-        'string',
-        describeField(schema, 'spec', 'distinguisherMethod') || 'How requests are divided into flows.',
-      ),
-      AGE_COLUMN,
-      column('MissingPL', 'string', 'Whether the named priority level is missing or broken.'),
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const conditions = valueAt(obj, 'status', 'conditions');
-      const dangling = Array.isArray(conditions)
-        ? conditions.find((c) => stringAt(c, 'type') === 'Dangling')
-        : undefined;
-      return [
-        objectName(obj),
-        stringAt(obj, 'spec', 'priorityLevelConfiguration', 'name'),
-        numberAt(obj, 'spec', 'matchingPrecedence'),
-        stringAt(obj, 'spec', 'distinguisherMethod', 'type') || '<none>',
-        age(obj, now),
-        dangling ? stringAt(dangling, 'status') : '?',
-      ];
+        'The priority level requests matching the schema are assigned to.',
+      jsonPath: '.spec.priorityLevelConfiguration.name',
+      zero: '',
     },
-  });
+    {
+      name: 'MatchingPrecedence',
+      type: 'string',
+      description:
+        describeField(schema, 'spec', 'matchingPrecedence') ||
+        'The order in which flow schemas are matched (lower first).',
+      jsonPath: '.spec.matchingPrecedence',
+      readAs: 'integer',
+      zero: 0,
+    },
+    {
+      name: 'DistinguisherMethod',
+      type: 'string',
+      description: describeField(schema, 'spec', 'distinguisherMethod') || 'How requests are divided into flows.',
+      cell: (obj) => stringAt(obj, 'spec', 'distinguisherMethod', 'type') || '<none>',
+    },
+    AGE_SPEC,
+    {
+      name: 'MissingPL',
+      type: 'string',
+      description: 'Whether the named priority level is missing or broken.',
+      cell: (obj) => {
+        const conditions = valueAt(obj, 'status', 'conditions');
+        const dangling = Array.isArray(conditions)
+          ? conditions.find((c) => stringAt(c, 'type') === 'Dangling')
+          : undefined;
+        return dangling ? stringAt(dangling, 'status') : '?';
+      },
+    },
+  ]);
 }
 
 /**
@@ -75,38 +65,38 @@ export function flowSchemaTableColumns(schema: Schema): TableColumns {
 export function priorityLevelTableColumns(schema: Schema): TableColumns {
   const limited = (...path: string[]) => describeField(schema, 'spec', 'limited', ...path);
   const queuing = (field: string) => limited('limitResponse', 'queuing', field);
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column(
-        'Type',
-        'string',
-        describeField(schema, 'spec', 'type') || 'Whether requests of the level are Exempt or Limited.',
-      ),
-      column(
-        'NominalConcurrencyShares',
-        'string',
-        limited('nominalConcurrencyShares') || 'The share of the server concurrency limit of the level.',
-      ),
-      column('Queues', 'string', queuing('queues') || 'The number of queues of the level.'),
-      column('HandSize', 'string', queuing('handSize') || 'The number of queues a flow is shuffle-sharded to.'),
-      column('QueueLengthLimit', 'string', queuing('queueLengthLimit') || 'The number of requests a queue may hold.'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const lim = valueAt(obj, 'spec', 'limited');
-      const q = valueAt(lim, 'limitResponse', 'queuing');
-      const hasLimited = lim !== undefined && lim !== null;
-      const hasQueuing = q !== undefined && q !== null;
-      return [
-        objectName(obj),
-        stringAt(obj, 'spec', 'type'),
-        hasLimited ? numberAt(lim, 'nominalConcurrencyShares') : '<none>',
-        hasQueuing ? numberAt(q, 'queues') : '<none>',
-        hasQueuing ? numberAt(q, 'handSize') : '<none>',
-        hasQueuing ? numberAt(q, 'queueLengthLimit') : '<none>',
-        age(obj, now),
-      ];
+  const limitedAt = (obj: ApiObject) => valueAt(obj, 'spec', 'limited');
+  const queuingAt = (obj: ApiObject) => valueAt(limitedAt(obj), 'limitResponse', 'queuing');
+  const present = (v: unknown) => v !== undefined && v !== null;
+  const queueColumn = (name: string, field: string, fallback: string) => ({
+    name,
+    type: 'string',
+    description: queuing(field) || fallback,
+    cell: (obj: ApiObject) => {
+      const q = queuingAt(obj);
+      return present(q) ? numberAt(q, field) : '<none>';
     },
   });
+  return declarativeTableColumns([
+    {
+      name: 'Type',
+      type: 'string',
+      description: describeField(schema, 'spec', 'type') || 'Whether requests of the level are Exempt or Limited.',
+      jsonPath: '.spec.type',
+      zero: '',
+    },
+    {
+      name: 'NominalConcurrencyShares',
+      type: 'string',
+      description: limited('nominalConcurrencyShares') || 'The share of the server concurrency limit of the level.',
+      cell: (obj) => {
+        const lim = limitedAt(obj);
+        return present(lim) ? numberAt(lim, 'nominalConcurrencyShares') : '<none>';
+      },
+    },
+    queueColumn('Queues', 'queues', 'The number of queues of the level.'),
+    queueColumn('HandSize', 'handSize', 'The number of queues a flow is shuffle-sharded to.'),
+    queueColumn('QueueLengthLimit', 'queueLengthLimit', 'The number of requests a queue may hold.'),
+    AGE_SPEC,
+  ]);
 }

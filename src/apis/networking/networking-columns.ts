@@ -4,6 +4,7 @@ import type { Schema } from '../schema/schema.js';
 import { labelSelectorString } from '../selectors/label-selector.js';
 import { labelSelectorFromObject } from '../selectors/label-selector-object.js';
 import { AGE_COLUMN, column, describeField, NAME_COLUMN, objectName, valueAt } from '../table/column-helpers.js';
+import { AGE_SPEC, declarativeTableColumns } from '../table/declarative-columns.js';
 import { translateTimestampSince } from '../table/human-duration.js';
 import type { TableColumns } from '../table/table-types.js';
 import type { Ingress, IngressClass, IngressRule, NetworkPolicy } from './networking-types.js';
@@ -34,48 +35,58 @@ export function formatIngressHosts(rules: readonly IngressRule[] | undefined): s
 
 /** Ingress: `Name`, `Class`, `Hosts`, `Address`, `Ports`, `Age`. */
 export function ingressTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Class', 'string', 'The ingress class of the ingress.'),
-      column('Hosts', 'string', 'The host names the rules match.'),
-      column('Address', 'string', 'The addresses the load balancer reports.'),
-      column('Ports', 'string', 'The ports the ingress serves, 443 included when TLS is set.'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const ing = obj as Ingress;
-      const spec = ing.spec ?? {};
-      return [
-        objectName(obj),
-        spec.ingressClassName ?? '<none>',
-        formatIngressHosts(spec.rules),
-        loadBalancerAddresses(ing.status?.loadBalancer?.ingress),
-        (spec.tls ?? []).length > 0 ? '80, 443' : '80',
-        age(obj, now),
-      ];
+  const ingress = (obj: ApiObject) => obj as Ingress;
+  return declarativeTableColumns([
+    {
+      name: 'Class',
+      type: 'string',
+      description: 'The ingress class of the ingress.',
+      jsonPath: '.spec.ingressClassName',
+      zero: '<none>',
     },
-  });
+    {
+      name: 'Hosts',
+      type: 'string',
+      description: 'The host names the rules match.',
+      cell: (obj) => formatIngressHosts(ingress(obj).spec?.rules),
+    },
+    {
+      name: 'Address',
+      type: 'string',
+      description: 'The addresses the load balancer reports.',
+      cell: (obj) => loadBalancerAddresses(ingress(obj).status?.loadBalancer?.ingress),
+    },
+    {
+      name: 'Ports',
+      type: 'string',
+      description: 'The ports the ingress serves, 443 included when TLS is set.',
+      cell: (obj) => ((ingress(obj).spec?.tls ?? []).length > 0 ? '80, 443' : '80'),
+    },
+    AGE_SPEC,
+  ]);
 }
 
 /** IngressClass: `Name`, `Controller`, `Parameters` (`kind[.apiGroup]/name`), `Age`. */
 export function ingressClassTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Controller', 'string', 'The controller that implements this class.'),
-      column('Parameters', 'string', 'The resource holding the class parameters, as kind.group/name.'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => {
-      const spec = (obj as IngressClass).spec ?? {};
-      const p = spec.parameters;
-      const parameters = p
-        ? `${p.kind ?? ''}${p.apiGroup !== undefined ? `.${p.apiGroup}` : ''}/${p.name ?? ''}`
-        : '<none>';
-      return [objectName(obj), spec.controller ?? '', parameters, age(obj, now)];
+  return declarativeTableColumns([
+    {
+      name: 'Controller',
+      type: 'string',
+      description: 'The controller that implements this class.',
+      jsonPath: '.spec.controller',
+      zero: '',
     },
-  });
+    {
+      name: 'Parameters',
+      type: 'string',
+      description: 'The resource holding the class parameters, as kind.group/name.',
+      cell: (obj) => {
+        const p = (obj as IngressClass).spec?.parameters;
+        return p ? `${p.kind ?? ''}${p.apiGroup !== undefined ? `.${p.apiGroup}` : ''}/${p.name ?? ''}` : '<none>';
+      },
+    },
+    AGE_SPEC,
+  ]);
 }
 
 /** kube's `metav1.FormatLabelSelector`: the selector's text, `<none>` when empty, `<error>`. */

@@ -238,8 +238,16 @@ describe('OpenAPI v2 document', () => {
     assert.ok(v2.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']);
     assert.ok(v2.paths['/apis/coordination.orch.io/v1/namespaces/{namespace}/leases/{name}']);
     // kube defaults a Secret's type in Go code, not in the schema it publishes.
-    assert.equal(v2.definitions['io.orch.api.core.v1.Secret'].properties.type.default, undefined);
-    // A zero default of an omitempty field is published, though never applied.
-    assert.equal(v2.definitions['io.orch.api.core.v1.LocalObjectReference'].properties.name.default, '');
+    assert.equal(core.components.schemas['io.orch.api.core.v1.Secret'].properties.type.default, undefined);
+    // A zero default of an omitempty field is published in v3, though never applied.
+    assert.equal(core.components.schemas['io.orch.api.core.v1.LocalObjectReference'].properties.name.default, '');
+  });
+
+  it('holds no defaults, as kube prunes them from its v2 document', () => {
+    // A `default` key that is not a property named `default` (LimitRangeItem has one).
+    const defaults = (doc: Json) =>
+      [...walk(doc)].filter(([p]) => p.endsWith('.default') && !p.endsWith('.properties.default')).map(([p]) => p);
+    assert.ok(defaults(core).length > 0, 'v3 publishes defaults');
+    assert.deepEqual(defaults(v2), []);
   });
 });

@@ -45,9 +45,18 @@ function fallbackTypeName(def: ResourceDefinition): string {
   return `${groupPart}.${def.version}.${def.kind}`;
 }
 
-function kindSchemaOf(def: ResourceDefinition): Schema {
-  if (def.schema['x-orch-type-name']) return def.schema;
-  return namedType(fallbackTypeName(def), def.schema.description ?? '', def.schema);
+/** The kind's schema as the document flavour publishes it, named. */
+function kindSchemaOf(def: ResourceDefinition, style: OpenApiStyle): Schema {
+  const schema = (style === 'v2' ? def.openApi?.v2Schema : undefined) ?? def.schema;
+  if (schema['x-orch-type-name']) return schema;
+  return namedType(fallbackTypeName(def), schema.description ?? '', schema);
+}
+
+/** Extensions of the kind's and its list's definitions beyond the GVK. */
+function kindExtensions(def: ResourceDefinition): OpenApiObject {
+  const fields = def.openApi?.selectableFields;
+  if (fields === undefined) return {};
+  return { 'x-kubernetes-selectable-fields': fields.map((fieldPath) => ({ fieldPath })) };
 }
 
 /** The description of a list's `metadata`, unless its definition gives one. */
@@ -81,13 +90,15 @@ function buildBody(defs: readonly ResourceDefinition[], style: OpenApiStyle, opt
   const groupVersions = new Map<string, { group: string; version: string }>([['/v1', { group: '', version: 'v1' }]]);
   for (const def of defs) {
     groupVersions.set(`${def.group}/${def.version}`, { group: def.group, version: def.version });
-    const kindSchema = kindSchemaOf(def);
+    const kindSchema = kindSchemaOf(def, style);
     const refs: OperationRefs = {
       kind: collector.define(kindSchema, {
         'x-kubernetes-group-version-kind': [gvk(def.group, def.version, def.kind)],
+        ...kindExtensions(def),
       }),
       list: collector.define(listSchemaOf(def, kindSchema), {
         'x-kubernetes-group-version-kind': [gvk(def.group, def.version, def.listKind)],
+        ...kindExtensions(def),
       }),
       status,
       deleteOptions,
@@ -138,7 +149,8 @@ function buildBody(defs: readonly ResourceDefinition[], style: OpenApiStyle, opt
 }
 
 /**
- * The Swagger 2.0 document served at `/openapi/v2` (as JSON), covering every resource. Pure.
+ * The Swagger 2.0 document served at `/openapi/v2` (as JSON), covering every resource. It holds
+ * no `default` anywhere, as kube prunes them from its v2 document. Pure.
  */
 export function buildOpenApiV2(defs: readonly ResourceDefinition[], options: OpenApiOptions = {}): OpenApiObject {
   const { paths, definitions } = buildBody(defs, 'v2', options);

@@ -95,6 +95,7 @@ export class DefinitionCollector {
     for (const key of [...FIELD_LEVEL_KEYS, ...Object.keys(overrides)]) {
       const value = (schema as Record<string, unknown>)[key];
       if (value === undefined || value === '') continue;
+      if (key === 'default' && this.style === 'v2') continue;
       fieldLevel[EXTENSION_NAMES[key] ?? key] = value;
     }
     if (Object.keys(fieldLevel).length === 0) return ref;
@@ -108,6 +109,8 @@ export class DefinitionCollector {
       if (schema[key] !== undefined) out[key] = schema[key];
     }
     if (schema['x-orch-published-default'] !== undefined) out.default = schema['x-orch-published-default'];
+    // kube prunes every default from its v2 document (handler.PruneDefaults).
+    if (this.style === 'v2') delete out.default;
     if (schema.description) out.description = schema.description;
     if (schema.required && schema.required.length > 0) out.required = [...schema.required];
     if (schema.nullable && this.style === 'v3') out.nullable = true;
@@ -135,8 +138,10 @@ export class DefinitionCollector {
     if (rules && rules.length > 0) out['x-kubernetes-validations'] = rules.map((r) => sortKeys({ ...r }));
     if (schema['x-orch-int-or-string']) {
       out['x-kubernetes-int-or-string'] = true;
-      if (this.style === 'v3') out.anyOf = [{ type: 'integer' }, { type: 'string' }];
-      else Object.assign(out, { type: 'string', format: 'int-or-string' });
+      if (this.style === 'v3') unfoldIntOrString(out);
+      // The named type is kube's intstr.IntOrString; an inline node (a custom resource's field)
+      // is published in v2 with the marker alone, as kube's CRD conversion leaves it.
+      else if (asDefinition) Object.assign(out, { type: 'string', format: 'int-or-string' });
     }
     for (const [orch, kube] of Object.entries(EXTENSION_NAMES)) {
       const value = (schema as Record<string, unknown>)[orch];
@@ -147,6 +152,25 @@ export class DefinitionCollector {
     }
     return sortKeys(out);
   }
+}
+
+const INT_OR_STRING_ANY_OF = [{ type: 'integer' }, { type: 'string' }];
+
+function isIntOrStringAnyOf(list: unknown): boolean {
+  return JSON.stringify(list) === JSON.stringify(INT_OR_STRING_ANY_OF);
+}
+
+/**
+ * kube's `Unfold` of an int-or-string node for OpenAPI v3: `anyOf: [integer, string]`, or, when
+ * the node has an `anyOf` of its own, that choice as the first `allOf` member; nothing when the
+ * node already says so in either place.
+ */
+function unfoldIntOrString(out: OpenApiObject): void {
+  const allOf = Array.isArray(out.allOf) ? out.allOf : undefined;
+  const first = allOf?.[0] as OpenApiObject | undefined;
+  if (isIntOrStringAnyOf(out.anyOf) || (first && isIntOrStringAnyOf(first.anyOf))) return;
+  if (out.anyOf === undefined) out.anyOf = structuredClone(INT_OR_STRING_ANY_OF);
+  else out.allOf = [{ anyOf: structuredClone(INT_OR_STRING_ANY_OF) }, ...(allOf ?? [])];
 }
 
 /** A field's named-type schema with the type's own values back in place of the field's overrides. */

@@ -83,14 +83,16 @@ export function serviceAccountTableColumns(): TableColumns {
 
 /** Lease: `Name`, `Holder` (`spec.holderIdentity`), `Age`. */
 export function leaseTableColumns(): TableColumns {
-  return Object.freeze({
-    columnDefinitions: Object.freeze([
-      NAME_COLUMN,
-      column('Holder', 'string', 'The identity of the current holder of the lease.'),
-      AGE_COLUMN,
-    ]),
-    cells: (obj: ApiObject, now: Date) => [objectName(obj), stringAt(obj, 'spec', 'holderIdentity'), age(obj, now)],
-  });
+  return declarativeTableColumns([
+    {
+      name: 'Holder',
+      type: 'string',
+      description: 'The identity of the current holder of the lease.',
+      jsonPath: '.spec.holderIdentity',
+      zero: '',
+    },
+    AGE_SPEC,
+  ]);
 }
 
 /** kube's `formatEventSource`: component (else reporting controller), then `, host` (else instance). */

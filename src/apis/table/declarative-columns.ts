@@ -20,6 +20,12 @@ export interface ColumnSpec {
   /** A JSONPath (`.spec.replicas`), evaluated as kube's custom resource table convertor does. */
   readonly jsonPath?: string;
   /**
+   * The type the path's value is read as when it is not the column's `type`: kube's printers
+   * declare some columns `string` and fill them with a typed field (a Deployment's `Up-to-date`
+   * count, a StorageClass's `AllowVolumeExpansion`). Default: `type`.
+   */
+  readonly readAs?: string;
+  /**
    * The cell when the path yields nothing: a built-in printer reads a typed field, whose Go zero
    * value (`''`, `0`, `false`) it shows. Default null, as custom resource columns show.
    */
@@ -72,12 +78,27 @@ function describe(spec: ColumnSpec): string {
   return spec.jsonPath ? `Custom resource definition column (in JSONPath format): ${spec.jsonPath}` : '';
 }
 
+/** Options of {@link declarativeTableColumns}. */
+export interface DeclarativeTableOptions {
+  /**
+   * The `Name` cell, where a printer shows more than the name (a default StorageClass is
+   * `<name> (default)`). Default: `metadata.name`.
+   */
+  readonly nameCell?: (obj: ApiObject) => TableCell;
+  /** The `Name` column's definition. Default: {@link NAME_COLUMN} (format `name`). */
+  readonly nameColumn?: TableColumnDefinition;
+}
+
 /**
  * The table layout of `specs` after the `Name` column. A JSONPath that does not parse ends the
  * layout before its column, as kube's convertor keeps the columns it built before the failure.
  */
-export function declarativeTableColumns(specs: readonly ColumnSpec[]): TableColumns {
-  const defs: TableColumnDefinition[] = [NAME_COLUMN];
+export function declarativeTableColumns(
+  specs: readonly ColumnSpec[],
+  options: DeclarativeTableOptions = {},
+): TableColumns {
+  const defs: TableColumnDefinition[] = [options.nameColumn ?? NAME_COLUMN];
+  const nameCell = options.nameCell ?? objectName;
   const cells: ((obj: ApiObject, now: Date) => TableCell)[] = [];
   for (const spec of specs) {
     let cell = spec.cell ?? (() => null);
@@ -90,13 +111,19 @@ export function declarativeTableColumns(specs: readonly ColumnSpec[]): TableColu
         throw e;
       }
       const zero = spec.zero ?? null;
-      cell = (obj, now) => jsonPathCell(path, spec.type, obj, now) ?? zero;
+      const readAs = spec.readAs ?? spec.type;
+      cell = (obj, now) => jsonPathCell(path, readAs, obj, now) ?? zero;
     }
     defs.push(column(spec.name, spec.type, describe(spec), { format: spec.format, priority: spec.priority }));
     cells.push(cell);
   }
   return Object.freeze({
     columnDefinitions: Object.freeze(defs),
-    cells: (obj: ApiObject, now: Date) => [objectName(obj), ...cells.map((cell) => cell(obj, now))],
+    cells: (obj: ApiObject, now: Date) => [nameCell(obj), ...cells.map((cell) => cell(obj, now))],
   });
+}
+
+/** A column definition as a spec to give a `cell` or a `jsonPath` (its name, type, format, description, priority). */
+export function columnSpecOf(def: TableColumnDefinition): ColumnSpec {
+  return { name: def.name, type: def.type, format: def.format, description: def.description, priority: def.priority };
 }

@@ -28,7 +28,7 @@ export function viewDefinition(parent: ResourceDefinition, kind: SubresourceKind
     kind: kind.kind,
     listKind: `${kind.kind}List`,
     schema: kind.schema,
-    tableColumns: undefined,
+    tableColumns: kind.tableColumns,
   };
 }
 

@@ -1,5 +1,6 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import type { WarningSink } from '../../apis/request/request-context.js';
 import type { ResourceStrategy } from '../../apis/resource-definition.js';
 import { apiVersionOf } from '../../apis/resource-definition.js';
 import { ConflictError, KeyExistsError, NotFoundError } from '../../storage/errors.js';
@@ -67,7 +68,12 @@ export async function updateObject(
         options: updateOptionsObject(o),
       } as const;
       await admitWrite(rc, ctx, call);
-      const obj = prepareUpdate(rc, desired, live, strategyFor(rc, o.subresource));
+      const obj = prepareUpdate(rc, {
+        desired,
+        live,
+        strategy: strategyFor(rc, o.subresource),
+        warnings: ctx.warnings,
+      });
       // [write hooks] Allocations (Service cluster IPs, node ports) happen before validating
       // admission; a lost race finishes this attempt as failed.
       const hooks = { dryRun: o.dryRun, subresource: o.subresource };
@@ -197,10 +203,15 @@ function strategyFor(rc: RegistryContext, subresource: string | undefined): Reso
  */
 function prepareUpdate(
   rc: RegistryContext,
-  desired: ApiObject,
-  live: ApiObject,
-  strategy: ResourceStrategy,
+  u: {
+    readonly desired: ApiObject;
+    readonly live: ApiObject;
+    readonly strategy: ResourceStrategy;
+    /** The request's warnings, which validation may add to. */
+    readonly warnings: WarningSink;
+  },
 ): ApiObject {
+  const { desired, live, strategy } = u;
   const meta = desired.metadata;
   const liveMeta = live.metadata;
   if (meta.resourceVersion && meta.resourceVersion !== liveMeta.resourceVersion) {
@@ -224,7 +235,7 @@ function prepareUpdate(
     meta.generation = changed ? gen + 1 : gen;
   } else if (liveMeta.generation !== undefined) meta.generation = liveMeta.generation;
   else delete meta.generation;
-  const errs = strategy.validateUpdate(desired, live);
+  const errs = strategy.validateUpdate(desired, live, { warnings: u.warnings });
   if (errs.length > 0) throw apiErrors.invalid(validatedKind(rc), meta.name ?? '', errs);
   return desired;
 }
