@@ -23,12 +23,21 @@ export interface KeyValue {
   readonly corrupt?: CorruptValueErrorLike;
   /**
    * Reads the same value again from the store (set by a store that can, when asked with
-   * `reloadableValues`): the record at `modRevision` stays readable while it is the key's
-   * latest, and until compaction passes the revision that replaced it. Throws when it is gone.
-   * With `view`, the bytes may be a view of the store's read buffer, valid only until the next
-   * read of the store: use them at once (no copy is made).
+   * `reloadableValues`): `values.read(key, modRevision)`. One reader serves every item of a
+   * range, so a caller that keeps many items keeps one reference each, not one closure each.
    */
-  readonly loadValue?: (view?: boolean) => Uint8Array;
+  readonly values?: StoredValues;
+}
+
+/** A store's values read again on demand (see {@link KeyValue.values}). */
+export interface StoredValues {
+  /**
+   * The value of `key` as written at `revision`: the record stays readable while it is the
+   * key's latest, and until compaction passes the revision that replaced it. Throws a
+   * CorruptValueError when it is gone. With `view`, the bytes may be a view of the store's read
+   * buffer, valid only until the next read of the store: use them at once (no copy is made).
+   */
+  read(key: string, revision: bigint, view?: boolean): Uint8Array;
 }
 
 /** Structural view of CorruptValueError, to keep this file free of runtime imports. */
@@ -46,7 +55,7 @@ export interface RangeOptions {
   readonly startAfter?: string;
   /**
    * The caller keeps values long (a watch cache): a store that can read a value again on
-   * demand sets {@link KeyValue.loadValue} on the items, so the caller may keep that instead of
+   * demand sets {@link KeyValue.values} on the items, so the caller may keep that instead of
    * the bytes; `value` may then be read from the store when first asked for.
    */
   readonly reloadableValues?: boolean;

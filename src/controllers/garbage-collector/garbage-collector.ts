@@ -3,7 +3,7 @@ import type { Informer } from '../../client/informer/informer.js';
 import { WorkQueue } from '../../client/queue/work-queue.js';
 import { type ControllerContext, type ControllerDescriptor, configNumber } from '../controller-descriptor.js';
 import { errorText } from '../controller-support.js';
-import { DependencyGraph, type GraphNode, nodeOf } from './dependency-graph.js';
+import { DependencyGraph, type GraphNode, graphNodes } from './dependency-graph.js';
 import { attemptToDelete, attemptToOrphan, type GcContext, UnresolvableOwnerError } from './gc-actions.js';
 import { OwnerResolver } from './owner-resolver.js';
 
@@ -78,6 +78,7 @@ async function runGarbageCollector(ctx: ControllerContext, syncTimeoutMs: number
   const enqueueIfDeletingDependents = (ownerUid: string) => {
     if (graph.get(ownerUid)?.deletingDependents) queue.add(`delete:${ownerUid}`);
   };
+  const nodeOf = graphNodes();
   const observe = (node: GraphNode) => {
     const uid = node.identity.uid;
     if (!uid) return;

@@ -1,6 +1,6 @@
 import type { ApiObject } from '../../apis/object.js';
 import { encodeJsonCompact, type JsonPart, partBytes, writeSpliced } from '../../encoding/index.js';
-import type { KeyValue } from '../../storage/store.js';
+import type { KeyValue, StoredValues } from '../../storage/store.js';
 import type { MetadataSpan } from '../../util/json-object-check.js';
 import type { EncodedObject, ObjectList } from '../types.js';
 import { findMetadataEnd, type MetadataEnd, namesResourceVersion, needsGoEscaping } from './stored-json.js';
@@ -81,8 +81,8 @@ export class CachedObject implements EncodedObject {
   private constructor(
     readonly key: string,
     readonly modRevision: bigint,
-    /** The stored bytes, or how to read them again from the store (see KeyValue.loadValue). */
-    private readonly source: Uint8Array | ((view?: boolean) => Uint8Array),
+    /** The stored bytes, or the store's reader of them (see KeyValue.values). */
+    private readonly source: Uint8Array | StoredValues,
     /** How many bytes the stored value has. */
     private readonly size: number,
     private readonly type: CachedObjectType,
@@ -94,7 +94,7 @@ export class CachedObject implements EncodedObject {
    */
   private bytesNow(): Uint8Array {
     const source = this.source;
-    return typeof source === 'function' ? source(true) : source;
+    return source instanceof Uint8Array ? source : source.read(this.key, this.modRevision, true);
   }
 
   /**
@@ -106,10 +106,10 @@ export class CachedObject implements EncodedObject {
     const plain = !type.codec.async && !type.codec.convertsOnRead;
     const found: MetadataSpan = { open: -1, close: -1 };
     return (kv) => {
-      const { key, modRevision, loadValue } = kv;
+      const { key, modRevision } = kv;
       // Checked on a view of the store's buffer when there is one: nothing is copied to keep.
-      const reload = kv.corrupt ? undefined : loadValue;
-      const value = reload ? reload(true) : kv.value;
+      const reload = kv.corrupt ? undefined : kv.values;
+      const value = reload ? reload.read(key, modRevision, true) : kv.value;
       const checked = reload ? { key, modRevision, createRevision: kv.createRevision, value } : kv;
       // A converting codec can fail on a well-formed value too: check what it would do.
       let scanned = false;
@@ -128,10 +128,11 @@ export class CachedObject implements EncodedObject {
    * may be read after compaction removed them. Selected values already computed come along.
    */
   retained(): CachedObject {
-    if (typeof this.source !== 'function') return this;
+    const source = this.source;
+    if (source instanceof Uint8Array) return this;
     let bytes: Uint8Array;
     try {
-      bytes = this.source();
+      bytes = source.read(this.key, this.modRevision);
     } catch {
       // Already gone (compacted right after it was replaced): only what was computed remains.
       return this;
@@ -199,11 +200,12 @@ export class CachedObject implements EncodedObject {
     const at = Math.floor(this.end / 2);
     const insert = `${this.end & 1 ? '' : ','}"resourceVersion":"${this.modRevision}"`;
     const source = this.source;
-    if (typeof source !== 'function') return { bytes: source, at, insert };
+    if (source instanceof Uint8Array) return { bytes: source, at, insert };
     // Read from the store when the response buffer exists: copied once, into it.
+    const { key, modRevision } = this;
     return {
       size: this.size + insert.length,
-      writeTo: (out, to) => writeSpliced(out, to, { bytes: source(true), at, insert }),
+      writeTo: (out, to) => writeSpliced(out, to, { bytes: source.read(key, modRevision, true), at, insert }),
     };
   }
 

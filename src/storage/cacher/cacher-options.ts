@@ -16,7 +16,7 @@ export interface CacherOptions<T> {
   /**
    * Called for an object that leaves the current state (replaced or deleted) but stays in the
    * history: returns one that does not rely on the store keeping its value (a decoder that keeps
-   * `kv.loadValue` instead of the bytes reads them now). Default: the object as it is.
+   * `kv.values` instead of the bytes reads them now). Default: the object as it is.
    */
   readonly retain?: (obj: T) => T;
   /** Time source for the history window (default: the system clock). */

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { CompactedError, CorruptValueError, RevisionTooNewError } from '../errors.js';
-import type { KeyValue, RangeResult } from '../store.js';
+import type { KeyValue, RangeResult, StoredValues } from '../store.js';
 import type { KeyIndex, OrderedEntry } from './key-index.js';
 import { type LmdbDatabases, readCompaction } from './lmdb-env.js';
 import { RECORD_PUT } from './record-codec.js';
@@ -21,7 +21,7 @@ export interface RangeQuery {
   readonly limit: number;
   readonly startAfter?: string;
   readonly signal?: AbortSignal;
-  /** Set {@link KeyValue.loadValue} on the items (see RangeOptions.reloadableValues). */
+  /** Set {@link KeyValue.values} on the items (see RangeOptions.reloadableValues). */
   readonly reloadableValues?: boolean;
 }
 
@@ -50,6 +50,7 @@ export function checkReadRevision(dbs: LmdbDatabases, current: number, revision:
 export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: RangeQuery): Promise<RangeResult> {
   const at = checkReadRevision(dbs, index.revision, query.revision);
   const reader = new SnapshotReader(dbs);
+  const values = query.reloadableValues ? new RecordValues(dbs) : undefined;
   const kvs: KeyValue[] = [];
   const limit = query.limit > 0 ? query.limit : Number.POSITIVE_INFINITY;
   let remaining = 0;
@@ -64,8 +65,7 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
       if ((i - start) % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() - sliceStart > SLICE_MS) break;
       const entry = entries[i];
       if (entry.gone) continue;
-      const kv =
-        (query.reloadableValues && reloadableAt(dbs, reader, index, entry, at)) || reader.valueAt(entry.key, entry, at);
+      const kv = (values && reloadableAt(values, reader, index, entry, at)) || reader.valueAt(entry.key, entry, at);
       if (kv !== undefined) kvs.push(kv);
     }
     // Past the limit only existence counts, mostly read from the entry itself.
@@ -91,13 +91,13 @@ export async function readRange(dbs: LmdbDatabases, index: KeyIndex, query: Rang
 
 /**
  * A live key's latest value as a reloadable item, checked (header and value checksums) without
- * copying the value: `value` and `loadValue` read it from its log record when asked (records are
+ * copying the value: `value` and `values` read it from its log record when asked (records are
  * immutable and keyed by revision). The check is the key index's when its load made it and no
  * range has used it yet (see KeyIndex). Undefined for what {@link SnapshotReader.valueAt} must
  * answer: past revisions, deleted keys, damaged records.
  */
 function reloadableAt(
-  dbs: LmdbDatabases,
+  values: RecordValues,
   reader: SnapshotReader,
   index: KeyIndex,
   entry: OrderedEntry,
@@ -109,29 +109,35 @@ function reloadableAt(
     const rec = reader.recordView(revision, key);
     if (rec === undefined || rec === 'damaged' || rec.type !== RECORD_PUT || !rec.valueOk) return undefined;
   }
-  const loadValue = valueLoader(dbs, key, revision);
+  const modRevision = BigInt(revision);
   return {
     key,
     createRevision: BigInt(entry.createRevision),
-    modRevision: BigInt(revision),
+    modRevision,
     // Read afresh each time: a kept copy would hold the very bytes this item exists not to hold.
     get value() {
-      return loadValue();
+      return values.read(key, modRevision);
     },
-    loadValue,
+    values,
   };
 }
 
-/** Reads the value of `key`'s log record at `revision` (a view of lmdb's buffer with `view`). */
-function valueLoader(dbs: LmdbDatabases, key: string, revision: number): (view?: boolean) => Uint8Array {
-  return (view) => {
-    const reader = new SnapshotReader(dbs);
+/** Values read from their log records, keyed by revision (records are immutable). */
+class RecordValues implements StoredValues {
+  private readonly reader: SnapshotReader;
+
+  constructor(dbs: LmdbDatabases) {
+    this.reader = new SnapshotReader(dbs);
+  }
+
+  read(key: string, revision: bigint, view?: boolean): Uint8Array {
+    const at = Number(revision);
     // A view is read again and again (every list and GET answered from it); its value checksum
     // was verified when the range listed it, so it is not computed again for each read.
-    const found = view ? reader.recordView(revision, key, false) : reader.record(revision, key);
+    const found = view ? this.reader.recordView(at, key, false) : this.reader.record(at, key);
     if (found === undefined || found === 'damaged' || !found.valueOk) {
       throw new CorruptValueError(key, `the value at revision ${revision} can no longer be read`);
     }
     return found.value;
-  };
+  }
 }

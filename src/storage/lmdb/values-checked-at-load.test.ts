@@ -15,8 +15,10 @@ const bytes = (s: string) => Buffer.from(s, 'utf8');
 const summary = (kvs: readonly KeyValue[]) =>
   kvs.map((kv) => ({
     key: kv.key,
-    value: kv.corrupt ? undefined : Buffer.from(kv.loadValue ? kv.loadValue() : kv.value).toString('utf8'),
-    reloadable: kv.loadValue !== undefined,
+    value: kv.corrupt
+      ? undefined
+      : Buffer.from(kv.values ? kv.values.read(kv.key, kv.modRevision) : kv.value).toString('utf8'),
+    reloadable: kv.values !== undefined,
     createRevision: kv.createRevision,
     modRevision: kv.modRevision,
     corrupt: kv.corrupt?.message,
