@@ -83,6 +83,27 @@ export interface JsonChunks {
 export const LIST_CHUNK_BYTES = 1 << 20;
 
 /**
+ * The items of a list body as a writer reaches them: each one's JSON size, and a way to write
+ * it into a buffer. Asked for an item's size more than once, it must answer the same.
+ */
+export interface JsonItems {
+  readonly count: number;
+  size(index: number): number;
+  /** Writes item `index` into `out` at `at` (exactly `size(index)` bytes); returns the offset after it. */
+  write(index: number, out: Buffer, at: number): number;
+}
+
+/** List items from their parts, made once each by `encodeItem` and kept until written. */
+export function partItems<T>(items: readonly T[], encodeItem: (item: T) => JsonPart): JsonItems {
+  const parts = items.map(encodeItem);
+  return {
+    count: parts.length,
+    size: (i) => partLength(parts[i] as JsonPart),
+    write: (i, out, at) => writePart(out, at, parts[i] as JsonPart),
+  };
+}
+
+/**
  * The same bytes as {@link encodeJsonList}, made in chunks of about `chunkBytes` (an item larger
  * than that gets a chunk of its own size) while they are taken: the items' sizes are summed
  * first, each chunk is filled only when asked for. Items whose bytes are read from the store on
@@ -90,20 +111,13 @@ export const LIST_CHUNK_BYTES = 1 << 20;
  */
 export function encodeJsonListChunks(
   head: Readonly<Record<string, unknown>>,
-  items: readonly unknown[],
-  encodeItem: (item: unknown) => JsonPart,
+  items: JsonItems,
   chunkBytes = LIST_CHUNK_BYTES,
 ): JsonChunks {
   const open = Buffer.from(listOpening(head));
-  const parts: JsonPart[] = new Array(items.length);
-  const lengths = new Float64Array(items.length);
-  let size = open.length + LIST_CLOSE.length + Math.max(0, items.length - 1);
-  for (let i = 0; i < items.length; i++) {
-    const part = encodeItem(items[i]);
-    parts[i] = part;
-    lengths[i] = partLength(part);
-    size += lengths[i];
-  }
+  const count = items.count;
+  let size = open.length + LIST_CLOSE.length + Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) size += items.size(i);
   function* chunks(): Generator<Uint8Array> {
     let left = size;
     let out = Buffer.allocUnsafe(Math.max(Math.min(chunkBytes, left), open.length));
@@ -114,14 +128,14 @@ export function encodeJsonListChunks(
       out = Buffer.allocUnsafe(Math.max(Math.min(chunkBytes, left), need));
       at = 0;
     };
-    for (let i = 0; i < parts.length; i++) {
-      const need = lengths[i] + (i > 0 ? 1 : 0);
+    for (let i = 0; i < count; i++) {
+      const need = items.size(i) + (i > 0 ? 1 : 0);
       if (at + need > out.length) {
         yield out.subarray(0, at);
         room(need);
       }
       if (i > 0) out[at++] = COMMA;
-      at = writePart(out, at, parts[i] as JsonPart);
+      at = items.write(i, out, at);
     }
     if (at + LIST_CLOSE.length > out.length) {
       yield out.subarray(0, at);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeJsonList, encodeJsonListChunks, type JsonPart } from './json-encode.js';
+import { encodeJsonList, encodeJsonListChunks, type JsonPart, partItems } from './json-encode.js';
 
 const head = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '42' } };
 
@@ -42,7 +42,11 @@ describe('encodeJsonListChunks', () => {
     it(`${name}: the same bytes as the one-buffer list, in chunks no larger than needed`, () => {
       const items = parts(count, size);
       const whole = encodeJsonList(head, items, (p) => p as JsonPart);
-      const body = encodeJsonListChunks(head, items, (p) => p as JsonPart, chunk);
+      const body = encodeJsonListChunks(
+        head,
+        partItems(items, (p) => p),
+        chunk,
+      );
       assert.equal(body.size, whole.length);
       const { bytes, sizes } = joined(body.chunks());
       assert.equal(bytes.toString(), whole.toString());
@@ -67,7 +71,11 @@ describe('encodeJsonListChunks', () => {
         },
       };
     });
-    const body = encodeJsonListChunks(head, items, (p) => p as JsonPart, 120);
+    const body = encodeJsonListChunks(
+      head,
+      partItems(items, (p) => p),
+      120,
+    );
     assert.deepEqual(reads, []);
     const it = body.chunks()[Symbol.iterator]();
     it.next();

@@ -35,6 +35,10 @@ export interface EncodedObject {
   json(suffix?: string): Uint8Array;
   /** The same JSON as a part a writer copies straight into a larger buffer (a list body). */
   jsonPart(): JsonPart;
+  /** The byte length of {@link EncodedObject.jsonPart}, worked out without making it. */
+  jsonSize(): number;
+  /** Writes the bytes of {@link EncodedObject.jsonPart} into `out` at `at`; returns the offset after them. */
+  writeJson(out: Buffer, at: number): number;
   /**
    * Another serialized form of the object (`name` names it, e.g. the Protobuf item message),
    * made by `encode` the first time it is asked for and kept with the object from then on.

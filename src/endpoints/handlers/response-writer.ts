@@ -257,8 +257,12 @@ export function writeList(
   const head = { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: listMeta };
   if (isPlainJson(media) && list.encodedItems) {
     // Read from the watch cache: each item's stored bytes, copied.
-    const part = (item: unknown) => (item as EncodedObject).jsonPart();
-    const body = encodeJsonListChunks(head, list.encodedItems, part);
+    const encoded = list.encodedItems;
+    const body = encodeJsonListChunks(head, {
+      count: encoded.length,
+      size: (i) => (encoded[i] as EncodedObject).jsonSize(),
+      write: (i, out, at) => (encoded[i] as EncodedObject).writeJson(out, at),
+    });
     // A large list goes out in chunks made as they are sent, unless it is to be compressed.
     if (
       req.method === 'GET' &&

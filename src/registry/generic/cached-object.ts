@@ -1,5 +1,12 @@
 import type { ApiObject } from '../../apis/object.js';
-import { encodeJsonCompact, type JsonPart, partBytes, writeSpliced } from '../../encoding/index.js';
+import {
+  encodeJsonCompact,
+  type JsonPart,
+  partBytes,
+  partLength,
+  writePart,
+  writeSpliced,
+} from '../../encoding/index.js';
 import type { KeyValue, StoredValues } from '../../storage/store.js';
 import type { MetadataSpan } from '../../util/json-object-check.js';
 import type { EncodedObject, ObjectList } from '../types.js';
@@ -58,6 +65,37 @@ function bytesEndFromScan(value: Uint8Array, found: MetadataSpan): number {
   let k = open + 1;
   while (k < close && (value[k] === 0x20 || value[k] === 0x0a || value[k] === 0x0d || value[k] === 0x09)) k++;
   return close * 2 + (k === close ? 1 : 0);
+}
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+/** What is written before a resourceVersion's digits (then a closing quote). */
+const RESOURCE_VERSION_MEMBER = '"resourceVersion":"';
+const bufferCopy = Buffer.prototype.copy;
+
+/** How many decimal digits `n` (not negative) has. */
+function decimalDigits(n: bigint): number {
+  let v = Number(n);
+  if (!Number.isSafeInteger(v)) return n.toString().length;
+  let digits = 1;
+  while (v >= 10) {
+    v = Math.floor(v / 10);
+    digits++;
+  }
+  return digits;
+}
+
+/** Writes `n`'s decimal digits into `out` at `at` without making a string; returns the offset after them. */
+function writeDecimal(out: Buffer, at: number, n: bigint): number {
+  let v = Number(n);
+  if (!Number.isSafeInteger(v)) return at + out.write(n.toString(), at, 'latin1');
+  const end = at + decimalDigits(n);
+  let p = end;
+  do {
+    out[--p] = 0x30 + (v % 10);
+    v = Math.floor(v / 10);
+  } while (v > 0);
+  return end;
 }
 
 /** Memo of where metadata ends (`close * 2 + (empty ? 1 : 0)`), or one of these. */
@@ -192,11 +230,7 @@ export class CachedObject implements EncodedObject {
    * Go's encoder escapes), else the decoded object encoded.
    */
   jsonPart(): JsonPart {
-    if (this.end === UNKNOWN) {
-      const end = this.bytesEnd(this.bytesNow());
-      this.end = end === undefined ? NOT_FROM_BYTES : end.close * 2 + (end.empty ? 1 : 0);
-    }
-    if (this.end === NOT_FROM_BYTES) return encodeJsonCompact(this.object);
+    if (this.resolvedEnd() === NOT_FROM_BYTES) return encodeJsonCompact(this.object);
     const at = Math.floor(this.end / 2);
     const insert = `${this.end & 1 ? '' : ','}"resourceVersion":"${this.modRevision}"`;
     const source = this.source;
@@ -207,6 +241,42 @@ export class CachedObject implements EncodedObject {
       size: this.size + insert.length,
       writeTo: (out, to) => writeSpliced(out, to, { bytes: source.read(key, modRevision, true), at, insert }),
     };
+  }
+
+  /** The size of {@link CachedObject.jsonPart}, worked out without making the part. */
+  jsonSize(): number {
+    const end = this.resolvedEnd();
+    if (end === NOT_FROM_BYTES) return partLength(this.jsonPart());
+    return this.size + (end & 1 ? 0 : 1) + RESOURCE_VERSION_MEMBER.length + decimalDigits(this.modRevision) + 1;
+  }
+
+  /**
+   * Writes the bytes of {@link CachedObject.jsonPart} into `out` at `at`; returns the offset
+   * after them. For an object served as its stored bytes nothing is made: the bytes are copied
+   * and the resourceVersion written in place (a list writes 100,000 of these).
+   */
+  writeJson(out: Buffer, at: number): number {
+    const end = this.resolvedEnd();
+    if (end === NOT_FROM_BYTES) return writePart(out, at, this.jsonPart());
+    const bytes = this.bytesNow();
+    const split = Math.floor(end / 2);
+    bufferCopy.call(bytes, out, at, 0, split);
+    let to = at + split;
+    if ((end & 1) === 0) out[to++] = COMMA;
+    to += out.write(RESOURCE_VERSION_MEMBER, to, 'latin1');
+    to = writeDecimal(out, to, this.modRevision);
+    out[to++] = QUOTE;
+    bufferCopy.call(bytes, out, to, split, bytes.length);
+    return to + bytes.length - split;
+  }
+
+  /** The memo of where metadata ends, worked out from the bytes the first time. */
+  private resolvedEnd(): number {
+    if (this.end === UNKNOWN) {
+      const end = this.bytesEnd(this.bytesNow());
+      this.end = end === undefined ? NOT_FROM_BYTES : end.close * 2 + (end.empty ? 1 : 0);
+    }
+    return this.end;
   }
 
   /**

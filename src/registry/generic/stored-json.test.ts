@@ -81,6 +81,34 @@ describe('stored JSON', () => {
     }
   });
 
+  it('writes the same bytes in place as its JSON part, with the size worked out beforehand', () => {
+    const codec = storedCodec({});
+    const decode = CachedObject.decoder({ codec, fieldSet: () => ({}), namespaced: true });
+    const objects = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain', namespace: 'ns' }, data: { k: 'v ü' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: {}, data: { k: 'empty metadata' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'escaped' }, data: { html: '<b>' } },
+    ];
+    const revisions = [1n, 9n, 10n, 99n, 12345n, 9007199254740991n, 9007199254740993n];
+    for (const obj of objects) {
+      for (const modRevision of revisions) {
+        const kv = {
+          key: '/registry/configmaps/ns/x',
+          value: encodeStored(obj as never),
+          createRevision: 1n,
+          modRevision,
+        };
+        const co = decode(kv);
+        const expected = Buffer.from(co.json());
+        assert.equal(co.jsonSize(), expected.length, `${obj.metadata.name} at ${modRevision}`);
+        const out = Buffer.alloc(expected.length + 4, 0x2e);
+        assert.equal(co.writeJson(out, 2), 2 + expected.length);
+        assert.equal(out.subarray(2, 2 + expected.length).toString(), expected.toString());
+        assert.equal(out.toString('latin1', 0, 2) + out.toString('latin1', 2 + expected.length), '....');
+      }
+    }
+  });
+
   it('names a cached object by its storage key, namespaced or not', () => {
     const value = encodeStored({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } as never);
     const kv = { key: '/registry/namespaces/team-a', value, createRevision: 1n, modRevision: 2n };
