@@ -221,7 +221,11 @@ export class CachedObject implements EncodedObject {
    * {@link CachedObject.jsonPart}).
    */
   json(suffix = ''): Uint8Array {
-    return partBytes(this.jsonPart(), suffix);
+    if (this.resolvedEnd() === NOT_FROM_BYTES) return partBytes(this.jsonPart(), suffix);
+    const out = Buffer.allocUnsafe(this.jsonSize() + suffix.length);
+    const at = this.writeJson(out, 0);
+    if (suffix) out.write(suffix, at, 'latin1');
+    return out;
   }
 
   /**
