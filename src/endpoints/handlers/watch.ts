@@ -8,8 +8,6 @@ import {
   type NegotiatedMedia,
   NotAcceptableError,
   negotiateWatch,
-  partLength,
-  writePart,
 } from '../../encoding/index.js';
 import { encodeObject, encodeStatus, encodeWatchFrame } from '../../encoding/protobuf/index.js';
 import type { ServedResource } from '../../registry/resource-set/index.js';
@@ -96,10 +94,9 @@ const FRAME_HEADS: Readonly<Record<string, Buffer>> = Object.fromEntries(
 /** `{"type":...,"object":...}` and a newline, as encodeJson writes it, the object copied from its bytes. */
 function jsonEventFrame(type: string, encoded: EncodedObject): Buffer {
   const head = FRAME_HEADS[type] ?? Buffer.from(`{"type":${JSON.stringify(type)},"object":`);
-  const part = encoded.jsonPart();
-  const out = Buffer.allocUnsafe(head.length + partLength(part) + FRAME_END.length);
+  const out = Buffer.allocUnsafe(head.length + encoded.jsonSize() + FRAME_END.length);
   head.copy(out, 0);
-  FRAME_END.copy(out, writePart(out, head.length, part));
+  FRAME_END.copy(out, encoded.writeJson(out, head.length));
   return out;
 }
 
