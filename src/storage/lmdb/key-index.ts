@@ -259,18 +259,57 @@ export interface OrderedEntry extends IndexEntry {
   readonly gone: boolean;
 }
 
+const LIVE = 1;
+const DAMAGED = 2;
+const GONE = 4;
+const VALUE_CHECKED = 8;
+
+/** An index entry; its four states in one number (the index holds one entry per key). */
 class Entry implements KeySlot, OrderedEntry {
   pending: unknown = undefined;
-  gone = false;
-  /** The load verified the value checksum of the record at `modRevision` (see the class comment). */
-  valueChecked = false;
+  private flags: number;
   constructor(
     readonly key: string,
-    public live: boolean,
+    live: boolean,
     public modRevision: number,
     public createRevision: number,
-    public damaged: boolean,
-  ) {}
+    damaged: boolean,
+  ) {
+    this.flags = (live ? LIVE : 0) | (damaged ? DAMAGED : 0);
+  }
+
+  get live(): boolean {
+    return (this.flags & LIVE) !== 0;
+  }
+
+  set live(on: boolean) {
+    this.flags = on ? this.flags | LIVE : this.flags & ~LIVE;
+  }
+
+  get damaged(): boolean {
+    return (this.flags & DAMAGED) !== 0;
+  }
+
+  set damaged(on: boolean) {
+    this.flags = on ? this.flags | DAMAGED : this.flags & ~DAMAGED;
+  }
+
+  get gone(): boolean {
+    return (this.flags & GONE) !== 0;
+  }
+
+  set gone(on: boolean) {
+    this.flags = on ? this.flags | GONE : this.flags & ~GONE;
+  }
+
+  /** The load verified the value checksum of the record at `modRevision` (see the class comment). */
+  get valueChecked(): boolean {
+    return (this.flags & VALUE_CHECKED) !== 0;
+  }
+
+  set valueChecked(on: boolean) {
+    this.flags = on ? this.flags | VALUE_CHECKED : this.flags & ~VALUE_CHECKED;
+  }
 }
 
 const HEADER_ONLY = { checkValue: false } as const;
