@@ -1,9 +1,12 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
+import type { ApiObject } from '../../apis/object.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { errorText } from '../client-support.js';
 import type { RestConfig } from '../rest/kubeconfig.js';
 import { type LimiterTime, rateLimiterFor } from '../rest/rate-limiter.js';
 import { RestClient } from '../rest/rest-client.js';
+import type { ResourceType } from '../typed/resource-type.js';
+import { type TypedResourceClient, typedClient } from '../typed/typed-client.js';
 import { type ClientContentTypes, resolveContentTypes } from '../wire/content-types.js';
 import { WireCodecs } from '../wire/wire-codecs.js';
 import type { ApiClient, ApiResource, ApiResourceChange, ResourceClient } from './api-client.js';
@@ -163,6 +166,14 @@ export class HttpApiClient implements ApiClient {
       this.clients.set(key, c);
     }
     return c;
+  }
+
+  /**
+   * The typed client of a resource (`client.typed(ConfigMaps)`); see `client/typed/`. Throws
+   * `ResourceNotServedError` when discovery did not list it.
+   */
+  typed<T extends ApiObject>(type: ResourceType<T>): TypedResourceClient<T> {
+    return typedClient(this, type, this.options.domain);
   }
 
   preferred(group: string, resource: string): ResourceClient | undefined {

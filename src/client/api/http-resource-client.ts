@@ -157,7 +157,7 @@ export class HttpResourceClient implements ResourceClient {
     }
   }
 
-  create(
+  async create(
     namespace: string,
     obj: ApiObject,
     signal: AbortSignal,
@@ -170,7 +170,7 @@ export class HttpResourceClient implements ResourceClient {
     );
   }
 
-  update(obj: ApiObject, signal: AbortSignal, o: { readonly subresource?: string } = {}): Promise<ApiObject> {
+  async update(obj: ApiObject, signal: AbortSignal, o: { readonly subresource?: string } = {}): Promise<ApiObject> {
     const path = this.path(obj.metadata.namespace ?? '', obj.metadata.name ?? '', o.subresource);
     return this.rest.call<ApiObject>(
       this.req({ method: 'PUT', path, ...this.body(obj, o.subresource), query: { fieldManager: this.fieldManager } }),
