@@ -20,6 +20,13 @@ export type DeepPartial<T> = T extends readonly unknown[]
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;
 
+/** A JSON merge patch of `T`: any field at any depth, `null` to remove it. */
+export type MergePatch<T> = T extends readonly unknown[]
+  ? T | null
+  : T extends object
+    ? { [K in keyof T]?: MergePatch<T[K]> | null }
+    : T | null;
+
 /**
  * `T` without the keys `K`. Unlike `Omit`, it keeps the known fields of a type with an index
  * signature (every API object has one), so they stay type-checked.
@@ -122,12 +129,12 @@ export class TypedResourceClient<T extends ApiObject> {
     return this.client.update(this.typed(obj), signal, { subresource: 'status' }) as Promise<T>;
   }
 
-  /** PATCH with a merge (`DeepPartial<T>`), strategic merge or JSON patch (`unknown[]`). */
+  /** PATCH with a merge or strategic merge patch (`MergePatch<T>`) or a JSON patch (`unknown[]`). */
   patch(
     namespace: string,
     name: string,
     type: ClientPatchType,
-    patch: DeepPartial<T> | readonly unknown[],
+    patch: MergePatch<T> | readonly unknown[],
     signal: AbortSignal = NEVER,
   ): Promise<T> {
     return this.client.patch(namespace, name, type, patch, signal) as Promise<T>;
