@@ -1,9 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { ApiDomain } from '../../apis/api-domain.js';
-import { builtinResources } from '../../apis/builtin.js';
 import { StatusError, type StatusReason } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
-import { apiVersionOf } from '../../apis/resource-definition.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import {
   CBOR_MEDIA_TYPE,
@@ -23,6 +21,7 @@ import {
   peekTypeMeta,
 } from '../../encoding/protobuf/index.js';
 import type { WireFormat } from './content-types.js';
+import { kindKey, protobufKinds } from './protobuf-kinds.js';
 import { type WatchEventDecoder, watchDecoderFor } from './watch-decoders.js';
 
 /**
@@ -43,8 +42,9 @@ export class ResponseDecodeError extends Error {
 
 const STATUS_KIND = 'Status';
 
-function typeKey(apiVersion: string, kind: string): string {
-  return `${apiVersion}\n${kind}`;
+/** `body` as UTF-8 text (a view of a Buffer, not a copy). */
+function textOf(body: Uint8Array): string {
+  return (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)).toString('utf8');
 }
 
 /** The first bytes of `body`, in hex, for error messages (never the whole body). */
@@ -65,24 +65,13 @@ export class WireCodecs {
 
   /** The Protobuf schemas of the built-in kinds, read from their definitions on first use. */
   private schemaTable(): Map<string, Schema> {
-    if (this.schemas) return this.schemas;
-    const table = new Map<string, Schema>();
-    for (const def of builtinResources({ domain: this.domain, coordinatedLeaderElection: true })) {
-      if (def.protobuf === false) continue;
-      table.set(typeKey(apiVersionOf(def), def.kind), def.schema);
-      for (const sub of def.subresources) {
-        for (const ref of [sub.kind, sub.create]) {
-          if (ref) table.set(typeKey(apiVersionOf(ref), ref.kind), ref.schema);
-        }
-      }
-    }
-    this.schemas = table;
-    return table;
+    this.schemas ??= protobufKinds(this.domain);
+    return this.schemas;
   }
 
   /** True when objects of `apiVersion`/`kind` have a Protobuf form (a built-in kind). */
   hasProtobuf(apiVersion: string, kind: string): boolean {
-    return this.schemaTable().has(typeKey(apiVersion, kind));
+    return this.schemaTable().has(kindKey(apiVersion, kind));
   }
 
   /** True when `contentType` names a Protobuf media type (kube's or the profile's). */
@@ -101,7 +90,7 @@ export class WireCodecs {
       case 'cbor':
         return encodeCbor(obj);
       case 'protobuf': {
-        const schema = this.schemaTable().get(typeKey(obj.apiVersion, obj.kind));
+        const schema = this.schemaTable().get(kindKey(obj.apiVersion, obj.kind));
         if (!schema) throw new Error(`${obj.kind} (${obj.apiVersion}) has no Protobuf form`);
         return encodeObject(schema, obj);
       }
@@ -117,10 +106,10 @@ export class WireCodecs {
   decode(contentType: string | undefined, body: Uint8Array): unknown {
     const essence = contentType ? mediaTypeEssence(contentType) : JSON_MEDIA_TYPE;
     try {
-      if (essence === JSON_MEDIA_TYPE) return JSON.parse(Buffer.from(body).toString('utf8'));
+      if (essence === JSON_MEDIA_TYPE) return JSON.parse(textOf(body));
       if (this.protobufTypes.has(essence)) return this.decodeProtobuf(body);
       if (essence === CBOR_MEDIA_TYPE) return decodeCbor(body);
-      if (essence === YAML_MEDIA_TYPE) return parseYaml(Buffer.from(body).toString('utf8'));
+      if (essence === YAML_MEDIA_TYPE) return parseYaml(textOf(body));
     } catch (e) {
       if (e instanceof ResponseDecodeError) throw e;
       throw new ResponseDecodeError(`invalid ${essence} in response: ${(e as Error).message}`, { cause: e });
@@ -141,9 +130,9 @@ export class WireCodecs {
     const { apiVersion, kind } = peekTypeMeta(body);
     if (kind === STATUS_KIND && apiVersion === 'v1') return decodeStatus(body) as unknown as ApiObject;
     const table = this.schemaTable();
-    const schema = table.get(typeKey(apiVersion, kind));
+    const schema = table.get(kindKey(apiVersion, kind));
     if (schema) return decodeObject(schema, body);
-    const itemSchema = kind.endsWith('List') ? table.get(typeKey(apiVersion, kind.slice(0, -4))) : undefined;
+    const itemSchema = kind.endsWith('List') ? table.get(kindKey(apiVersion, kind.slice(0, -4))) : undefined;
     if (itemSchema) return decodeList(itemSchema, body) as unknown as ApiObject;
     throw new ResponseDecodeError(`no Protobuf schema for ${kind || '(no kind)'} (${apiVersion || 'no apiVersion'})`);
   }
@@ -173,7 +162,7 @@ export class WireCodecs {
     }
     // A binary body that is no Status says nothing readable.
     const binary = this.isProtobuf(contentType) || (contentType && mediaTypeEssence(contentType) === CBOR_MEDIA_TYPE);
-    const text = binary ? '' : Buffer.from(body).toString('utf8').trim();
+    const text = binary ? '' : textOf(body).trim();
     return new StatusError(code, '', text || `the server responded with status ${code}`);
   }
 }
