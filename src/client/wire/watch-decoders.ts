@@ -26,6 +26,16 @@ export interface WatchEventDecoder {
   finish(): ClientWatchEvent[];
 }
 
+/**
+ * CBOR response limits: kube's nesting limit, but no cap on array and map sizes (kube's
+ * decoder allows 1024, which a list of more objects exceeds; request bodies keep it).
+ */
+export const CBOR_RESPONSE_LIMITS = {
+  maxNestedLevels: 64,
+  maxArrayElements: Number.MAX_SAFE_INTEGER,
+  maxMapPairs: Number.MAX_SAFE_INTEGER,
+} as const;
+
 const TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
 function eventOf(type: unknown, object: unknown, format: string): ClientWatchEvent {
@@ -89,7 +99,7 @@ class ProtobufFrames implements WatchEventDecoder {
 }
 
 class CborSequence implements WatchEventDecoder {
-  private readonly items = new CborSequenceReader();
+  private readonly items = new CborSequenceReader(CBOR_RESPONSE_LIMITS);
 
   push(chunk: Uint8Array): ClientWatchEvent[] {
     return wrapped('CBOR', () =>

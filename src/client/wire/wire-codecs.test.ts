@@ -50,6 +50,12 @@ describe('WireCodecs', () => {
     for (const [what, contentType, body, want] of cases) assert.deepEqual(codecs.decode(contentType, body), want, what);
   });
 
+  it('reads CBOR lists past the 1024 elements kube allows in request bodies', () => {
+    const items = Array.from({ length: 1500 }, (_, i) => ({ ...cm, metadata: { name: `c${i}` } }));
+    const list = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: {}, items };
+    assert.equal((codecs.decode('application/cbor', encodeCbor(list)) as typeof list).items.length, 1500);
+  });
+
   it('refuses what it cannot read with a ResponseDecodeError', () => {
     const unknownKind = encodeObject(configMapSchema, { ...cm, apiVersion: 'example.com/v1', kind: 'Widget' });
     const cases: [string, string, Uint8Array, RegExp][] = [

@@ -22,7 +22,7 @@ import {
 } from '../../encoding/protobuf/index.js';
 import type { WireFormat } from './content-types.js';
 import { kindKey, protobufKinds } from './protobuf-kinds.js';
-import { type WatchEventDecoder, watchDecoderFor } from './watch-decoders.js';
+import { CBOR_RESPONSE_LIMITS, type WatchEventDecoder, watchDecoderFor } from './watch-decoders.js';
 
 /**
  * The client's one seam onto the server's codecs (`src/encoding/`): request bodies are written
@@ -108,7 +108,7 @@ export class WireCodecs {
     try {
       if (essence === JSON_MEDIA_TYPE) return JSON.parse(textOf(body));
       if (this.protobufTypes.has(essence)) return this.decodeProtobuf(body);
-      if (essence === CBOR_MEDIA_TYPE) return decodeCbor(body);
+      if (essence === CBOR_MEDIA_TYPE) return decodeCbor(body, CBOR_RESPONSE_LIMITS);
       if (essence === YAML_MEDIA_TYPE) return parseYaml(textOf(body));
     } catch (e) {
       if (e instanceof ResponseDecodeError) throw e;
