@@ -268,6 +268,24 @@ describe('the HTTP client in every wire format, against a real server', () => {
         }
       });
 
+      it('creates a sub-resource of another kind: a TokenRequest for a service account', async () => {
+        codecs.reset();
+        const accounts = client.resource('', 'v1', 'serviceaccounts')!;
+        await accounts.create(NS, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: name('sa') } }, signal);
+        const request = {
+          apiVersion: `${D.group('authentication')}/v1`,
+          kind: 'TokenRequest',
+          metadata: {},
+          spec: { audiences: ['wire'], expirationSeconds: 3600 },
+        } as unknown as ApiObject;
+        const issued = await accounts.create(NS, request, signal, { subresource: 'token', name: name('sa') });
+        assert.equal(issued.kind, 'TokenRequest');
+        assert.match(String((issued.status as { token?: string }).token), /^ey/);
+        assert.deepEqual((issued.spec as { audiences?: string[] }).audiences, ['wire']);
+        assert.deepEqual([...new Set(codecs.decoded.map(essence))], [p.response]);
+        assert.deepEqual([...new Set(codecs.encoded)], p.body ? [p.body] : []);
+      });
+
       it('custom resources get JSON where Protobuf is configured', async () => {
         codecs.reset();
         const crd = client.resource(D.group('apiextensions'), 'v1', 'customresourcedefinitions')!;
