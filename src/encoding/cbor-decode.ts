@@ -228,7 +228,8 @@ function map(r: Reader, h: Head, later: LaterEncoding): Decoded {
   return { v: out, e: err };
 }
 
-function limitsOf(options: CborDecodeOptions): Required<CborDecodeOptions> {
+/** The decoding limits of `options`, kube's defaults where it names none. */
+export function limitsOf(options: CborDecodeOptions): Required<CborDecodeOptions> {
   return {
     maxNestedLevels: options.maxNestedLevels ?? 64,
     maxArrayElements: options.maxArrayElements ?? 1024,

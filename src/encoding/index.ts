@@ -15,6 +15,7 @@ export {
   hasSelfDescribedCborPrefix,
   SELF_DESCRIBED_CBOR,
 } from './cbor.js';
+export { CborSequenceReader } from './cbor-sequence-reader.js';
 export {
   acceptsGzip,
   GZIP_LEVEL,

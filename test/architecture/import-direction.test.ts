@@ -41,8 +41,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   registry: ['storage', 'apiextensions', ...LIBRARIES],
   endpoints: ['registry', ...LIBRARIES],
   // API clients (leader election, the REST client): they reach the API over HTTP or through an
-  // injected client, never a layer of the server.
-  client: ['apis', 'util'],
+  // injected client, never a layer of the server. They speak the wire formats with the
+  // server's own codecs (a pure sibling library), through `client/wire/` only.
+  client: ['apis', 'util', 'encoding'],
   controllers: ['registry', 'client', 'apiextensions', ...LIBRARIES],
   // The composition root: it wires every layer, backends and controllers included.
   server: [

@@ -1,18 +1,20 @@
 import type { ApiDomain } from '../../apis/api-domain.js';
+import type { ApiObject } from '../../apis/object.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 import { errorText } from '../client-support.js';
 import type { RestConfig } from '../rest/kubeconfig.js';
 import { type LimiterTime, rateLimiterFor } from '../rest/rate-limiter.js';
 import { RestClient } from '../rest/rest-client.js';
+import type { ResourceType } from '../typed/resource-type.js';
+import { type TypedResourceClient, typedClient } from '../typed/typed-client.js';
+import { type ClientContentTypes, resolveContentTypes } from '../wire/content-types.js';
+import { WireCodecs } from '../wire/wire-codecs.js';
 import type { ApiClient, ApiResource, ApiResourceChange, ResourceClient } from './api-client.js';
 import { type DiscoveredApi, discover, resourceKey } from './discovery.js';
 import { HttpResourceClient } from './http-resource-client.js';
 
 /** How often `subscribe()` re-reads discovery by default (kube's controller manager: 30 s). */
 export const DEFAULT_DISCOVERY_PERIOD_MS = 30_000;
-
-/** The only wire format this client speaks. */
-export const JSON_CONTENT_TYPE = 'application/json';
 
 /** Options of {@link HttpApiClient.connect}. */
 export interface HttpApiClientOptions {
@@ -29,14 +31,17 @@ export interface HttpApiClientOptions {
   /** ClientConnectionConfiguration `burst` (0 → 10). */
   readonly burst?: number;
   /**
-   * ClientConnectionConfiguration `contentType`. Only JSON is spoken: any other type (Protobuf,
-   * CBOR) is logged once and JSON is sent instead.
+   * ClientConnectionConfiguration `contentType`: the media type of object bodies,
+   * `application/json` (default), `application/vnd.kubernetes.protobuf` (or the profile's own
+   * Protobuf type) or `application/cbor`. Kinds without a Protobuf form (custom resources) are
+   * sent as JSON where Protobuf is configured.
    */
   readonly contentType?: string;
   /**
-   * ClientConnectionConfiguration `acceptContentTypes` (comma-separated). Its JSON entries are
-   * the `Accept` of requests; when it names no JSON type, `application/json` is asked for
-   * (logged once): responses are always JSON.
+   * ClientConnectionConfiguration `acceptContentTypes` (comma-separated, in order of
+   * preference): the `Accept` of resource requests. Default `<contentType>, *\/*` when
+   * `contentType` is set, else `application/json`. Protobuf entries are left out for kinds
+   * without a Protobuf form. Responses are read in whatever format they come.
    */
   readonly acceptContentTypes?: string;
   /** How often discovery is re-read in the background while the client is open. Default 30 s; 0: never. */
@@ -44,36 +49,13 @@ export interface HttpApiClientOptions {
   /** The current bearer token, read before every request (refreshed credentials). */
   readonly bearerToken?: () => string | undefined;
   readonly logger?: Logger;
+  /**
+   * The codecs request bodies are written and responses read with. Default: those of the
+   * built-in kinds of `domain`.
+   */
+  readonly codecs?: WireCodecs;
   /** Drives the rate limiter (tests). */
   readonly limiterTime?: LimiterTime;
-}
-
-function isJson(mediaType: string): boolean {
-  const base = mediaType.split(';')[0].trim().toLowerCase();
-  return base === 'application/json' || base === '*/*' || base === 'application/*';
-}
-
-/**
- * The `Accept` header of a client given ClientConnectionConfiguration's content types, and the
- * warnings to log: only JSON is spoken (a Protobuf or CBOR preference is not honoured).
- */
-export function negotiatedAccept(o: { contentType?: string; acceptContentTypes?: string }): {
-  accept: string;
-  warnings: string[];
-} {
-  const warnings: string[] = [];
-  if (o.contentType && !isJson(o.contentType)) {
-    warnings.push(`contentType ${o.contentType} is not supported; sending application/json`);
-  }
-  const listed = (o.acceptContentTypes ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const json = listed.filter(isJson);
-  if (listed.length > 0 && json.length === 0) {
-    warnings.push(`acceptContentTypes ${o.acceptContentTypes} names no JSON type; accepting application/json`);
-  }
-  return { accept: json.length > 0 ? json.join(',') : JSON_CONTENT_TYPE, warnings };
 }
 
 /**
@@ -98,6 +80,8 @@ export class HttpApiClient implements ApiClient {
     /** The REST client under this API client (same credentials and rate limit). */
     readonly rest: RestClient,
     private readonly options: HttpApiClientOptions,
+    private readonly codecs: WireCodecs,
+    private readonly contentTypes: ClientContentTypes,
   ) {
     this.fieldManager = options.fieldManager;
     this.logger = options.logger ?? silentLogger;
@@ -105,18 +89,20 @@ export class HttpApiClient implements ApiClient {
 
   /**
    * A client of the server `options.config` names, once its discovery has been read.
-   * @throws StatusError or a transport error when discovery cannot be read.
+   * @throws ContentTypeConfigError listing every content type the client cannot speak;
+   *   StatusError or a transport error when discovery cannot be read.
    */
   static async connect(options: HttpApiClientOptions, signal?: AbortSignal): Promise<HttpApiClient> {
-    const { accept, warnings } = negotiatedAccept(options);
+    const contentTypes = resolveContentTypes(options, options.domain.protobufMediaType);
+    const codecs = options.codecs ?? new WireCodecs(options.domain);
+    // Requests other than a resource's (discovery, `rest.call` of tools) ask for JSON.
     const rest = new RestClient(options.config, {
       userAgent: options.userAgent ?? `${options.fieldManager}/v1.32.0 (${process.platform}/${process.arch})`,
-      accept,
       rateLimiter: rateLimiterFor(options.qps, options.burst, options.limiterTime),
       bearerToken: options.bearerToken,
+      codec: codecs,
     });
-    const client = new HttpApiClient(rest, options);
-    for (const w of warnings) client.logger.warn(`client: ${w}`);
+    const client = new HttpApiClient(rest, options, codecs, contentTypes);
     try {
       await client.refresh(signal);
     } catch (e) {
@@ -172,10 +158,22 @@ export class HttpApiClient implements ApiClient {
     if (!r) return undefined;
     let c = this.clients.get(key);
     if (!c) {
-      c = new HttpResourceClient(r, this.rest, this.fieldManager);
+      const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+      const types = this.codecs.hasProtobuf(apiVersion, r.kind)
+        ? this.contentTypes.withProtobuf
+        : this.contentTypes.withoutProtobuf;
+      c = new HttpResourceClient(r, this.rest, this.fieldManager, { codecs: this.codecs, types });
       this.clients.set(key, c);
     }
     return c;
+  }
+
+  /**
+   * The typed client of a resource (`client.typed(ConfigMaps)`); see `client/typed/`. Throws
+   * `ResourceNotServedError` when discovery did not list it.
+   */
+  typed<T extends ApiObject>(type: ResourceType<T>): TypedResourceClient<T> {
+    return typedClient(this, type, this.options.domain);
   }
 
   preferred(group: string, resource: string): ResourceClient | undefined {

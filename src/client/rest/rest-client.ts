@@ -26,8 +26,8 @@ export function resourceUrlPath(p: ResourcePath): string {
   return `${prefix}${ns}/${p.resource}${name}`;
 }
 
-/** The `StatusError` of a failed response: its `Status` body when it has one. */
-export function statusErrorOf(code: number, body: string): StatusError {
+/** The `StatusError` of a failed JSON response: its `Status` body when it has one. */
+function statusErrorOf(code: number, body: string): StatusError {
   try {
     const s = JSON.parse(body) as { kind?: string; reason?: StatusReason; message?: string; details?: never };
     if (s && s.kind === 'Status') return new StatusError(code, s.reason ?? '', s.message ?? '', s.details);
@@ -40,7 +40,7 @@ export function statusErrorOf(code: number, body: string): StatusError {
 /** Query parameters; undefined values are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
-/** One request. `body` is sent as JSON unless it is a string (sent as is). */
+/** One request. `body` is sent as JSON unless it is a string or bytes (sent as they are). */
 export interface RestRequest {
   readonly method: string;
   /** Absolute path (`/api/v1/...`), without the query. */
@@ -57,8 +57,27 @@ export interface RestRequest {
 export interface RawResponse {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
+  /** The body as UTF-8 text. */
   readonly text: string;
+  /** The body's bytes. */
+  readonly body: Buffer;
 }
+
+/**
+ * How response bodies are read: by their `Content-Type`. The default reads JSON only; an API
+ * client that speaks Protobuf and CBOR injects the wire codecs (`client/wire/`).
+ */
+export interface ResponseCodec {
+  /** The decoded body of a 2xx response; throws when it cannot be read. */
+  decode(contentType: string | undefined, body: Buffer): unknown;
+  /** The `StatusError` of a failed response (its `Status` in whatever format it came). Never throws. */
+  statusError(code: number, contentType: string | undefined, body: Buffer): StatusError;
+}
+
+const JSON_CODEC: ResponseCodec = {
+  decode: (_contentType, body) => JSON.parse(body.toString('utf8')),
+  statusError: (code, _contentType, body) => statusErrorOf(code, body.toString('utf8')),
+};
 
 /** Options of a {@link RestClient}. */
 export interface RestClientOptions {
@@ -72,6 +91,8 @@ export interface RestClientOptions {
    * request on); overrides the configuration's `token`.
    */
   readonly bearerToken?: () => string | undefined;
+  /** Reads response bodies. Default: JSON. */
+  readonly codec?: ResponseCodec;
 }
 
 /** `?a=1&b=x` from the defined members of `q` ('' when none). */
@@ -94,12 +115,14 @@ export class RestClient {
   private agentCert: string | undefined;
   private agentKey: string | undefined;
   private readonly base: URL;
+  private readonly codec: ResponseCodec;
 
   constructor(
     private readonly config: RestConfig,
     private readonly options: RestClientOptions = {},
   ) {
     this.base = new URL(config.server);
+    this.codec = options.codec ?? JSON_CODEC;
     this.agent = this.newAgent(config.cert, config.key);
   }
 
@@ -136,14 +159,19 @@ export class RestClient {
     return this.call<T>({ method, path, body }, signal);
   }
 
-  /** Sends `r`; resolves with the decoded JSON body of a 2xx response, else throws its `StatusError`. */
+  /**
+   * Sends `r`; resolves with the decoded body of a 2xx response (read by its `Content-Type`
+   * with the client's codec), else throws its `StatusError`. A body that cannot be read throws
+   * an error naming the request.
+   */
   async call<T>(r: RestRequest, signal: AbortSignal): Promise<T> {
     const res = await this.raw(r, signal);
-    if (res.status < 200 || res.status > 299) throw statusErrorOf(res.status, res.text);
+    const contentType = res.headers['content-type'];
+    if (res.status < 200 || res.status > 299) throw this.codec.statusError(res.status, contentType, res.body);
     try {
-      return JSON.parse(res.text) as T;
+      return this.codec.decode(contentType, res.body) as T;
     } catch (e) {
-      throw new Error(`${r.method} ${r.path}: invalid JSON in response`, { cause: e });
+      throw new Error(`${r.method} ${r.path}: ${(e as Error).message}`, { cause: e });
     }
   }
 
@@ -167,9 +195,10 @@ export class RestClient {
     return new Promise<RawResponse>((resolve, reject) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
-      );
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: body.toString('utf8'), body });
+      });
       res.on('error', (e) => reject(signal.aborted ? aborted(r) : e));
     });
   }
@@ -182,13 +211,13 @@ export class RestClient {
     const { res } = await this.openRetrying401(r, signal);
     const code = res.statusCode ?? 0;
     if (code >= 200 && code <= 299) return res;
-    const text = await new Promise<string>((resolve, reject) => {
+    const body = await new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('end', () => resolve(Buffer.concat(chunks)));
       res.on('error', reject);
     });
-    throw statusErrorOf(code, text);
+    throw this.codec.statusError(code, res.headers['content-type'], body);
   }
 
   /**
@@ -215,7 +244,12 @@ export class RestClient {
       throw aborted(r);
     });
     const url = new URL(`${r.path}${queryString(r.query)}`, this.base);
-    const payload = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+    const payload =
+      r.body === undefined
+        ? undefined
+        : typeof r.body === 'string' || r.body instanceof Uint8Array
+          ? r.body
+          : JSON.stringify(r.body);
     const headers: Record<string, string> = { accept: r.accept ?? this.options.accept ?? 'application/json' };
     if (payload !== undefined) {
       headers['content-type'] = r.contentType ?? 'application/json';
