@@ -72,8 +72,6 @@ export async function connectToApiServer(o: {
   const election = await HttpApiClient.connect(
     {
       ...client,
-      contentType: undefined,
-      acceptContentTypes: undefined,
       config: rest,
       domain: o.domain,
       fieldManager: o.component,
@@ -82,12 +80,11 @@ export async function connectToApiServer(o: {
     },
     o.signal,
   );
-  // The root client has already said once what happens to a content type other than JSON.
   const credentials = new ServiceAccountCredentials({
     root,
     config: rest,
     domain: o.domain,
-    client: { ...client, contentType: undefined, acceptContentTypes: undefined },
+    client,
     userAgent: `${o.component}/v1.32.0`,
     logger: o.logger,
   });
