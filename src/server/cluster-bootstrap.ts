@@ -120,13 +120,15 @@ export async function ensureApfConfiguration(
     [fs, boot.mandatoryFlowSchemas, 'mandatory'],
     [pl, boot.mandatoryPriorityLevels, 'mandatory'],
   ];
-  // The objects are distinct and independent: each step's writes go out together (one store
-  // batch rather than a commit each), the steps still in kube's order, the results in list order.
-  for (const [kind, objects, strategy] of steps) {
-    if (!kind) continue;
-    const outcomes = await Promise.all(objects.map((bootstrap) => ensureOne(kind, bootstrap, strategy, annotation)));
-    for (const [change, label] of outcomes) if (change) result[change].push(label);
-  }
+  // The objects are distinct and independent (a flow schema names its priority level, which
+  // need not exist first): their writes go out together, sharing the store's commits rather than
+  // one each; the results are listed in kube's order (suggested, then mandatory).
+  const outcomes = await Promise.all(
+    steps.flatMap(([kind, objects, strategy]) =>
+      kind ? objects.map((bootstrap) => ensureOne(kind, bootstrap, strategy, annotation)) : [],
+    ),
+  );
+  for (const [change, label] of outcomes) if (change) result[change].push(label);
   const removals: [KindPass | undefined, ApiObject[]][] = [
     [fs, [...boot.mandatoryFlowSchemas, ...boot.suggestedFlowSchemas]],
     [pl, [...boot.mandatoryPriorityLevels, ...boot.suggestedPriorityLevels]],
