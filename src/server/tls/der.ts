@@ -100,11 +100,6 @@ export function directoryString(value: string): Der {
   return PRINTABLE.test(value) ? tlv(0x13, Buffer.from(value, 'latin1')) : tlv(0x0c, Buffer.from(value, 'utf8'));
 }
 
-/** IA5String (ASCII). */
-export function ia5String(value: string): Der {
-  return tlv(0x16, Buffer.from(value, 'latin1'));
-}
-
 function two(n: number): string {
   return String(n).padStart(2, '0');
 }
