@@ -30,8 +30,9 @@ import { formatValidationErrors, validateTyped } from './typed/validate.js';
 /** Tracks field ownership (`metadata.managedFields`) on writes and merges server-side applies. */
 export interface FieldManager {
   /**
-   * A non-apply write (create when `live` is undefined, update, patch): returns `next` with
-   * `metadata.managedFields` recomputed; `manager` gains what changed. Never conflicts and never
+   * A non-apply write (create when `live` is undefined, update, patch): returns a copy of `next`
+   * (sharing nothing with it; `next` is only read) with `metadata.managedFields` recomputed;
+   * `manager` gains what changed. Never conflicts and never
    * throws for object content: when ownership cannot be computed the result carries no
    * managedFields, as kube's `UpdateNoErrors` does.
    */

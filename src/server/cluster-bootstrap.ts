@@ -59,18 +59,22 @@ export async function ensureSystemPriorityClasses(
   const served = resources.lookup(group, 'v1', 'priorityclasses');
   if (!served) return [];
   const ctx = contextFor(group, 'priorityclasses', o.signal);
-  const created: string[] = [];
-  for (const pc of systemPriorityClassObjects(`${group}/v1`)) {
-    const name = pc.metadata.name ?? '';
-    if (await getOrUndefined(served, ctx('get', name), name)) continue;
-    try {
-      await served.store.create(ctx('create', name), pc, { dryRun: false, fieldManager: domain.apiServerManager });
-      created.push(name);
-    } catch (e) {
-      if (!isReason(e, 'AlreadyExists'))
-        throw new ClusterBootstrapError(`cannot create PriorityClass ${name}: ${String(e)}`);
-    }
-  }
+  // The two are independent: written together, reported in list order.
+  const outcomes = await Promise.all(
+    systemPriorityClassObjects(`${group}/v1`).map(async (pc): Promise<string | undefined> => {
+      const name = pc.metadata.name ?? '';
+      if (await getOrUndefined(served, ctx('get', name), name)) return undefined;
+      try {
+        await served.store.create(ctx('create', name), pc, { dryRun: false, fieldManager: domain.apiServerManager });
+        return name;
+      } catch (e) {
+        if (!isReason(e, 'AlreadyExists'))
+          throw new ClusterBootstrapError(`cannot create PriorityClass ${name}: ${String(e)}`);
+        return undefined;
+      }
+    }),
+  );
+  const created = outcomes.filter((name) => name !== undefined);
   if (created.length > 0) o.logger.info('created the system priority classes', { created: created.join(', ') });
   return created;
 }
@@ -116,10 +120,15 @@ export async function ensureApfConfiguration(
     [fs, boot.mandatoryFlowSchemas, 'mandatory'],
     [pl, boot.mandatoryPriorityLevels, 'mandatory'],
   ];
-  for (const [kind, objects, strategy] of steps) {
-    if (!kind) continue;
-    for (const bootstrap of objects) await ensureOne(kind, bootstrap, strategy, annotation, result);
-  }
+  // The objects are distinct and independent (a flow schema names its priority level, which
+  // need not exist first): their writes go out together, sharing the store's commits rather than
+  // one each; the results are listed in kube's order (suggested, then mandatory).
+  const outcomes = await Promise.all(
+    steps.flatMap(([kind, objects, strategy]) =>
+      kind ? objects.map((bootstrap) => ensureOne(kind, bootstrap, strategy, annotation)) : [],
+    ),
+  );
+  for (const [change, label] of outcomes) if (change) result[change].push(label);
   const removals: [KindPass | undefined, ApiObject[]][] = [
     [fs, [...boot.mandatoryFlowSchemas, ...boot.suggestedFlowSchemas]],
     [pl, [...boot.mandatoryPriorityLevels, ...boot.suggestedPriorityLevels]],
@@ -152,13 +161,15 @@ export async function ensureApfConfiguration(
   return result;
 }
 
+/** What {@link ensureOne} did to one object, and its `<resource>/<name>` label. */
+type EnsureOutcome = readonly ['created' | 'updated' | undefined, string];
+
 async function ensureOne(
   kind: KindPass,
   bootstrap: ApiObject,
   strategy: EnsureStrategy,
   annotation: string,
-  result: ApfEnsureResult,
-): Promise<void> {
+): Promise<EnsureOutcome> {
   const name = bootstrap.metadata.name ?? '';
   const label = `${kind.resource}/${name}`;
   const current = await getOrUndefined(kind.served, kind.ctx('get', name), name);
@@ -168,14 +179,14 @@ async function ensureOne(
         dryRun: false,
         fieldManager: APF_FIELD_MANAGER,
       });
-      result.created.push(label);
+      return ['created', label];
     } catch (e) {
       if (!isReason(e, 'AlreadyExists')) throw new ClusterBootstrapError(`cannot create ${label}: ${String(e)}`);
     }
-    return;
+    return [undefined, label];
   }
   const revised = reviseIfNeeded(strategy, current, bootstrap, annotation);
-  if (!revised) return;
+  if (!revised) return [undefined, label];
   try {
     await kind.served.store.update(
       kind.ctx('update', name),
@@ -183,9 +194,9 @@ async function ensureOne(
       { retryOnConflict: false, compute: () => revised },
       { dryRun: false, fieldManager: APF_FIELD_MANAGER },
     );
-    result.updated.push(label);
+    return ['updated', label];
   } catch (e) {
-    if (isReason(e, 'Conflict') || isReason(e, 'NotFound')) return;
+    if (isReason(e, 'Conflict') || isReason(e, 'NotFound')) return [undefined, label];
     throw new ClusterBootstrapError(`cannot update ${label}: ${String(e)}`);
   }
 }

@@ -33,16 +33,20 @@ export interface ServerProcess {
  * exits, whatever happens.
  */
 export async function startServerProcess(
-  opts: { args?: string[]; dataDir?: string; timeoutMs?: number } = {},
+  opts: {
+    args?: string[];
+    dataDir?: string;
+    timeoutMs?: number;
+    /** A built JavaScript entry point run with plain `node` instead of the TypeScript CLI through tsx. */
+    entry?: string;
+  } = {},
 ): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'orch-test-'));
   const ownsDir = opts.dataDir === undefined;
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      CLI,
+      ...(opts.entry ? [opts.entry] : ['--import', 'tsx', CLI]),
       `--data-dir=${dataDir}`,
       '--secure-port=0',
       '--bind-address=127.0.0.1',

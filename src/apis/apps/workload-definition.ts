@@ -14,10 +14,18 @@ import { applyDefaults } from '../schema/defaults.js';
 import { cloneJson } from '../schema/json-value.js';
 import type { Schema } from '../schema/schema.js';
 
-/** The published schema without `required` lists, for validation (Go validation reports those fields). */
+/**
+ * The published schema without `required` lists, for validation (Go validation reports those
+ * fields). Shared, as immutable as its source: each schema node is converted once, however many
+ * workload kinds and definitions hold it (the pod template spec of every workload).
+ */
 export function validationSchema(schema: Schema): Schema {
+  const known = withoutRequired.get(schema);
+  if (known) return known;
   const { required: _required, properties, items, additionalProperties, ...rest } = schema;
   const out: Schema = { ...rest };
+  // Set before converting below: a schema that reaches itself is converted once.
+  withoutRequired.set(schema, out);
   if (properties)
     out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, validationSchema(v)]));
   if (items) out.items = validationSchema(items);
@@ -27,6 +35,9 @@ export function validationSchema(schema: Schema): Schema {
   }
   return out;
 }
+
+/** Conversions made by {@link validationSchema}, per schema node. */
+const withoutRequired = new WeakMap<Schema, Schema>();
 
 /** The description of a workload list's `metadata` field. */
 export const LIST_METADATA_DESCRIPTION = "The list's metadata: its resource version and continue token.";

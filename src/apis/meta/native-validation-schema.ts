@@ -7,26 +7,33 @@ import type { Schema } from '../schema/schema.js';
  * kube's order), never with the OpenAPI constraints it publishes. Types, formats and defaults
  * stay. Returns a new schema; `schema` is not changed.
  */
-export function nativeValidationSchema(schema: Schema, seen = new WeakMap<Schema, Schema>()): Schema {
-  // A schema may reach itself (apiextensions' JSONSchemaProps): each node is converted once.
-  const known = seen.get(schema);
+export function nativeValidationSchema(schema: Schema): Schema {
+  return convert(schema);
+}
+
+/**
+ * Each schema node converted so far, and its conversion. Built-in schemas are immutable and share
+ * their sub-schemas (object metadata, the pod spec in every workload's template): each node is
+ * converted once for every kind and every definition built, and the conversions are shared, as
+ * immutable as their sources. A schema may also reach itself (apiextensions' JSONSchemaProps).
+ */
+const converted = new WeakMap<Schema, Schema>();
+
+function convert(schema: Schema): Schema {
+  const known = converted.get(schema);
   if (known) return known;
   const { required: _required, enum: _enum, properties, items, additionalProperties, ...rest } = schema;
   const out: Schema = { ...rest };
-  seen.set(schema, out);
+  converted.set(schema, out);
   if (rest['x-orch-list-type'] === 'set' || rest['x-orch-list-type'] === 'map')
     out['x-orch-list-duplicates'] = 'allowed';
   if (properties) {
-    out.properties = Object.fromEntries(
-      Object.entries(properties).map(([k, v]) => [k, nativeValidationSchema(v, seen)]),
-    );
+    out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, convert(v)]));
   }
-  if (items) out.items = nativeValidationSchema(items, seen);
+  if (items) out.items = convert(items);
   if (additionalProperties !== undefined) {
     out.additionalProperties =
-      typeof additionalProperties === 'boolean'
-        ? additionalProperties
-        : nativeValidationSchema(additionalProperties, seen);
+      typeof additionalProperties === 'boolean' ? additionalProperties : convert(additionalProperties);
   }
   return out;
 }

@@ -101,4 +101,22 @@ describe('canonicalizeTimestamps', () => {
     canonicalizeTimestamps(timeSchema, obj);
     assert.deepEqual(obj, { created: 'yesterday' });
   });
+  const unchanged: [string, Record<string, unknown>][] = [
+    ['canonical values', { created: '2024-05-06T07:08:09Z', renewed: '2024-05-06T07:08:09.123456Z' }],
+    ['a year before 100', { created: '0099-12-31T23:59:59Z', renewed: '0001-01-01T00:00:00.000000Z' }],
+    ['canonical shapes that do not parse', { created: '2024-02-30T07:08:09Z', renewed: '2024-05-06T24:00:00.000000Z' }],
+    ['a leap second', { created: '2016-12-31T23:59:60Z' }],
+  ];
+  for (const [name, obj] of unchanged) {
+    it(`keeps ${name} as they are`, () => {
+      const copy = structuredClone(obj);
+      canonicalizeTimestamps(timeSchema, copy);
+      assert.deepEqual(copy, obj);
+    });
+  }
+  it('still rewrites the other precision of a canonical shape', () => {
+    const obj = { created: '2024-05-06T07:08:09.123456Z', renewed: '2024-05-06T07:08:09Z' };
+    canonicalizeTimestamps(timeSchema, obj);
+    assert.deepEqual(obj, { created: '2024-05-06T07:08:09Z', renewed: '2024-05-06T07:08:09.000000Z' });
+  });
 });

@@ -68,9 +68,19 @@ export function canonicalizeTimestamps(schema: Schema, obj: unknown): void {
   }
 }
 
+/** The canonical forms' shapes: a value of that shape is its own canonical form, or does not parse. */
+const CANONICAL_SHAPE = {
+  second: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+  microsecond: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/,
+} as const;
+
 function canonicalValue(schema: Schema, value: unknown): unknown {
   const precision = schema['x-orch-time-precision'];
-  if (precision && typeof value === 'string') return canonicalTimestamp(value, precision) ?? value;
+  if (precision && typeof value === 'string') {
+    // Either way the value stays: most timestamps written are already canonical.
+    if (CANONICAL_SHAPE[precision].test(value)) return value;
+    return canonicalTimestamp(value, precision) ?? value;
+  }
   if (holdsTimestamps(schema)) canonicalizeTimestamps(schema, value);
   return value;
 }

@@ -2,7 +2,7 @@ import { type FieldSet, FieldSetBuilder } from '../fieldpath/field-set.js';
 import { fieldElement, type PathElement } from '../fieldpath/path-element.js';
 import { ItemKeys, isObject } from './list-items.js';
 import { isEmptyObject } from './to-field-set.js';
-import { fieldType, type ListType, type MapType, resolvePair, type TypeNode } from './type-node.js';
+import { fieldType, type ListType, type MapType, resolvePair, resolveType, type TypeNode } from './type-node.js';
 
 /**
  * What changed between two values of a type (structured-merge-diff's `Comparison`): leaves and
@@ -51,6 +51,10 @@ class CompareWalker {
   constructor(private readonly keys: ItemKeys) {}
 
   compare(lhs: unknown, rhs: unknown, t: TypeNode): void {
+    if (lhs === undefined && rhs !== undefined) {
+      this.addAll(rhs, t);
+      return;
+    }
     const [pl, pr] = resolvePair(t, lhs, rhs);
     const tl = lhs === undefined ? undefined : pl;
     const tr = rhs === undefined ? undefined : pr;
@@ -63,6 +67,18 @@ class CompareWalker {
     if (leaf) return;
     if (lhs === undefined) this.added.insert(this.path);
     else if (rhs === undefined) this.removed.insert(this.path);
+  }
+
+  /**
+   * `compare(undefined, value)`: everything of a value that appeared is added. One walk down the
+   * builder, with no comparison and no path inserted again from the root for each field (a
+   * create compares the whole object this way).
+   */
+  private addAll(value: unknown, t: TypeNode): void {
+    const path = this.path;
+    let level = this.added;
+    for (let i = 0; i < path.length - 1; i++) level = level.child(path[i]!);
+    addedAt(value, t, level, path.length > 0 ? path[path.length - 1] : undefined, this.keys);
   }
 
   private leaf(lhs: unknown, rhs: unknown): void {
@@ -158,4 +174,39 @@ function groupItems(
     }
   }
   return groups;
+}
+
+/**
+ * What {@link CompareWalker} adds for a value compared with nothing, at element `pe` of the level
+ * `parent` (`pe` undefined: the root, never a member itself): the value's path, and for a
+ * non-atomic map or list that is not empty, every field or item below it, each added the same
+ * way; an item whose key repeats in the list is added alone, as the walker adds duplicates.
+ */
+function addedAt(
+  value: unknown,
+  t: TypeNode,
+  parent: FieldSetBuilder,
+  pe: PathElement | undefined,
+  keys: ItemKeys,
+): void {
+  const rt = resolveType(t, value);
+  if (rt.kind === 'map' && !rt.atomic && isObject(value) && !isEmptyObject(value)) {
+    const self = pe ? parent.child(pe) : parent;
+    for (const key of Object.keys(value)) {
+      const v = value[key];
+      if (v === undefined) continue;
+      const ft = fieldType(rt, key);
+      if (ft) addedAt(v, ft, self, fieldElement(key), keys);
+    }
+  } else if (rt.kind === 'list' && !rt.atomic && Array.isArray(value) && value.length > 0) {
+    const self = pe ? parent.child(pe) : parent;
+    const order: PathElement[] = [];
+    const groups = groupItems(rt, value, order, undefined, keys);
+    for (const item of order) {
+      const group = groups.get(item.id)!;
+      if (group.length === 1) addedAt(group[0], rt.element, self, item, keys);
+      else self.addMember(item);
+    }
+  }
+  if (pe) parent.addMember(pe);
 }

@@ -30,10 +30,11 @@ export async function createObject(
   if (refused !== undefined) {
     throw new StatusError(405, 'MethodNotAllowed', refused, { group: rc.def.group, kind: rc.def.resource });
   }
+  // The field manager returns a copy of `input` (which it only reads): no copy before it.
   const obj =
     o.fieldManager === undefined
       ? structuredClone(input)
-      : rc.fields.fieldManager.update(undefined, structuredClone(input), o.fieldManager, rc.fields.writeOptions(''));
+      : rc.fields.fieldManager.update(undefined, input, o.fieldManager, rc.fields.writeOptions(''));
   checkObjectIdentity(rc, ctx, obj);
   const createOptions = { dryRun: o.dryRun ? ['All'] : undefined, fieldManager: o.fieldManager };
   await admitWrite(rc, ctx, {
