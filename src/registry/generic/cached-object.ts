@@ -98,6 +98,13 @@ function writeDecimal(out: Buffer, at: number, n: bigint): number {
   return end;
 }
 
+/** The name of the kept JSON form of an object not served from its stored bytes. */
+const JSON_FORM = 'json';
+
+function encodeJsonBytes(obj: ApiObject): Uint8Array {
+  return Buffer.from(encodeJsonCompact(obj));
+}
+
 /** Memo of where metadata ends (`close * 2 + (empty ? 1 : 0)`), or one of these. */
 const UNKNOWN = -1;
 const NOT_FROM_BYTES = -2;
@@ -234,7 +241,9 @@ export class CachedObject implements EncodedObject {
    * Go's encoder escapes), else the decoded object encoded.
    */
   jsonPart(): JsonPart {
-    if (this.resolvedEnd() === NOT_FROM_BYTES) return encodeJsonCompact(this.object);
+    // Encoded from the decoded object once, then kept like the other forms: a GET, a list or a
+    // watch event of the same object reuses it.
+    if (this.resolvedEnd() === NOT_FROM_BYTES) return this.form(JSON_FORM, encodeJsonBytes);
     const at = Math.floor(this.end / 2);
     const insert = `${this.end & 1 ? '' : ','}"resourceVersion":"${this.modRevision}"`;
     const source = this.source;
