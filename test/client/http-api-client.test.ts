@@ -17,6 +17,7 @@ import { HttpApiClient } from '../../src/client/api/http-api-client.js';
 import { loadKubeconfig, type RestConfig } from '../../src/client/rest/kubeconfig.js';
 import { RestClient } from '../../src/client/rest/rest-client.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
+import { statusOf } from '../support/status-of.js';
 
 const D = ORCH_DOMAIN;
 const signal = new AbortController().signal;
@@ -27,16 +28,6 @@ const cm = (name: string, data: Record<string, string> = {}, labels?: Record<str
     metadata: { name, ...(labels ? { labels } : {}) },
     data,
   }) as ApiObject;
-
-async function statusOf(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, String(e));
-    return e;
-  }
-  assert.fail('expected a StatusError');
-}
 
 async function eventually<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>) {
   const deadline = Date.now() + 15_000;

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import type { ConfigMap } from '../../src/apis/core/config-map.js';
-import { StatusError } from '../../src/apis/meta/status.js';
 import { HttpApiClient } from '../../src/client/api/http-api-client.js';
 import { loadKubeconfig } from '../../src/client/rest/kubeconfig.js';
 import {
@@ -19,19 +18,10 @@ import {
 import { resourceType } from '../../src/client/typed/resource-type.js';
 import { ResourceNotServedError, type TypedWatchEvent } from '../../src/client/typed/typed-client.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
+import { statusOf } from '../support/status-of.js';
 
 const D = ORCH_DOMAIN;
 const NS = 'typed';
-
-async function statusOf(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, String(e));
-    return e;
-  }
-  assert.fail('expected a StatusError');
-}
 
 for (const [profile, contentType] of [
   ['JSON', undefined],

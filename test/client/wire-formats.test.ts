@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
-import { StatusError } from '../../src/apis/meta/status.js';
 import type { ApiObject } from '../../src/apis/object.js';
 import type { ClientWatchEvent, ResourceClient } from '../../src/client/api/api-client.js';
 import { HttpApiClient } from '../../src/client/api/http-api-client.js';
@@ -16,6 +15,7 @@ import { WireCodecs } from '../../src/client/wire/wire-codecs.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { crdManifest, eventually } from '../apiextensions/crd-fixtures.js';
+import { statusOf } from '../support/status-of.js';
 
 const D = ORCH_DOMAIN;
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -46,16 +46,6 @@ class RecordingCodecs extends WireCodecs {
 
 const cm = (name: string, data: Record<string, string>): ApiObject =>
   ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { set: 'wire' } }, data }) as ApiObject;
-
-async function statusOf(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof StatusError, String(e));
-    return e;
-  }
-  assert.fail('expected a StatusError');
-}
 
 /** Events of a watch until `until` holds for the collected events (or 15 s pass). */
 async function collect(

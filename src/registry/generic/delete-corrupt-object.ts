@@ -7,7 +7,6 @@ import type { KeyValue } from '../../storage/store.js';
 import type { DeleteOptions, RequestContext } from '../types.js';
 import { keyFor, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
-import type { StoredCodec } from './stored-object.js';
 
 // kube's storage error code for a corrupt object (`ErrCodeCorruptObj`).
 const CORRUPT_OBJECT_CODE = 7;

@@ -1,6 +1,5 @@
 import type { Admission } from '../../admission/index.js';
 import type { ApiDomain } from '../../apis/api-domain.js';
-import type { ApiObject } from '../../apis/object.js';
 import { type ResourceDefinition, storageResourceOf } from '../../apis/resource-definition.js';
 import { fieldLabelsOf } from '../../apis/selectors/index.js';
 import { Cacher } from '../../storage/cacher/index.js';

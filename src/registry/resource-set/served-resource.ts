@@ -1,4 +1,3 @@
-import type { ApiObject } from '../../apis/object.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
 import type { Cacher } from '../../storage/cacher/index.js';
 import type { CachedObject } from '../generic/cached-object.js';
