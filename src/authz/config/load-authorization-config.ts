@@ -65,7 +65,8 @@ export async function loadAuthorizationConfig(
   }
   const validated = validateAuthorizationConfiguration(config, ctx);
   if (validated.errors.length > 0) throw new AuthorizationConfigError(validated.errors);
-  const problems: string[] = [];
+  // Per authorizer, so they are reported in the file's order whatever order the loads finish in.
+  const problems: string[][] = config.authorizers.map(() => []);
   const field = configFileField(ctx.domain);
   const authorizers = await Promise.all(
     config.authorizers.map(async (a, i): Promise<LoadedAuthorizer> => {
@@ -76,11 +77,12 @@ export async function loadAuthorizationConfig(
         return { type: a.type, name: a.name, webhook: { config: a.webhook, client, matcher: validated.matchers[i] } };
       } catch (e) {
         if (!(e instanceof WebhookClientConfigError)) throw e;
-        problems.push(...e.problems);
+        problems[i]?.push(...e.problems);
         return { type: a.type, name: a.name };
       }
     }),
   );
-  if (problems.length > 0) throw new AuthorizationConfigError(problems);
+  const all = problems.flat();
+  if (all.length > 0) throw new AuthorizationConfigError(all);
   return { data, config, authorizers };
 }
