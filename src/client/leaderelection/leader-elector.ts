@@ -170,7 +170,11 @@ export class LeaderElector {
     this.leading.abort(new Error(`leader election lost: ${cause}`));
   }
 
-  /** Retries every retryPeriod × [1, 2.2) until acquired (true) or aborted (false). */
+  /**
+   * Retries every retryPeriod × [1, 2.2) until acquired (true) or aborted (false), and once more
+   * as soon as the observed lease runs out if that comes first: client-go waits for its next
+   * jittered tick, up to 2.2 retry periods after the expiry, before it tries again.
+   */
   private async acquire(signal: AbortSignal): Promise<boolean> {
     this.logger.info('leader election: attempting to acquire leader lease', { lease: this.describe() });
     while (!signal.aborted) {
@@ -178,9 +182,16 @@ export class LeaderElector {
       this.maybeReportTransition();
       if (ok) return true;
       const jittered = this.options.retryPeriodMs * (1 + this.random() * JITTER_FACTOR);
-      await this.clock.sleep(jittered, signal);
+      await this.clock.sleep(Math.min(jittered, this.untilObservedExpiry()), signal);
     }
     return false;
+  }
+
+  /** How long until the observed lease of another holder runs out (never less than 1 ms). */
+  private untilObservedExpiry(): number {
+    if (!this.observed || this.isHolder() || !this.observed.holderIdentity) return Number.POSITIVE_INFINITY;
+    const expiresAt = this.observedAt + (this.observed.leaseDurationSeconds ?? 0) * 1000;
+    return Math.max(1, expiresAt - this.clock.monotonicMs() + 1);
   }
 
   /**
