@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { SERVER_ENVIRONMENT } from '../../src/cli/server-environment.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -24,7 +25,8 @@ export async function startBenchServer(dataDir: string, args: string[] = []): Pr
   const child: ChildProcess = spawn(
     process.execPath,
     [join(ROOT, 'dist/cli/orch-apiserver.js'), `--data-dir=${dataDir}`, '--secure-port=0', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // As `npm start` runs it.
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVER_ENVIRONMENT } },
   );
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

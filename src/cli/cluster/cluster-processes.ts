@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SERVER_ENVIRONMENT } from '../server-environment.js';
 import type { MemberState } from './cluster-state.js';
 
 /**
@@ -12,7 +13,9 @@ import type { MemberState } from './cluster-state.js';
 export function spawnMember(member: Pick<MemberState, 'command' | 'args' | 'logFile'>, cwd: string): number {
   const fd = openSync(member.logFile, 'a');
   try {
-    const child = spawn(member.command, [...member.args], { cwd, detached: true, stdio: ['ignore', fd, fd] });
+    // Every member with the API server's environment (etcd, a Go program, ignores it).
+    const env = { ...process.env, ...SERVER_ENVIRONMENT };
+    const child = spawn(member.command, [...member.args], { cwd, detached: true, env, stdio: ['ignore', fd, fd] });
     child.unref();
     if (child.pid === undefined) throw new Error(`could not start ${member.command}`);
     return child.pid;
