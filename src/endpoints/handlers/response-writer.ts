@@ -30,7 +30,14 @@ import {
   envelopeMessage,
 } from '../../encoding/protobuf/index.js';
 import type { EncodedObject, ObjectList } from '../../registry/types.js';
-import { type ApiRequest, type BodyResponse, bodyBytes, type ResponseHeaders } from '../handler.js';
+import {
+  type ApiRequest,
+  type BodyResponse,
+  bodyBytes,
+  bodySize,
+  isChunkedBody,
+  type ResponseHeaders,
+} from '../handler.js';
 import { type IncludeObject, tableIncludeObject } from './table-options.js';
 
 /** What response encoding may use, fixed at start-up from the feature gates. */
@@ -131,20 +138,23 @@ function finish(
   cfg: ResponseConfig,
   status: number,
   media: NegotiatedMedia,
-  body: Buffer | string,
+  body: BodyResponse['body'],
   headers: ResponseHeaders,
 ): BodyResponse {
   const out: ResponseHeaders = { 'content-type': media.contentType, ...headers };
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const length = bodySize(body);
   if (shouldGzip(req.headers['accept-encoding'], length, cfg.compression)) {
+    const bytes = bodyBytes(body);
     return {
       kind: 'body',
       status,
       headers: { ...out, 'content-encoding': 'gzip', vary: 'Accept-Encoding' },
-      body: gzipBody(typeof body === 'string' ? Buffer.from(body) : body),
+      body: gzipBody(typeof bytes === 'string' ? Buffer.from(bytes) : bytes),
     };
   }
-  return { kind: 'body', status, headers: out, body };
+  // A body made in chunks goes out in chunks only when it is larger than one (a large list).
+  const sent = isChunkedBody(body) && length <= LIST_CHUNK_BYTES ? bodyBytes(body) : body;
+  return { kind: 'body', status, headers: out, body: sent };
 }
 
 function includeObject(req: ApiRequest): IncludeObject | undefined {
@@ -263,15 +273,7 @@ export function writeList(
       size: (i) => (encoded[i] as EncodedObject).jsonSize(),
       write: (i, out, at) => (encoded[i] as EncodedObject).writeJson(out, at),
     });
-    // A large list goes out in chunks made as they are sent, unless it is to be compressed.
-    if (
-      req.method === 'GET' &&
-      body.size > LIST_CHUNK_BYTES &&
-      !shouldGzip(req.headers['accept-encoding'], body.size, cfg.compression)
-    ) {
-      return { kind: 'body', status: 200, headers: { 'content-type': media.contentType }, body };
-    }
-    return finish(req, cfg, 200, media, bodyBytes(body) as Buffer, {});
+    return finish(req, cfg, 200, media, body, {});
   }
   if (media.encoding === 'protobuf' && !media.target && list.encodedItems) {
     // Each item's message encoded once and kept with the cached object; the list copies them.
