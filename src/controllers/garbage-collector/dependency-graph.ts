@@ -119,10 +119,6 @@ export class DependencyGraph {
     return this.nodes.get(uid);
   }
 
-  get size(): number {
-    return this.nodes.size;
-  }
-
   /** Adds or replaces a node; returns the node it replaced. */
   upsert(node: GraphNode): GraphNode | undefined {
     const uid = node.identity.uid;
@@ -166,11 +162,6 @@ export class DependencyGraph {
   /** Dependents whose reference to `uid` has `blockOwnerDeletion: true`. */
   blockingDependentsOf(uid: string): GraphNode[] {
     return this.dependentsOf(uid).filter((d) => d.owners.some((r) => r.uid === uid && r.blockOwnerDeletion === true));
-  }
-
-  /** Every node, for a full reconciliation. */
-  all(): IterableIterator<GraphNode> {
-    return this.nodes.values();
   }
 
   private unindex(node: GraphNode): void {
