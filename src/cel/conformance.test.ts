@@ -19,7 +19,7 @@ import { runConformanceSuite, SKIPPED_GROUPS } from './testing/conformance-harne
  *   values (`optional.of(m).c`), `has()` through `.?`, `[?x]` and `{?k: v}` literals (the parser
  *   has no optional entries), `type()` of an optional.
  */
-const FLOORS: Readonly<Record<string, { passed: number; core: boolean }>> = {
+const FLOORS: Readonly<Record<string, { passed: number; asidePassed?: number; core: boolean }>> = {
   basic: { passed: 40, core: true },
   comparisons: { passed: 309, core: true },
   conversions: { passed: 108, core: true },
@@ -44,14 +44,26 @@ describe('CEL conformance (cel-spec v0.25.1)', () => {
   const results = runConformanceSuite(getConformanceSuite());
 
   it('reports the pass rate per group and the groups it skips', () => {
-    const lines = ['', '| group | passed | run | rate | tests skipped in the group |', '|---|---:|---:|---:|---|'];
+    const lines = [
+      '',
+      "| group | passed | run | rate | set aside: kube's homogeneous-literal rule rejects them; with it off they pass / fail | tests skipped in the group |",
+      '|---|---:|---:|---:|---:|---|',
+    ];
     for (const r of results) {
       const run = r.passed + r.failed;
       const skipped = [...r.skipped].map(([reason, n]) => `${n} ${reason}`).join('; ');
       const rate = run === 0 ? 'n/a' : `${((100 * r.passed) / run).toFixed(1)}%`;
       const name = FLOORS[r.group]?.core ? `${r.group} (core)` : r.group;
-      lines.push(`| ${name} | ${r.passed} | ${run} | ${rate} | ${skipped} |`);
+      const aside = r.asidePassed + r.asideFailed === 0 ? '' : `${r.asidePassed} / ${r.asideFailed}`;
+      lines.push(`| ${name} | ${r.passed} | ${run} | ${rate} | ${aside} | ${skipped} |`);
     }
+    const setAside = results.reduce((n, r) => n + r.asidePassed + r.asideFailed, 0);
+    const asidePassed = results.reduce((n, r) => n + r.asidePassed, 0);
+    lines.push(
+      '',
+      `Rates count the tests kube's environment compiles. ${setAside} tests were set aside because kube's ` +
+        `environment rejects their heterogeneous list or map literals; ${asidePassed} of them pass with only that rule off.`,
+    );
     lines.push('', 'Groups skipped:');
     for (const [group, reason] of Object.entries(SKIPPED_GROUPS)) lines.push(`- ${group}: ${reason}`);
     console.log(lines.join('\n'));
@@ -63,8 +75,10 @@ describe('CEL conformance (cel-spec v0.25.1)', () => {
     for (const r of results) {
       const floor = FLOORS[r.group];
       if (floor === undefined) below.push(`${r.group}: no floor recorded (passes ${r.passed})`);
-      else if (r.passed < floor.passed) {
-        below.push(`${r.group}: ${r.passed} < ${floor.passed}\n  ${r.failures.slice(0, 20).join('\n  ')}`);
+      else if (r.passed < floor.passed || r.asidePassed < (floor.asidePassed ?? 0)) {
+        below.push(
+          `${r.group}: ${r.passed} < ${floor.passed} or ${r.asidePassed} < ${floor.asidePassed ?? 0} set aside\n  ${r.failures.slice(0, 20).join('\n  ')}`,
+        );
       }
     }
     assert.deepEqual(below, []);

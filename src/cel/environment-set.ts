@@ -28,6 +28,12 @@ export interface CelEnvironmentSetOptions {
   readonly libraries?: readonly VersionedLibrary[];
   /** Compiled programs kept, least recently used dropped first (default 4096; 0 disables the cache). */
   readonly programCacheSize?: number;
+  /**
+   * kube-apiserver's homogeneous aggregate literals (`[1, 'a']` is a compile error); default
+   * `true`, as in every environment kube serves. `false` only for tests that measure what the
+   * rule alone rejects (the conformance suite).
+   */
+  readonly homogeneousAggregateLiterals?: boolean;
 }
 
 /** The two environments of one use, as kube-apiserver's `EnvSet` holds them. */
@@ -53,6 +59,7 @@ export class CelEnvironmentSet {
     ...PRESENCE_PATCHES,
   ]);
   readonly #cache: ProgramCache;
+  readonly #homogeneousAggregateLiterals: boolean;
   readonly #newBase: Environment;
   readonly #storedBase: Environment;
   #environments = 0;
@@ -60,6 +67,7 @@ export class CelEnvironmentSet {
   constructor(options: CelEnvironmentSetOptions = {}) {
     this.compatibilityVersion = options.compatibilityVersion ?? DEFAULT_COMPATIBILITY_VERSION;
     this.#cache = new ProgramCache(options.programCacheSize ?? 4096);
+    this.#homogeneousAggregateLiterals = options.homogeneousAggregateLiterals ?? true;
     const libraries = options.libraries ?? [];
     const forNew: BaseSelection = selectBase(libraries, this.compatibilityVersion);
     const forStored: BaseSelection = selectBase(libraries);
@@ -124,6 +132,7 @@ export class CelEnvironmentSet {
       lazyInputs,
       absentValues,
       cache: this.#cache,
+      homogeneousAggregateLiterals: this.#homogeneousAggregateLiterals,
     });
   }
 }
