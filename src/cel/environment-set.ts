@@ -12,6 +12,7 @@ import type { LazyInput } from './input-access.js';
 import { INTEGER_PATCHES } from './integer-semantics.js';
 import { toCelDynamic } from './json-values.js';
 import { LIST_PATCHES } from './list-semantics.js';
+import { NUMERIC_COMPARISON_PATCHES } from './numeric-comparison.js';
 import { PRESENCE_PATCHES } from './presence-test.js';
 import { ProgramCache } from './program-cache.js';
 import type { SchemaField } from './schema-object.js';
@@ -57,6 +58,7 @@ export class CelEnvironmentSet {
     ...STRING_PATCHES,
     ...TIME_PATCHES,
     ...PRESENCE_PATCHES,
+    ...NUMERIC_COMPARISON_PATCHES,
   ]);
   readonly #cache: ProgramCache;
   readonly #homogeneousAggregateLiterals: boolean;
