@@ -11,6 +11,7 @@ import { CelEnvironmentSet } from '../environment-set.js';
 import { CelCompileError } from '../errors.js';
 import { versionedCelLibraries } from '../library/index.js';
 import { CelProgram, compile } from '../program.js';
+import { parseSource } from '../source-rewrite.js';
 import { engineTypeName, engineValue, isTypeValue, sameValue, UNSUPPORTED } from './conformance-values.js';
 
 /** Groups not run, and why. */
@@ -171,7 +172,7 @@ function runTestIn(set: CelEnvironmentSet, test: IncrementalTest): RunOutcome {
   const env = set.extend({ name: 'conformance', variables }).storedExpressions;
   let program: CelProgram;
   try {
-    program = t.disableCheck ? new CelProgram(t.expr, env, env.engine.parse(t.expr)) : compile(t.expr, env);
+    program = t.disableCheck ? new CelProgram(t.expr, env, parseSource(env.engine, t.expr)) : compile(t.expr, env);
   } catch (e) {
     const reason = `compile: ${e instanceof CelCompileError ? e.issues[0]?.message : String(e)}`;
     return { status: 'fail', reason, homogeneousRule: isHomogeneousLiteralError(e) };
