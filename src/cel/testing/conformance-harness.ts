@@ -10,8 +10,8 @@ import type { CelVariable } from '../cel-environment.js';
 import { CelEnvironmentSet } from '../environment-set.js';
 import { CelCompileError } from '../errors.js';
 import { versionedCelLibraries } from '../library/index.js';
-import { CelProgram, compile } from '../program.js';
-import { parseSource } from '../source-rewrite.js';
+import { type CelProgram, compile } from '../program.js';
+import { parseUnchecked } from '../unchecked-program.js';
 import { engineTypeName, engineValue, isTypeValue, sameValue, UNSUPPORTED } from './conformance-values.js';
 
 /** Groups not run, and why. */
@@ -29,6 +29,22 @@ export const SKIPPED_GROUPS: Readonly<Record<string, string>> = {
   encoders_ext: 'base64 encoders are not in kube-apiserver v1.32 environments',
   math_ext: 'the math extension is not in kube-apiserver v1.32 environments',
 };
+
+/**
+ * Tests (`group/name`) where kube-apiserver v1.32's cel-go (v0.22) answers differently from
+ * cel-spec v0.25.1, and this layer keeps kube's answer: skipped with the reason.
+ */
+const KUBE_DIFFERENCES: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    'scientific notation formatting clause',
+    'default precision for scientific notation',
+    'dyntype support for scientific notation',
+    'scientific notation formatting clause in a string variable',
+  ].map((name) => [
+    `string_ext/${name}`,
+    "kube v1.32's cel-go (v0.22) formats %e as `1.052033 × 10⁰³` (cel-spec v0.25.1: `1.052033e+03`); kube's kept",
+  ]),
+);
 
 export interface GroupResult {
   readonly group: string;
@@ -77,7 +93,8 @@ export function runConformanceSuite(suite: IncrementalTestSuite): GroupResult[] 
       failures: [],
     };
     for (const test of testsOf(group)) {
-      const outcome = runTest(sets, test);
+      const difference = KUBE_DIFFERENCES[`${group.name}/${test.name}`];
+      const outcome: Outcome = difference ? { status: 'skip', reason: difference } : runTest(sets, test);
       if (outcome.status === 'pass') result.passed++;
       else if (outcome.status === 'fail') {
         result.failed++;
@@ -138,7 +155,15 @@ function runTestIn(set: CelEnvironmentSet, test: IncrementalTest): RunOutcome {
   const t = test.original;
   if (t.disableMacros) return skip('macros disabled');
   if (t.container) return skip('containers (qualified names)');
-  if (MESSAGE_LITERAL.test(t.expr)) return skip('protobuf message literals');
+  // (Comments and line breaks around the dots of a qualified message name do not hide it.)
+  const code = t.expr
+    .replace(/\/\/[^\n]*/g, '')
+    .replace(/\s*\.\s*/g, '.')
+    .replace(/(^|[^\w)\]])\.(?=[A-Za-z_])/g, '$1');
+  if (MESSAGE_LITERAL.test(t.expr) || MESSAGE_LITERAL.test(code)) return skip('protobuf message literals');
+  if (t.typeEnv.some((d) => d.name.includes('.')) || Object.keys(t.bindings).some((n) => n.includes('.'))) {
+    return skip('variables with qualified names (a.b.c): resolved through containers, which kube does not declare');
+  }
   const variables: CelVariable[] = [];
   for (const decl of t.typeEnv) {
     if (decl.declKind.case !== 'ident') return skip('declared functions');
@@ -172,7 +197,7 @@ function runTestIn(set: CelEnvironmentSet, test: IncrementalTest): RunOutcome {
   const env = set.extend({ name: 'conformance', variables }).storedExpressions;
   let program: CelProgram;
   try {
-    program = t.disableCheck ? new CelProgram(t.expr, env, parseSource(env.engine, t.expr)) : compile(t.expr, env);
+    program = t.disableCheck ? parseUnchecked(t.expr, env) : compile(t.expr, env);
   } catch (e) {
     const reason = `compile: ${e instanceof CelCompileError ? e.issues[0]?.message : String(e)}`;
     return { status: 'fail', reason, homogeneousRule: isHomogeneousLiteralError(e) };
