@@ -69,6 +69,8 @@ export class CelEnvironment {
   /** The value of each variable that has one when absent from an activation (`optional.none()`). */
   readonly absentValues: ReadonlyMap<string, unknown>;
   readonly cache: ProgramCache;
+  /** Whether list and map literals must be homogeneous (see homogeneous-literals.ts); true unless a test turns it off. */
+  readonly homogeneousAggregateLiterals: boolean;
 
   constructor(parts: {
     readonly key: string;
@@ -79,6 +81,7 @@ export class CelEnvironment {
     readonly lazyInputs?: ReadonlyMap<string, LazyInput>;
     readonly absentValues?: ReadonlyMap<string, unknown>;
     readonly cache: ProgramCache;
+    readonly homogeneousAggregateLiterals?: boolean;
   }) {
     this.key = parts.key;
     this.engine = parts.engine;
@@ -88,5 +91,6 @@ export class CelEnvironment {
     this.lazyInputs = parts.lazyInputs ?? new Map();
     this.absentValues = parts.absentValues ?? new Map();
     this.cache = parts.cache;
+    this.homogeneousAggregateLiterals = parts.homogeneousAggregateLiterals ?? true;
   }
 }

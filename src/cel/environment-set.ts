@@ -12,6 +12,7 @@ import type { LazyInput } from './input-access.js';
 import { INTEGER_PATCHES } from './integer-semantics.js';
 import { toCelDynamic } from './json-values.js';
 import { LIST_PATCHES } from './list-semantics.js';
+import { NUMERIC_COMPARISON_PATCHES } from './numeric-comparison.js';
 import { PRESENCE_PATCHES } from './presence-test.js';
 import { ProgramCache } from './program-cache.js';
 import type { SchemaField } from './schema-object.js';
@@ -28,6 +29,12 @@ export interface CelEnvironmentSetOptions {
   readonly libraries?: readonly VersionedLibrary[];
   /** Compiled programs kept, least recently used dropped first (default 4096; 0 disables the cache). */
   readonly programCacheSize?: number;
+  /**
+   * kube-apiserver's homogeneous aggregate literals (`[1, 'a']` is a compile error); default
+   * `true`, as in every environment kube serves. `false` only for tests that measure what the
+   * rule alone rejects (the conformance suite).
+   */
+  readonly homogeneousAggregateLiterals?: boolean;
 }
 
 /** The two environments of one use, as kube-apiserver's `EnvSet` holds them. */
@@ -51,8 +58,10 @@ export class CelEnvironmentSet {
     ...STRING_PATCHES,
     ...TIME_PATCHES,
     ...PRESENCE_PATCHES,
+    ...NUMERIC_COMPARISON_PATCHES,
   ]);
   readonly #cache: ProgramCache;
+  readonly #homogeneousAggregateLiterals: boolean;
   readonly #newBase: Environment;
   readonly #storedBase: Environment;
   #environments = 0;
@@ -60,6 +69,7 @@ export class CelEnvironmentSet {
   constructor(options: CelEnvironmentSetOptions = {}) {
     this.compatibilityVersion = options.compatibilityVersion ?? DEFAULT_COMPATIBILITY_VERSION;
     this.#cache = new ProgramCache(options.programCacheSize ?? 4096);
+    this.#homogeneousAggregateLiterals = options.homogeneousAggregateLiterals ?? true;
     const libraries = options.libraries ?? [];
     const forNew: BaseSelection = selectBase(libraries, this.compatibilityVersion);
     const forStored: BaseSelection = selectBase(libraries);
@@ -124,6 +134,7 @@ export class CelEnvironmentSet {
       lazyInputs,
       absentValues,
       cache: this.#cache,
+      homogeneousAggregateLiterals: this.#homogeneousAggregateLiterals,
     });
   }
 }

@@ -45,4 +45,17 @@ describe('homogeneous aggregate literals', () => {
       );
     });
   }
+
+  it('with the rule turned off (tests only), the same literals compile and evaluate', () => {
+    const relaxed = new CelEnvironmentSet({
+      libraries: versionedCelLibraries(),
+      homogeneousAggregateLiterals: false,
+    }).extend(AUTHENTICATION_CLAIMS_DECLARATIONS).newExpressions;
+    const cases: [expression: string, want: unknown][] = [
+      ["[1, 'a']", [1, 'a']],
+      ["{'a': 1, 2: 'x'}", { a: 1, 2: 'x' }],
+      ["size([1, [1, 'a']])", 2],
+    ];
+    for (const [expression, want] of cases) assert.deepEqual(evaluate(compile(expression, relaxed), { claims }), want);
+  });
 });

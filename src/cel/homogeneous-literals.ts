@@ -1,5 +1,6 @@
 import { TypeError as EngineTypeError } from '@marcbachmann/cel-js';
 import type { EngineNode, EngineType } from './engine-internals.js';
+import { optionalEntriesOf } from './optional-entries.js';
 
 /**
  * kube-apiserver's homogeneous aggregate literals (cel-go's `HomogeneousAggregateLiterals`): the
@@ -37,10 +38,12 @@ const PREFIX = {
   heterogeneous_map_value: 'Map value uses wrong type,',
 } as const;
 
-function join(nodes: readonly EngineNode[], code: keyof typeof PREFIX): void {
+function join(nodes: readonly EngineNode[], code: keyof typeof PREFIX, optional?: ReadonlySet<number>): void {
   let joined: EngineType | undefined;
-  for (const node of nodes) {
-    const t = node.checkedType;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    // An optional entry (`[?x]`, `{k: ?v}`) contributes the type of its value.
+    const t = optional?.has(i) && node.checkedType?.kind === 'optional' ? node.checkedType.valueType : node.checkedType;
     if (t === undefined) continue;
     if (joined === undefined) joined = t;
     else if (assignable(joined, t)) joined = mostGeneral(joined, t);
@@ -59,7 +62,8 @@ function join(nodes: readonly EngineNode[], code: keyof typeof PREFIX): void {
  * map literal `node` that does not fit; its inner literals are the caller's to check first.
  */
 export function checkHomogeneousLiteral(node: EngineNode): void {
-  if (node.op === 'list') join(node.args as readonly EngineNode[], 'heterogeneous_list_element');
+  const optional = optionalEntriesOf(node);
+  if (node.op === 'list') join(node.args as readonly EngineNode[], 'heterogeneous_list_element', optional);
   else if (node.op === 'map') {
     const entries = node.args as readonly (readonly [EngineNode, EngineNode])[];
     join(
@@ -69,6 +73,7 @@ export function checkHomogeneousLiteral(node: EngineNode): void {
     join(
       entries.map((e) => e[1]),
       'heterogeneous_map_value',
+      optional,
     );
   }
 }

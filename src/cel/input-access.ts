@@ -29,6 +29,8 @@ export interface InputAccessContext {
   readonly lazyInputs: ReadonlyMap<string, LazyInput>;
   /** Fields of each schema object type, by type name, then by CEL field name. */
   readonly objectTypes: ReadonlyMap<string, ReadonlyMap<string, SchemaField>>;
+  /** Whether list and map literals must be homogeneous (kube's rule; off only in tests). */
+  readonly homogeneousAggregateLiterals?: boolean;
 }
 
 /** A node the engine has checked, with the members specialization reads and replaces. */
@@ -94,7 +96,7 @@ class Specializer {
   }
 
   run(ast: EngineNode): { read: ReadonlySet<string>; lazy: ReadonlySet<string> } {
-    this.walk(ast, 0);
+    this.walk(ast, this.context.homogeneousAggregateLiterals === false ? EXEMPT : 0);
     for (const node of this.equalities) relaxEquality(node);
     const read = new Set<string>();
     for (const use of this.uses) read.add(use.node.args as string);

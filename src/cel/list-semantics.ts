@@ -1,4 +1,5 @@
 import type { EnginePatch } from './engine-patches.js';
+import { withNumericEquality } from './numeric-comparison.js';
 
 /**
  * Lists of `x-orch-list-type: set` and `map` as kube-apiserver gives them to CEL: `X == Y` ignores
@@ -70,18 +71,24 @@ export const LIST_PATCHES: readonly EnginePatch[] = [
     table: 'operator',
     operator: '==',
     signature: 'list<V> == list<V>: bool',
-    wrap: (engine) => (a, b, node, ev) => {
-      const s = semanticsOf(a);
-      return s ? listEqual(s, a as unknown[], b) : engine(a, b, node, ev);
+    wrap: (engine) => {
+      const unmarked = withNumericEquality(engine, false);
+      return (a, b, node, ev) => {
+        const s = semanticsOf(a);
+        return s ? listEqual(s, a as unknown[], b) : unmarked(a, b, node, ev);
+      };
     },
   },
   {
     table: 'operator',
     operator: '!=',
     signature: 'list<V> != list<V>: bool',
-    wrap: (engine) => (a, b, node, ev) => {
-      const s = semanticsOf(a);
-      return s ? !listEqual(s, a as unknown[], b) : engine(a, b, node, ev);
+    wrap: (engine) => {
+      const unmarked = withNumericEquality(engine, true);
+      return (a, b, node, ev) => {
+        const s = semanticsOf(a);
+        return s ? !listEqual(s, a as unknown[], b) : unmarked(a, b, node, ev);
+      };
     },
   },
   {

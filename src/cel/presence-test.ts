@@ -22,7 +22,7 @@ interface Checker extends EngineChecker {
 
 interface PresenceMacro {
   readonly operand: EngineNode;
-  readonly field: string;
+  /** The selection `operand.field`; its field name is read when evaluated (a quoted name is put back after parsing). */
   readonly select: EngineNode;
   readonly async: boolean;
   typeCheck(checker: Checker, macro: PresenceMacro, scope: EngineScope): EngineType;
@@ -49,7 +49,7 @@ function typeCheck(checker: Checker, macro: PresenceMacro, scope: EngineScope): 
 }
 
 function present(ev: EngineEvaluator, macro: PresenceMacro, value: unknown): boolean {
-  const field = macro.field;
+  const field = (macro.select.args as readonly unknown[])[1] as string;
   if (value instanceof Map) return value.get(field) !== undefined;
   if (value instanceof SchemaObject) return (value as unknown as Record<string, unknown>)[field] !== undefined;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
@@ -76,8 +76,8 @@ export const PRESENCE_PATCHES: readonly EnginePatch[] = [
       const { args } = call as EngineMacroCall;
       const select = args[0];
       if (select?.op !== '.' || engineHandles(select)) return engine(call);
-      const [operand, field] = select.args as [EngineNode, string];
-      const macro: PresenceMacro = { operand, field, select, async: false, typeCheck, evaluate };
+      const operand = (select.args as readonly EngineNode[])[0];
+      const macro: PresenceMacro = { operand, select, async: false, typeCheck, evaluate };
       return macro;
     },
   },

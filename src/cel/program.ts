@@ -5,6 +5,7 @@ import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedFi
 import type { EngineNode } from './engine-internals.js';
 import { specializeInputs } from './input-access.js';
 import { fromCel } from './json-values.js';
+import { parseSource } from './source-rewrite.js';
 
 /**
  * A compiled (parsed and type-checked) expression, bound to its environment. Immutable once
@@ -56,7 +57,7 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   if (cached) return cached;
   let parsed: ParseResult;
   try {
-    parsed = env.engine.parse(expression);
+    parsed = parseSource(env.engine, expression);
   } catch (e) {
     throw compileErrorFrom(expression, e);
   }
