@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Schema } from '../apis/schema/schema.js';
+import { crdValidationDeclarations } from './declarations.js';
 import { CelEnvironmentSet } from './environment-set.js';
 import { CelCompileError, CelEvaluationError } from './errors.js';
+import { versionedCelLibraries } from './library/index.js';
 import { compile, evaluate } from './program.js';
 
 describe('selection and indexing on optional values, and dynamic uint list indexes (cel-go v0.22)', () => {
@@ -75,7 +78,51 @@ describe('selection and indexing on optional values, and dynamic uint list index
   it('rejects a field of an optional value whose type has no fields', () => {
     assert.throws(
       () => compile("optional.of('s').x", env),
-      (e: unknown) => e instanceof CelCompileError && /does not support field selection/.test(e.message),
+      (e: unknown) =>
+        e instanceof CelCompileError && e.message.includes("type 'string' does not support field selection"),
+    );
+  });
+});
+
+describe('optional chaining through a schema-typed object (CRD rules)', () => {
+  const schema: Schema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          replicas: { type: 'integer' },
+          hosts: { type: 'array', items: { type: 'string' } },
+          sub: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string' } } },
+          labels: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+  };
+  const env = new CelEnvironmentSet({ libraries: versionedCelLibraries() }).extend(
+    crdValidationDeclarations(schema),
+  ).newExpressions;
+  const self = { spec: { replicas: 3, hosts: ['a'], sub: { n: 2 }, labels: { a: 'b' } } };
+
+  const cases: [rule: string, want: unknown][] = [
+    ['self.?spec.replicas.orValue(0)', 3],
+    ['self.?spec.sub.n.orValue(0)', 2],
+    ["self.?spec.sub.s.orValue('none')", 'none'],
+    ['has(self.?spec.sub.s)', false],
+    ['has(self.?spec.sub.n)', true],
+    ["self.?spec.labels.a.orValue('')", 'b'],
+    ["self.spec.?labels.x.orValue('none')", 'none'],
+    ["self.?spec.hosts[0].orValue('')", 'a'],
+    ['self.?spec.hosts[3].hasValue()', false],
+  ];
+  for (const [rule, want] of cases) {
+    it(`${rule} → ${JSON.stringify(want)}`, () => assert.equal(evaluate(compile(rule, env), { self }), want));
+  }
+
+  it("names the optional's value type when it has no fields, as cel-go does", () => {
+    assert.throws(
+      () => compile('self.?spec.replicas.x', env),
+      (e: unknown) => e instanceof CelCompileError && e.message.includes("type 'int' does not support field selection"),
     );
   });
 });
