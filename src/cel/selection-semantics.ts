@@ -35,12 +35,6 @@ interface Meta {
 
 type Mode = 'engine' | 'optional' | 'dynamic-index';
 
-interface SelectionMacro {
-  mode: Mode;
-  typeCheck(chk: Checker, macro: SelectionMacro, scope: EngineScope): EngineType;
-  evaluate(ev: Evaluator, macro: SelectionMacro, scope: EngineScope): unknown;
-}
-
 const isIndex = (node: EngineNode) => node.op === '[]' || node.op === '[?]';
 
 /** Whether `v` has no entries or fields to select: selecting from it fails even in optional chaining. */
@@ -82,8 +76,20 @@ function selectOptional(ev: Evaluator, node: EngineNode, operand: unknown, key: 
   return operand.hasValue() ? selectPresent(ev, node, operand.value(), key) : Optional.none();
 }
 
-function typeCheck(node: EngineNode, meta: Meta) {
-  return (chk: Checker, macro: SelectionMacro, scope: EngineScope): EngineType => {
+/**
+ * The macro installed on a selection node (one object per node, its methods shared: compiling
+ * an expression installs one on each selection).
+ */
+class SelectionMacro {
+  mode: Mode = 'engine';
+
+  constructor(
+    readonly node: EngineNode,
+    readonly meta: Meta,
+  ) {}
+
+  typeCheck(chk: Checker, macro: SelectionMacro, scope: EngineScope): EngineType {
+    const { node, meta } = macro;
     const [operand, key] = node.args as [EngineNode, EngineNode | string];
     const operandType = chk.check(operand, scope);
     if (operandType.kind === 'optional') {
@@ -98,8 +104,7 @@ function typeCheck(node: EngineNode, meta: Meta) {
     }
     const type = meta.check(chk, node, scope);
     if (node.op === '[]' && (operandType.kind === 'list' || operandType.kind === 'dyn')) {
-      const keyType = (key as EngineNode).checkedType;
-      if (keyType?.kind === 'dyn') {
+      if ((key as EngineNode).checkedType?.kind === 'dyn') {
         macro.mode = 'dynamic-index';
         return type;
       }
@@ -108,35 +113,36 @@ function typeCheck(node: EngineNode, meta: Meta) {
     // Not needed: the engine evaluates the node itself (a wrapper, as for unchecked programs, still calls `evaluate`).
     node.setMeta('macro' as never, undefined as never);
     return type;
-  };
-}
+  }
 
-function evaluate(node: EngineNode, meta: Meta) {
-  return (ev: Evaluator, macro: SelectionMacro, scope: EngineScope): unknown => {
+  evaluate(ev: Evaluator, macro: SelectionMacro, scope: EngineScope): unknown {
+    const { node, meta } = macro;
     if (macro.mode === 'engine') return meta.evaluate(ev, node, scope);
     const [operandNode, keyNode] = node.args as [EngineNode, EngineNode | string];
     const operand = ev.run(operandNode, scope);
     const key = isIndex(node) ? ev.run(keyNode as EngineNode, scope) : keyNode;
-    const apply = (o: unknown, k: unknown): unknown => {
-      if (macro.mode === 'optional') return selectOptional(ev, node, o, k);
-      const index = k instanceof UnsignedInt && (Array.isArray(o) || o instanceof Set) ? k.valueOf() : k;
-      return (node as EngineNode & { handle: (a: unknown, b: unknown, n: EngineNode, e: unknown) => unknown }).handle(
-        o,
-        index,
-        node,
-        ev,
-      );
-    };
     if (operand instanceof Promise || key instanceof Promise) {
-      return Promise.all([operand, key]).then(([o, k]) => apply(o, k));
+      return Promise.all([operand, key]).then(([o, k]) => macro.#apply(ev, o, k));
     }
-    return apply(operand, key);
-  };
+    return macro.#apply(ev, operand, key);
+  }
+
+  #apply(ev: Evaluator, operand: unknown, key: unknown): unknown {
+    const node = this.node;
+    if (this.mode === 'optional') return selectOptional(ev, node, operand, key);
+    const index =
+      key instanceof UnsignedInt && (Array.isArray(operand) || operand instanceof Set) ? key.valueOf() : key;
+    return (node as EngineNode & { handle: (a: unknown, b: unknown, n: EngineNode, e: unknown) => unknown }).handle(
+      operand,
+      index,
+      node,
+      ev,
+    );
+  }
 }
 
 /** Makes the selection or index `node` (`.`, `[]`, `.?`, `[?]`) follow cel-go (see the module comment). */
 export function markSelection(node: EngineNode): void {
   const meta = (node as EngineNode & { readonly meta: Meta }).meta;
-  const macro: SelectionMacro = { mode: 'engine', typeCheck: typeCheck(node, meta), evaluate: evaluate(node, meta) };
-  node.setMeta('macro' as never, macro as never);
+  node.setMeta('macro' as never, new SelectionMacro(node, meta) as never);
 }
