@@ -9,7 +9,8 @@ import { markSelection } from './selection-semantics.js';
  *
  * - map literals build as cel-go builds them (map-literals.ts);
  * - selections and indexes follow cel-go on optional operands and dynamic `uint` list indexes
- *   (selection-semantics.ts);
+ *   (selection-semantics.ts); a selection from a chain of fields of a variable that never holds
+ *   an optional value is left to the engine (most selections in kube's rules: `self.spec.x`);
  * - an empty list or map literal that is the range of a comprehension macro (`[].all(e, e > 0)`)
  *   has elements of type `dyn`: the engine typed them with a type parameter, which no overload of
  *   `e > 0` resolved unambiguously (cel-go resolves the parameter; the result is the same, as
@@ -50,12 +51,24 @@ function markDynamicEmptyLiteral(node: EngineNode): void {
   );
 }
 
-/**
- * Installs the semantics on every node of `ast` (see the module comment). `selections` is false
- * where no optional value can exist (optional types off): selections then keep the engine's own
- * evaluation without a check-time decision.
- */
-export function applyNodeSemantics(ast: EngineNode, selections: boolean): void {
+/** What the installation needs to know of the environment. */
+export interface NodeSemanticsOptions {
+  /** Whether optional types are on: without them no value is optional. */
+  readonly optionalTypes: boolean;
+  /** Variables that never hold an optional value at any depth (a chain of fields from one needs no check). */
+  readonly optionalFreeVariables: ReadonlySet<string>;
+}
+
+/** Whether `node` is a chain of field selections from a variable that never holds an optional value. */
+function isOptionalFreeChain(node: EngineNode, optionalFree: ReadonlySet<string>): boolean {
+  let n = node;
+  while (n.op === '.') n = (n.args as readonly EngineNode[])[0];
+  return n.op === 'id' && optionalFree.has(n.args as string);
+}
+
+/** Installs the semantics on every node of `ast` (see the module comment). */
+export function applyNodeSemantics(ast: EngineNode, options: NodeSemanticsOptions): void {
+  const { optionalTypes, optionalFreeVariables } = options;
   forEachNode(ast, (node) => {
     switch (node.op) {
       case 'map':
@@ -65,9 +78,11 @@ export function applyNodeSemantics(ast: EngineNode, selections: boolean): void {
         break;
       case '.':
       case '.?':
-      case '[?]':
-        if (selections) markSelection(node);
+      case '[?]': {
+        const operand = (node.args as readonly EngineNode[])[0];
+        if (optionalTypes && !isOptionalFreeChain(operand, optionalFreeVariables)) markSelection(node);
         break;
+      }
       case '[]':
         markSelection(node);
         break;

@@ -119,6 +119,16 @@ describe('optional chaining through a schema-typed object (CRD rules)', () => {
     it(`${rule} → ${JSON.stringify(want)}`, () => assert.equal(evaluate(compile(rule, env), { self }), want));
   }
 
+  it('selects through an optional oldSelf (optionalOldSelf) as through any optional value', () => {
+    const optional = new CelEnvironmentSet({ libraries: versionedCelLibraries() }).extend(
+      crdValidationDeclarations(schema, { optionalOldSelf: true }),
+    ).newExpressions;
+    const rule = 'oldSelf.spec.replicas.orValue(0) <= self.spec.replicas';
+    assert.equal(evaluate(compile(rule, optional), { self, oldSelf: self }), true);
+    assert.equal(evaluate(compile(rule, optional), { self }), true);
+    assert.equal(evaluate(compile('oldSelf.spec.sub.s.hasValue()', optional), { self, oldSelf: self }), false);
+  });
+
   it("names the optional's value type when it has no fields, as cel-go does", () => {
     assert.throws(
       () => compile('self.?spec.replicas.x', env),

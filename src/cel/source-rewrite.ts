@@ -273,16 +273,26 @@ function placeholderFor(expression: string, length: number, index: number): stri
 /**
  * Parses `expression` with `engine`, rewriting it first when it holds syntax the engine lacks
  * (see the module comment), and installs cel-go's semantics where nodes need them
- * (node-semantics.ts). Parse errors are the engine's, at the original offsets.
+ * (node-semantics.ts; `optionalFreeVariables` are the environment's variables that never hold
+ * an optional value). Parse errors are the engine's, at the original offsets.
  */
-export function parseSource(engine: Environment, expression: string): ParseResult {
+export function parseSource(
+  engine: Environment,
+  expression: string,
+  optionalFreeVariables: ReadonlySet<string> = NONE,
+): ParseResult {
   const rewritten = needsRewrite(expression) ? rewriteSource(expression) : undefined;
   const parsed = engine.parse(rewritten?.text ?? expression);
   const ast = parsed.ast as unknown as EngineNode;
   if (rewritten !== undefined) applyFixups(ast, rewritten);
-  applyNodeSemantics(ast, engine.opts.enableOptionalTypes === true);
+  applyNodeSemantics(ast, {
+    optionalTypes: engine.opts.enableOptionalTypes === true,
+    optionalFreeVariables,
+  });
   return parsed;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 type Writable = { args: unknown };
 
