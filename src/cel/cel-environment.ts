@@ -71,6 +71,11 @@ export class CelEnvironment {
   readonly cache: ProgramCache;
   /** Whether list and map literals must be homogeneous (see homogeneous-literals.ts); true unless a test turns it off. */
   readonly homogeneousAggregateLiterals: boolean;
+  /**
+   * Declared variables whose type holds no optional type at any depth: a chain of fields selected
+   * from one never reaches an optional value, so it needs no optional-chaining check (node-semantics.ts).
+   */
+  readonly optionalFreeVariables: ReadonlySet<string>;
 
   constructor(parts: {
     readonly key: string;
@@ -82,6 +87,7 @@ export class CelEnvironment {
     readonly absentValues?: ReadonlyMap<string, unknown>;
     readonly cache: ProgramCache;
     readonly homogeneousAggregateLiterals?: boolean;
+    readonly optionalFreeVariables?: ReadonlySet<string>;
   }) {
     this.key = parts.key;
     this.engine = parts.engine;
@@ -92,5 +98,6 @@ export class CelEnvironment {
     this.absentValues = parts.absentValues ?? new Map();
     this.cache = parts.cache;
     this.homogeneousAggregateLiterals = parts.homogeneousAggregateLiterals ?? true;
+    this.optionalFreeVariables = parts.optionalFreeVariables ?? new Set();
   }
 }

@@ -123,9 +123,13 @@ function checkIssue(input: string, e: EngineError): { offset: number; message: s
     case 'cannot_index_type':
     case 'invalid_index_type':
       if (node.op === '.' || node.op === '.?') {
+        // cel-go names the type selected from: an optional operand's value type.
+        const operand = child(0)?.checkedType;
+        const selected =
+          operand?.kind === 'optional' && operand.valueType ? celGoType(operand.valueType) : typeOf(child(0));
         return {
           offset: dotBefore(input, node.pos),
-          message: `type '${typeOf(child(0))}' does not support field selection`,
+          message: `type '${selected}' does not support field selection`,
         };
       }
       return {

@@ -5,6 +5,7 @@ import type {
   EngineEvaluator,
   EngineHandler,
   EngineMacroCall,
+  EngineOverload,
   EngineRegistry,
 } from './engine-internals.js';
 
@@ -22,6 +23,11 @@ export type EnginePatch =
       /** The engine's signature of the overload, e.g. `list<V> + list<V>: list<V>`. */
       readonly signature: string;
       readonly wrap: (engine: EngineHandler) => EngineHandler;
+      /**
+       * The signature of another overload of the operator whose return type this one takes
+       * instead of its own (an engine declaration with the wrong result type).
+       */
+      readonly returnTypeOf?: string;
     }
   | {
       readonly table: 'function';
@@ -89,7 +95,7 @@ export class EnginePatcher {
       if (table === this.#global.operatorCandidates(patch.operator)) {
         throw new Error("CEL environment shares the engine's operator table: register an operator first");
       }
-      replace(table, patch.signature, patch.wrap);
+      replace(table, patch.signature, patch.wrap, patch.returnTypeOf);
     }
   }
 
@@ -110,7 +116,12 @@ export class EnginePatcher {
   }
 }
 
-function replace(table: EngineCandidates, signature: string, wrap: (engine: EngineHandler) => EngineHandler): void {
+function replace(
+  table: EngineCandidates,
+  signature: string,
+  wrap: (engine: EngineHandler) => EngineHandler,
+  returnTypeOf?: string,
+): void {
   const declarations = table.declarations;
   const i = declarations.findIndex((d) => d.signature === signature);
   if (i < 0) throw new Error(`CEL engine internals changed: no '${signature}' overload`);
@@ -118,10 +129,16 @@ function replace(table: EngineCandidates, signature: string, wrap: (engine: Engi
   if ((declaration.handler as PatchedHandler)[PATCHED]) return;
   const handler: PatchedHandler = wrap(declaration.handler);
   handler[PATCHED] = true;
-  // Same prototype and fields as the engine's frozen declaration; only the handler differs.
-  const copy = Object.freeze(
-    Object.assign(Object.create(Object.getPrototypeOf(declaration)), declaration, { handler }),
-  );
+  const changes: Record<string, unknown> = { handler };
+  if (returnTypeOf !== undefined) {
+    const other = declarations.find((d) => d.signature === returnTypeOf);
+    if (other === undefined) throw new Error(`CEL engine internals changed: no '${returnTypeOf}' overload`);
+    const returnType = (other as EngineOverload & { readonly returnType: unknown }).returnType;
+    // (The signature stays the engine's: patches find the declaration by it.)
+    changes.returnType = returnType;
+  }
+  // Same prototype and fields as the engine's frozen declaration; only the handler (and return type) differ.
+  const copy = Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(declaration)), declaration, changes));
   declarations[i] = copy;
   // A macro is also found through the table's `macro` (the parser expands it from there).
   const candidates = table as EngineCandidates & { macro?: unknown };

@@ -109,7 +109,9 @@ export class CelEnvironmentSet {
     const objectTypes = new Map<string, ReadonlyMap<string, SchemaField>>();
     const lazyInputs = new Map<string, LazyInput>();
     const absentValues = new Map<string, unknown>();
+    const optionalFreeVariables = new Set<string>();
     for (const v of declarations.variables) {
+      if (isOptionalFree(v.type)) optionalFreeVariables.add(v.name);
       const { celType, convert } = binding(env, v.type, { schemaTypes, objectFields, objectTypes });
       if (v.type.kind === 'schema' && v.type.optional) {
         env.registerVariable(v.name, `optional<${celType}>`);
@@ -135,7 +137,22 @@ export class CelEnvironmentSet {
       absentValues,
       cache: this.#cache,
       homogeneousAggregateLiterals: this.#homogeneousAggregateLiterals,
+      optionalFreeVariables,
     });
+  }
+}
+
+/** Whether values of a variable of this type never hold an optional value, at any depth. */
+function isOptionalFree(type: CelVariableType): boolean {
+  switch (type.kind) {
+    case 'schema':
+      return type.optional !== true;
+    case 'json':
+      return !(type.celType ?? 'dyn').includes('optional');
+    case 'native':
+      return !type.celType.includes('optional');
+    case 'object':
+      return Object.values(type.fields).every((t) => !t.includes('optional'));
   }
 }
 

@@ -1,5 +1,6 @@
 import { Optional } from '@marcbachmann/cel-js';
 import type { EngineChecker, EngineEvaluator, EngineNode, EngineScope, EngineType } from './engine-internals.js';
+import { buildMapLiteral } from './map-literals.js';
 
 /**
  * Optional entries of list and map literals, as cel-go has them with optional types: `[?x, y]`
@@ -93,26 +94,16 @@ function evaluate(ev: EngineEvaluator, macro: EntriesMacro, scope: EngineScope):
     }
     return out;
   }
-  const out = new Map<unknown, unknown>();
+  const out: (readonly [unknown, unknown])[] = [];
   const entries = node.args as readonly (readonly [EngineNode, EngineNode])[];
   for (let i = 0; i < entries.length; i++) {
     const k = ev.run(entries[i][0], scope);
     const v = ev.run(entries[i][1], scope);
-    if (!optional.has(i)) out.set(k, v);
+    if (!optional.has(i)) out.push([k, v]);
     else if (!(v instanceof Optional)) throw optionalExpected(ev, entries[i][1]);
-    else if (v.hasValue()) out.set(k, v.value());
+    else if (v.hasValue()) out.push([k, v.value()]);
   }
-  return toEngineMap(out);
-}
-
-/** The map as the engine builds a literal: a plain object (keys it must not set left out, as it does). */
-function toEngineMap(m: Map<unknown, unknown>): unknown {
-  const o: Record<string, unknown> = {};
-  for (const [k, v] of m) {
-    if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
-    o[String(k)] = v;
-  }
-  return o;
+  return buildMapLiteral(out, (message) => ev.createError('invalid_map_key', message, node));
 }
 
 /**

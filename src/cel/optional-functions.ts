@@ -1,4 +1,4 @@
-import { type Environment, Optional } from '@marcbachmann/cel-js';
+import { Environment, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import type { EngineChecker, EngineEvaluator, EngineMacroCall, EngineNode, EngineType } from './engine-internals.js';
 import { celEquals } from './library/cel-values.js';
@@ -12,7 +12,8 @@ import { SchemaObject, schemaJson } from './schema-object.js';
  * - `<optional>.optFlatMap(x, e)`: `e` (an optional) with `x` bound to the value, or none;
  * - `optional.ofNonZeroValue(v)`: none for the zero value of `v`'s type (`0`, `''`, `false`,
  *   `null`, empty bytes, list or map, the zero duration and the epoch), else `optional.of(v)`;
- * - `==` (and so `!=`) of two optionals: equal when both are none, or both hold equal values.
+ * - `==` (and so `!=`) of two optionals: equal when both are none, or both hold equal values;
+ * - `type(o)` of an optional and the type `optional_type`.
  */
 
 interface Checker extends EngineChecker {
@@ -130,6 +131,12 @@ export function isZeroValue(v: unknown): boolean {
   }
 }
 
+/** The type value `optional_type` (the engine's type values are instances of its unexported `Type`). */
+const OPTIONAL_TYPE: unknown = (() => {
+  const TypeValue = (new Environment().evaluate('int') as object).constructor as new (name: string) => unknown;
+  return new TypeValue('optional_type');
+})();
+
 /** Registers the functions and macros on `env`, which must have optional types enabled. */
 export function registerOptionalFunctions(env: Environment): void {
   env.registerFunction('optional.optMap(ast, ast): optional<dyn>', mapMacro(false) as never);
@@ -137,4 +144,6 @@ export function registerOptionalFunctions(env: Environment): void {
   env.registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', ((_: unknown, v: unknown) =>
     isZeroValue(v) ? Optional.none() : Optional.of(v)) as never);
   env.registerOperator('optional<dyn> == optional<dyn>', (a: unknown, b: unknown) => celEquals(a, b));
+  env.registerConstant('optional_type', 'type', OPTIONAL_TYPE);
+  env.registerFunction('type(optional<dyn>): type', () => OPTIONAL_TYPE);
 }

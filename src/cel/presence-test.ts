@@ -1,3 +1,4 @@
+import { Optional } from '@marcbachmann/cel-js';
 import type {
   EngineChecker,
   EngineEvaluator,
@@ -13,7 +14,9 @@ import { SchemaObject } from './schema-object.js';
  * `has(e.f)` where `e` is any expression (`has(self.items[0].name)`, `has({'a': 1}.a)`), as
  * cel-go allows; the engine accepts only a chain of fields from a variable, which it keeps
  * handling. `e` must be a map (`f` is a key present), an object (`f` is set; a property holding
- * `null` is not) or dynamic.
+ * `null` is not) or dynamic; or optional (`has(m.?a.b)`, `has(optional.of(m).c)`): false when
+ * none, else the test on the value. A chain with `.?` is always this macro's: the engine's
+ * `has()` answers on the optional itself.
  */
 
 interface Checker extends EngineChecker {
@@ -32,13 +35,14 @@ interface PresenceMacro {
 /** Whether the engine's own `has()` takes the argument: fields selected from a variable. */
 function engineHandles(arg: EngineNode | undefined): boolean {
   let node = arg;
-  while (node?.op === '.' || node?.op === '.?') node = (node.args as readonly EngineNode[])[0];
+  while (node?.op === '.') node = (node.args as readonly EngineNode[])[0];
   return node?.op === 'id';
 }
 
 function typeCheck(checker: Checker, macro: PresenceMacro, scope: EngineScope): EngineType {
   const type = checker.check(macro.operand, scope);
-  if (type.kind !== 'map' && type.kind !== 'message' && type.kind !== 'dyn') {
+  const kind = type.kind === 'optional' ? (type.valueType?.kind ?? 'dyn') : type.kind;
+  if (kind !== 'map' && kind !== 'message' && kind !== 'dyn' && kind !== 'param') {
     throw checker.createError(
       'invalid_macro_argument',
       `type '${checker.formatType(type)}' does not support field selection`,
@@ -50,6 +54,7 @@ function typeCheck(checker: Checker, macro: PresenceMacro, scope: EngineScope): 
 
 function present(ev: EngineEvaluator, macro: PresenceMacro, value: unknown): boolean {
   const field = (macro.select.args as readonly unknown[])[1] as string;
+  if (value instanceof Optional) return value.hasValue() && present(ev, macro, value.value());
   if (value instanceof Map) return value.get(field) !== undefined;
   if (value instanceof SchemaObject) return (value as unknown as Record<string, unknown>)[field] !== undefined;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {

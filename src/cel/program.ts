@@ -57,7 +57,7 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   if (cached) return cached;
   let parsed: ParseResult;
   try {
-    parsed = parseSource(env.engine, expression);
+    parsed = parseSource(env.engine, expression, env.optionalFreeVariables);
   } catch (e) {
     throw compileErrorFrom(expression, e);
   }

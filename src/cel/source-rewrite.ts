@@ -1,6 +1,7 @@
 import { type Environment, ParseError, type ParseResult } from '@marcbachmann/cel-js';
 import { forEachNode } from './ast-walk.js';
 import type { EngineNode } from './engine-internals.js';
+import { applyNodeSemantics } from './node-semantics.js';
 import { markOptionalEntries } from './optional-entries.js';
 
 /**
@@ -271,16 +272,27 @@ function placeholderFor(expression: string, length: number, index: number): stri
 
 /**
  * Parses `expression` with `engine`, rewriting it first when it holds syntax the engine lacks
- * (see the module comment). Parse errors are the engine's, at the original offsets.
+ * (see the module comment), and installs cel-go's semantics where nodes need them
+ * (node-semantics.ts; `optionalFreeVariables` are the environment's variables that never hold
+ * an optional value). Parse errors are the engine's, at the original offsets.
  */
-export function parseSource(engine: Environment, expression: string): ParseResult {
-  if (!needsRewrite(expression)) return engine.parse(expression);
-  const rewritten = rewriteSource(expression);
-  if (rewritten === undefined) return engine.parse(expression);
-  const parsed = engine.parse(rewritten.text);
-  applyFixups(parsed.ast as unknown as EngineNode, rewritten);
+export function parseSource(
+  engine: Environment,
+  expression: string,
+  optionalFreeVariables: ReadonlySet<string> = NONE,
+): ParseResult {
+  const rewritten = needsRewrite(expression) ? rewriteSource(expression) : undefined;
+  const parsed = engine.parse(rewritten?.text ?? expression);
+  const ast = parsed.ast as unknown as EngineNode;
+  if (rewritten !== undefined) applyFixups(ast, rewritten);
+  applyNodeSemantics(ast, {
+    optionalTypes: engine.opts.enableOptionalTypes === true,
+    optionalFreeVariables,
+  });
   return parsed;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 type Writable = { args: unknown };
 

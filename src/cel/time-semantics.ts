@@ -2,6 +2,7 @@ import { type Environment, EvaluationError } from '@marcbachmann/cel-js';
 import { Duration, type UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import type { EngineHandler } from './engine-internals.js';
 import type { EnginePatch } from './engine-patches.js';
+import { subMillisecondNanos, TIMESTAMP_NANOS_PATCHES } from './timestamp-nanos.js';
 
 /**
  * Timestamps, durations and conversions as cel-go has them where the engine differs or lacks:
@@ -16,22 +17,15 @@ import type { EnginePatch } from './engine-patches.js';
  *   `duration(duration)`, `int(uint)` (an error above the int range) and `string(bytes)` failing
  *   on invalid UTF-8.
  *
- * Timestamps stay the engine's millisecond `Date`s: nanoseconds are not kept.
+ * Timestamps stay the engine's millisecond `Date`s, with their nanoseconds below the millisecond
+ * alongside (timestamp-nanos.ts, which also has the timestamp arithmetic).
  */
 
 const TS = 'google.protobuf.Timestamp';
 const DUR = 'google.protobuf.Duration';
-const MIN_MS = -62135596800000;
-const MAX_MS = 253402300799999;
 const NANOS = 1_000_000_000n;
 const MAX_INT64 = 2n ** 63n - 1n;
 const MIN_INT64 = -(2n ** 63n);
-
-function timestampChecked(d: unknown): unknown {
-  const ms = d instanceof Date ? d.getTime() : Number.NaN;
-  if (!(ms >= MIN_MS && ms <= MAX_MS)) throw new EvaluationError('timestamp overflow');
-  return d;
-}
 
 function totalNanos(d: Duration): bigint {
   return d.seconds * NANOS + BigInt(d.nanos);
@@ -92,9 +86,7 @@ const zoneAccessor = ([name, read]: (typeof ACCESSORS)[number]): EnginePatch => 
 });
 
 export const TIME_PATCHES: readonly EnginePatch[] = [
-  operator('+', `${TS} + ${DUR}: ${TS}`, timestampChecked),
-  operator('-', `${TS} - ${DUR}: ${TS}`, timestampChecked),
-  operator('-', `${TS} - ${TS}: ${DUR}`, durationChecked),
+  ...TIMESTAMP_NANOS_PATCHES,
   operator('+', `${DUR} + ${DUR}: ${DUR}`, durationChecked),
   operator('-', `${DUR} - ${DUR}: ${DUR}`, durationChecked),
   {
@@ -130,7 +122,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Go's RFC 3339 with nanoseconds: the fraction without trailing zeros, `Z` for UTC. */
 export function formatTimestamp(d: Date): string {
   const iso = d.toISOString(); // 2009-02-13T23:31:30.000Z, or ±YYYYYY for years past 9999
-  const [whole, fraction = ''] = iso.slice(0, -1).split('.');
+  const [whole, millis = '000'] = iso.slice(0, -1).split('.');
+  const fraction = millis + String(subMillisecondNanos(d)).padStart(6, '0');
   const trimmed = fraction.replace(/0+$/, '');
   return `${whole}${trimmed ? `.${trimmed}` : ''}Z`;
 }

@@ -137,7 +137,7 @@ function deferred(node: EngineNode, meta: Meta): LenientMacro {
 export function parseUnchecked(expression: string, env: CelEnvironment): CelProgram {
   let parsed: ReturnType<typeof parseSource>;
   try {
-    parsed = parseSource(env.engine, expression);
+    parsed = parseSource(env.engine, expression, env.optionalFreeVariables);
   } catch (e) {
     throw compileErrorFrom(expression, e);
   }

@@ -99,7 +99,10 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
       const [operand, field] = n.args as [ASTNode, string];
       const o = walk(operand, bound, scope);
       const path = o.path ? [...o.path, field] : undefined;
-      return { cost: o.cost + COST.selectOrIdent, size: sizeAt(path, bound), path };
+      // A field of an optional value (`optional.of(m).c`) costs only its operand, as cel-go's
+      // estimator charges a selection on maps and objects only; `.?` is a call (one unit).
+      const own = n.op === '.' && isOptional(operand) ? 0 : COST.selectOrIdent;
+      return { cost: o.cost + own, size: sizeAt(path, bound), path };
     }
     case '[]':
     case '[?]': {
@@ -145,7 +148,8 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
     case 'rcall': {
       const [name, receiver, args] = n.args as [string, ASTNode, ASTNode[]];
       if (MACROS.has(name)) return macroCost(name, receiver, args, bound, scope);
-      const r = walk(receiver, bound, scope);
+      // `optional.of(x)`, `optional.none()`: a function of the namespace, not a variable read.
+      const r = isOptionalNamespace(receiver) ? NAMESPACE : walk(receiver, bound, scope);
       const walked = args.map((a) => walk(a, bound, scope));
       return callCost(name, r, walked);
     }
@@ -196,6 +200,17 @@ function macroCost(name: string, receiver: ASTNode, args: readonly ASTNode[], bo
   const elements = range.size ?? UNBOUNDED.list;
   const size = name === 'map' || name === 'filter' ? range.size : undefined;
   return { cost: range.cost + elements * perElement, size, path: undefined };
+}
+
+const NAMESPACE: Sized = { cost: 0, size: undefined, path: undefined };
+
+function isOptionalNamespace(node: ASTNode): boolean {
+  return node.op === 'id' && node.args === 'optional';
+}
+
+/** Whether the checker typed `node` optional. */
+function isOptional(node: ASTNode): boolean {
+  return (node as { readonly checkedType?: { readonly kind?: string } }).checkedType?.kind === 'optional';
 }
 
 function sum(xs: readonly Sized[]): number {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Environment } from '@marcbachmann/cel-js';
 import type { Schema } from '../../apis/schema/schema.js';
+import { CelEnvironmentSet } from '../environment-set.js';
+import { compile } from '../program.js';
 import { CostLimitError, checkEstimatedCost, costErrorMessage, ObjectCostBudget } from './cost-budget.js';
 import { estimateCost } from './cost-estimator.js';
 import { COST, UNBOUNDED } from './cost-model.js';
@@ -115,4 +117,27 @@ describe('CEL runtime budget', () => {
     assert.equal(budget.left, 0);
     assert.throws(() => budget.charge(ast('true'), {}, 'r4'), CostLimitError);
   });
+});
+
+describe('CEL cost estimate of optional constructs (cel-go: a literal costs its base and its entries; selecting a field of an optional value costs only the operand)', () => {
+  const env = new CelEnvironmentSet().extend({
+    name: 'optional-cost',
+    variables: [{ name: 'm', type: { kind: 'native', celType: 'map<string, map<string, string>>' } }],
+  }).newExpressions;
+  const bounds = schemaSizeBound({});
+  const cases: [expression: string, want: number][] = [
+    // base + optional.of(1) (one call) + 2 (a constant)
+    ['[?optional.of(1), 2]', COST.listCreateBase + COST.call],
+    // base + key (constant) + m.?a (m 1 + the optional selection, a call 1)
+    ["{?'k': m.?a}", COST.mapCreateBase + COST.selectOrIdent + COST.call],
+    // optional.of(m) (m 1 + call 1); `.c` on the optional adds nothing
+    ['optional.of(m).c', COST.selectOrIdent + COST.call],
+    // m.?a (2), then `.b` on the optional adds nothing
+    ['m.?a.b', COST.selectOrIdent + COST.call],
+    // a field of a map adds one
+    ['m.a', 2 * COST.selectOrIdent],
+  ];
+  for (const [expression, want] of cases) {
+    it(`${expression} → ${want}`, () => assert.equal(estimateCost(compile(expression, env).ast, bounds).cost, want));
+  }
 });

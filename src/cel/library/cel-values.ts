@@ -6,6 +6,7 @@
 import { type Environment, EvaluationError, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { compareGoStrings } from '../../util/go-strings.js';
+import { timestampNanos } from '../timestamp-nanos.js';
 
 /** The range of CEL's int (Go's int64) and the top of its uint (uint64). */
 export const INT64_MIN = -(2n ** 63n);
@@ -103,7 +104,7 @@ export function celCompare(a: unknown, b: unknown): -1 | 0 | 1 | undefined {
   if (typeof a === 'string' && typeof b === 'string') return sign(compareGoStrings(a, b));
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
-  if (a instanceof Date && b instanceof Date) return sign(a.getTime() - b.getTime());
+  if (a instanceof Date && b instanceof Date) return sign(Number(timestampNanos(a) - timestampNanos(b)));
   if (a instanceof Duration && b instanceof Duration) {
     if (a.seconds !== b.seconds) return a.seconds < b.seconds ? -1 : 1;
     return sign(a.nanos - b.nanos);
@@ -127,7 +128,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (x !== undefined || y !== undefined) return x !== undefined && y !== undefined && compareNumbers(x, y) === 0;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b) === 0;
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (a instanceof Date && b instanceof Date) return timestampNanos(a) === timestampNanos(b);
   if (a instanceof Duration && b instanceof Duration) return a.seconds === b.seconds && a.nanos === b.nanos;
   if (a instanceof Optional && b instanceof Optional) {
     if (!a.hasValue() || !b.hasValue()) return a.hasValue() === b.hasValue();
