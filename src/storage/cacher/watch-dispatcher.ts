@@ -7,19 +7,39 @@ import { type CacheWatcher, viewFor, type WatcherHost } from './watcher.js';
 const SCAN_FACTOR = 8;
 
 /**
+ * Deliveries made in one pass before the rest of a change's fan-out waits for the next turn of
+ * the event loop. The transport sends what a pass wrote when the pass ends, so with many
+ * watchers the first ones get the change while the later ones are still being written, instead
+ * of all of them waiting for the last.
+ */
+const DELIVERIES_PER_PASS = 128;
+
+/**
  * Fans the cacher's changes out to its watchers. Live watchers are grouped by prefix, so each
  * change costs one `startsWith` per distinct watched prefix plus one push per matching watcher:
  * no per-watcher promise chain, and a consumer that wakes up takes everything queued since.
  *
+ * A change reaching more than {@link DELIVERIES_PER_PASS} watchers is fanned out in passes of
+ * that many, one per turn of the event loop; changes that arrive meanwhile wait behind it, so
+ * every watcher still gets every change in revision order. A watcher that goes live meanwhile
+ * caught up from the buffer, which already holds the waiting changes, and skips them by position.
+ *
  * Bookmarks: {@link WatchDispatcher.tick} runs every bookmark interval; a live watcher that asked
  * for bookmarks, has nothing queued and received nothing during the whole previous interval gets
- * a BOOKMARK at the cache's revision, if that revision is newer than its position.
+ * a BOOKMARK at the cache's revision, if that revision is newer than its position. No bookmark is
+ * sent while a fan-out is under way (the cache's revision may be one a watcher has not got yet).
  */
 export class WatchDispatcher<T> implements WatcherHost<T> {
   private readonly live = new Map<string, Set<CacheWatcher<T>>>();
   private readonly all = new Set<CacheWatcher<T>>();
   private readonly bookmarking = new Set<CacheWatcher<T>>();
   private ticks = 1;
+  /** Changes waiting to be fanned out, oldest first; the first is under way when `targets` is set. */
+  private waiting: BufferedEvent<T>[] = [];
+  /** The watchers the change under way goes to, and how many of them have it. */
+  private targets: CacheWatcher<T>[] | undefined;
+  private delivered = 0;
+  private readonly resume = (): void => this.fanOut();
 
   constructor(private readonly buffer: () => EventBuffer<T>) {}
 
@@ -41,22 +61,75 @@ export class WatchDispatcher<T> implements WatcherHost<T> {
 
   /** Hands a change, just appended to the buffer, to every live watcher whose prefix matches. */
   dispatch(event: BufferedEvent<T>): void {
-    const key = event.key;
-    const tick = this.ticks;
-    for (const [prefix, watchers] of this.live) {
-      if (!key.startsWith(prefix)) continue;
-      for (const w of watchers) {
+    if (this.waiting.length > 0) {
+      // A fan-out is under way (or this is a re-entrant call from inside one): in order, after it.
+      this.waiting.push(event);
+      return;
+    }
+    const targets = this.targetsOf(event.key);
+    if (targets === undefined) {
+      // Few watchers: all of them now.
+      const tick = this.ticks;
+      for (const [prefix, watchers] of this.live) {
+        if (!event.key.startsWith(prefix)) continue;
+        for (const w of watchers) {
+          w.lastPushTick = tick;
+          w.deliver(event);
+        }
+      }
+      return;
+    }
+    this.waiting.push(event);
+    this.targets = targets;
+    this.delivered = 0;
+    this.fanOut();
+  }
+
+  /**
+   * The live watchers of `key`, when there are more than one pass delivers (`undefined` when
+   * fewer: the caller delivers directly, without a copy of the sets).
+   */
+  private targetsOf(key: string): CacheWatcher<T>[] | undefined {
+    let n = 0;
+    for (const [prefix, watchers] of this.live) if (key.startsWith(prefix)) n += watchers.size;
+    if (n <= DELIVERIES_PER_PASS) return undefined;
+    return this.liveOf(key);
+  }
+
+  /** One pass of the waiting fan-outs; schedules the next while any remain. */
+  private fanOut(): void {
+    let budget = DELIVERIES_PER_PASS;
+    while (this.waiting.length > 0) {
+      const event = this.waiting[0];
+      const targets = (this.targets ??= this.liveOf(event.key));
+      const tick = this.ticks;
+      while (this.delivered < targets.length) {
+        if (budget-- === 0) {
+          setImmediate(this.resume);
+          return;
+        }
+        const w = targets[this.delivered++];
         w.lastPushTick = tick;
         w.deliver(event);
       }
+      this.targets = undefined;
+      this.delivered = 0;
+      this.waiting.shift();
     }
+  }
+
+  /** Every live watcher of `key`, as a list. */
+  private liveOf(key: string): CacheWatcher<T>[] {
+    const out: CacheWatcher<T>[] = [];
+    for (const [prefix, watchers] of this.live) if (key.startsWith(prefix)) for (const w of watchers) out.push(w);
+    return out;
   }
 
   /** One bookmark interval passed; `revision` is the cache's revision. */
   tick(revision: bigint): void {
     const idleSince = this.ticks;
     this.ticks++;
-    if (this.bookmarking.size === 0) return;
+    if (this.bookmarking.size === 0 || this.waiting.length > 0) return;
     const bookmark: CacheBookmarkEvent = { type: 'BOOKMARK', revision };
     for (const w of this.bookmarking) {
       if (w.queued === 0 && w.lastPushTick < idleSince && revision > w.position) {
