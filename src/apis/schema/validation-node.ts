@@ -1,7 +1,7 @@
 import { INTEGER_FORMAT_BOUNDS, isBase64 } from './formats.js';
 import type { Schema } from './schema.js';
 import { customResourceFormatCheck } from './string-formats.js';
-import { parseTimestamp } from './time-format.js';
+import { isTimestamp } from './time-format.js';
 
 /** The JSON type a node accepts (`Any`: the schema names none; `None`: a type no value has). */
 export const Expect = {
@@ -170,7 +170,7 @@ function formatCheckOf(format: string): ((value: string) => boolean) | undefined
     case 'byte':
       return isBase64;
     case 'date-time':
-      return (value) => parseTimestamp(value) !== undefined;
+      return isTimestamp;
     default:
       return customResourceFormatCheck(format);
   }
