@@ -106,4 +106,58 @@ describe('resource informer over the in-process client', () => {
     ac.abort();
     await informer.stopped();
   });
+
+  it('leaves out of a watched add the handlers that say, from the shared object, they ignore it', async () => {
+    const ac = new AbortController();
+    const f = await registryFixture({ watchCache: true, signal: ac.signal });
+    await f.createNamespace('a');
+    const cms = f.registry('configmaps');
+    const served = f.resources.all().find((r) => r.def.resource === 'configmaps')!;
+    const informer = new ResourceInformer({
+      client: inProcessResourceClient(served, new ControllerClient(informerIdentity(ORCH_DOMAIN), alwaysAllow)),
+      logger: silentLogger,
+      signal: ac.signal,
+    });
+    const picky: string[] = [];
+    const all: string[] = [];
+    const mentioned: boolean[] = [];
+    informer.addHandlers({
+      onAdd: (o) => picky.push(o.metadata.name ?? ''),
+      ignoresAdd: (shared) => {
+        const says = shared.mentions?.('"keep"');
+        if (says !== undefined) mentioned.push(says);
+        return says === false;
+      },
+    });
+    informer.addHandlers({ onAdd: (o) => all.push(o.metadata.name ?? '') });
+    informer.start();
+    await informer.synced();
+    const cases: { name: string; data?: Record<string, string>; wanted: boolean }[] = [
+      { name: 'plain', wanted: false },
+      { name: 'keyed', data: { keep: 'yes' }, wanted: true },
+      { name: 'in-a-value', data: { note: 'keep' }, wanted: true },
+      { name: 'prefix-only', data: { keeper: 'x' }, wanted: false },
+    ];
+    for (const c of cases) {
+      await cms.create(
+        f.ctx('a'),
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: c.name }, ...(c.data ? { data: c.data } : {}) },
+        { dryRun: false },
+      );
+    }
+    await waitFor('every add', () => all.length === cases.length);
+    assert.deepEqual(
+      all,
+      cases.map((c) => c.name),
+      'a handler without the test sees every add',
+    );
+    assert.deepEqual(
+      picky,
+      cases.filter((c) => c.wanted).map((c) => c.name),
+    );
+    assert.equal(mentioned.length, cases.length, 'the objects of the watch cache tell without decoding');
+    assert.equal(informer.list('a').length, cases.length, 'ignored adds are still cached');
+    ac.abort();
+    await informer.stopped();
+  });
 });

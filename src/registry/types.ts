@@ -10,6 +10,17 @@ export interface CreateOptions {
   readonly fieldManager?: string;
 }
 
+/** A created object, with its response JSON when that was made from the bytes written. */
+export interface CreatedObject {
+  readonly obj: ApiObject;
+  /**
+   * The compact JSON (with the trailing newline of a response body) a read of the new object
+   * serves from the watch cache: the stored bytes with the resourceVersion written in. Absent
+   * after a dry run, a conversion, or when the bytes need Go's escaping.
+   */
+  readonly json?: Uint8Array;
+}
+
 export interface GetOptions {
   /** `resourceVersion` query: unset = most recent, `0` = any, else not older than. */
   readonly resourceVersion?: string;
@@ -169,6 +180,8 @@ export interface UpdatedObject {
 /** The generic registry of one resource, as the handlers use it. */
 export interface ResourceStore {
   create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject>;
+  /** The same create as `create`, with the response JSON made from the bytes written. */
+  createWithJson?(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<CreatedObject>;
   get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject>;
   /**
    * The same read as `get`, as an encoded object when the watch cache serves it from its bytes

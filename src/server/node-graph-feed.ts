@@ -53,7 +53,7 @@ export async function feedNodeGraph(o: NodeGraphFeedOptions): Promise<void> {
       logger: o.logger,
       signal: o.signal,
     });
-    informer.addHandlers({ onAdd: h.onAdd, onUpdate: h.onUpdate, onDelete: h.onDelete });
+    informer.addHandlers({ onAdd: h.onAdd, ignoresAdd: h.ignoresAdd, onUpdate: h.onUpdate, onDelete: h.onDelete });
     informer.start();
     informers.push(informer);
   }

@@ -26,6 +26,31 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/**
+ * What the walk needs of an object schema, computed once per (immutable) schema: its properties
+ * that are or may hold quantities, and its map-entry schema when that may.
+ */
+interface QuantityFacts {
+  readonly props: ReadonlyMap<string, Schema>;
+  readonly extra: Schema | undefined;
+}
+
+const factsMemo = new WeakMap<Schema, QuantityFacts>();
+
+function factsOf(schema: Schema): QuantityFacts {
+  let facts = factsMemo.get(schema);
+  if (facts === undefined) {
+    const props = new Map<string, Schema>();
+    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+      if (isQuantitySchema(sub) || holdsQuantities(sub)) props.set(name, sub);
+    }
+    const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+    facts = { props, extra: extra && (isQuantitySchema(extra) || holdsQuantities(extra)) ? extra : undefined };
+    factsMemo.set(schema, facts);
+  }
+  return facts;
+}
+
 function walk(schema: Schema, value: unknown): void {
   if (Array.isArray(value)) {
     const items = schema.items;
@@ -37,13 +62,18 @@ function walk(schema: Schema, value: unknown): void {
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const [key, child] of Object.entries(value)) {
-    const sub =
-      schema.properties?.[key] ??
-      (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
-    if (!sub) continue;
+  const facts = factsOf(schema);
+  // In the object's order (the first malformed quantity met is the one reported); a key the
+  // schema declares, or an entry of a map, that can hold no quantity is passed over.
+  for (const key of Object.keys(value)) {
+    let sub = facts.props.get(key);
+    if (sub === undefined) {
+      if (facts.extra === undefined || schema.properties?.[key] !== undefined) continue;
+      sub = facts.extra;
+    }
+    const child = value[key];
     if (isQuantitySchema(sub)) value[key] = canonical(child);
-    else if (child !== null && typeof child === 'object' && holdsQuantities(sub)) walk(sub, child);
+    else if (child !== null && typeof child === 'object') walk(sub, child);
   }
 }
 

@@ -60,11 +60,18 @@ export function canonicalizeTimestamps(schema: Schema, obj: unknown): void {
     return;
   }
   if (!isPlainObject(obj)) return;
-  const props = schema.properties;
-  const extra = factsOf(schema).extra;
-  for (const key of Object.keys(obj)) {
-    const sub = props !== undefined && Object.hasOwn(props, key) ? props[key] : extra;
-    if (sub !== undefined && obj[key] !== undefined) obj[key] = canonicalValue(sub, obj[key]);
+  const facts = factsOf(schema);
+  if (facts.extraHoldsTimestamps) {
+    const props = schema.properties;
+    for (const key of Object.keys(obj)) {
+      const sub = props !== undefined && Object.hasOwn(props, key) ? props[key] : facts.extra;
+      if (sub !== undefined && obj[key] !== undefined) obj[key] = canonicalValue(sub, obj[key]);
+    }
+    return;
+  }
+  // Only the properties that may hold a timestamp can change: the others are not visited.
+  for (const [name, sub] of facts.timestamped) {
+    if (Object.hasOwn(obj, name) && obj[name] !== undefined) obj[name] = canonicalValue(sub, obj[name]);
   }
 }
 
@@ -94,6 +101,10 @@ function canonicalValue(schema: Schema, value: unknown): unknown {
 interface SchemaFacts {
   readonly defaulted: readonly (readonly [string, Schema])[];
   readonly extra: Schema | undefined;
+  /** The properties whose values may hold a timestamp. */
+  readonly timestamped: readonly (readonly [string, Schema])[];
+  /** Whether map entries (`extra`) may hold a timestamp. */
+  readonly extraHoldsTimestamps: boolean;
 }
 
 const factsMemo = new WeakMap<Schema, SchemaFacts>();
@@ -101,10 +112,14 @@ const factsMemo = new WeakMap<Schema, SchemaFacts>();
 function factsOf(schema: Schema): SchemaFacts {
   let facts = factsMemo.get(schema);
   if (facts === undefined) {
-    const extra = schema.additionalProperties;
+    const additional = schema.additionalProperties;
+    const extra = additional && typeof additional === 'object' ? additional : undefined;
+    const props = Object.entries(schema.properties ?? {});
     facts = {
-      defaulted: Object.entries(schema.properties ?? {}).filter(([, p]) => p.default !== undefined),
-      extra: extra && typeof extra === 'object' ? extra : undefined,
+      defaulted: props.filter(([, p]) => p.default !== undefined),
+      extra,
+      timestamped: props.filter(([, p]) => holdsTimestamps(p)),
+      extraHoldsTimestamps: extra !== undefined && holdsTimestamps(extra),
     };
     factsMemo.set(schema, facts);
   }

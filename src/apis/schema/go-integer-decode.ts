@@ -1,6 +1,7 @@
 import { INTEGER_FORMAT_BOUNDS } from './formats.js';
 import { isPlainObject } from './json-value.js';
 import type { Schema } from './schema.js';
+import { reachTest } from './schema-reach.js';
 
 /**
  * Why kube-apiserver's decoder could not read `value` into the compiled-in Go type `schema`
@@ -16,20 +17,37 @@ import type { Schema } from './schema.js';
  * type mismatches are left to schema validation. Pure.
  */
 export function goIntegerDecodeError(schema: Schema, value: unknown): string | undefined {
-  return visit(schema, value, { struct: structName(schema), fields: [] });
+  if (!holdsBoundedIntegers(schema)) return undefined;
+  return visit(schema, value, { structs: [structName(schema)], fields: [] });
 }
 
+/**
+ * Where the walk is: the JSON names of the struct fields from the root, and for each depth of
+ * that path the innermost struct's name (`structs[0]` is the root's). Pushed and popped as the
+ * walk goes, so that a value whose integers fit costs no path; the message is made on error.
+ */
 interface Where {
-  readonly struct: string;
-  readonly fields: readonly string[];
+  readonly structs: string[];
+  readonly fields: string[];
 }
+
+/** A number of an `int32`/`int64` field (not int-or-string): the only values checked. */
+function isBoundedInteger(schema: Schema): boolean {
+  if (schema.type !== 'integer' || schema['x-orch-int-or-string']) return false;
+  const format = schema.format;
+  return format !== undefined && INTEGER_FORMAT_BOUNDS[format] !== undefined;
+}
+
+/** Whether a value of a schema may hold a checked integer: the walk skips subtrees that cannot. */
+const holdsBoundedIntegers = reachTest(isBoundedInteger);
 
 function visit(schema: Schema, value: unknown, where: Where): string | undefined {
   if (typeof value === 'number' || typeof value === 'bigint') return integerError(schema, value, where);
   if (Array.isArray(value)) {
-    if (!schema.items) return undefined;
+    const items = schema.items;
+    if (!items || !holdsBoundedIntegers(items)) return undefined;
     for (const item of value) {
-      const err = visit(schema.items, item, where);
+      const err = visit(items, item, where);
       if (err) return err;
     }
     return undefined;
@@ -38,13 +56,22 @@ function visit(schema: Schema, value: unknown, where: Where): string | undefined
   const properties = schema.properties;
   const values = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
   if (!properties && !values) return undefined;
-  const struct = structName(schema) || where.struct;
+  const struct = structName(schema) || where.structs[where.structs.length - 1]!;
+  const valuesChecked = values !== undefined && holdsBoundedIntegers(values);
   for (const key of Object.keys(value)) {
     const field = properties && Object.hasOwn(properties, key) ? properties[key] : undefined;
     // Go names struct fields in the path, never map keys.
-    const err = field
-      ? visit(field, value[key], { struct, fields: [...where.fields, key] })
-      : values && visit(values, value[key], where);
+    let err: string | undefined;
+    if (field) {
+      if (!holdsBoundedIntegers(field)) continue;
+      where.fields.push(key);
+      where.structs.push(struct);
+      err = visit(field, value[key], where);
+      where.fields.pop();
+      where.structs.pop();
+    } else if (valuesChecked) {
+      err = visit(values, value[key], where);
+    }
     if (err) return err;
   }
   return undefined;
@@ -56,10 +83,10 @@ function integerError(schema: Schema, value: number | bigint, where: Where): str
   const bounds = format === undefined ? undefined : INTEGER_FORMAT_BOUNDS[format];
   if (!bounds || (typeof value === 'number' && !Number.isInteger(value))) return undefined;
   if (value >= bounds[0] && value <= bounds[1]) return undefined;
-  return `json: cannot unmarshal number ${value} into Go struct field ${where.struct}.${where.fields.join('.')} of type ${format}`;
+  const struct = where.structs[where.structs.length - 1];
+  return `json: cannot unmarshal number ${value} into Go struct field ${struct}.${where.fields.join('.')} of type ${format}`;
 }
 
-/** The Go struct name: the last segment of the type's OpenAPI name. */
 function structName(schema: Schema): string {
   const name = schema['x-orch-type-name'] ?? '';
   return name.slice(name.lastIndexOf('.') + 1);

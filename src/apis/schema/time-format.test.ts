@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalTimestamp, goTimeString, microTimeFromDate, parseTimestamp, timeFromDate } from './time-format.js';
+import {
+  canonicalTimestamp,
+  goTimeString,
+  isTimestamp,
+  microTimeFromDate,
+  parseTimestamp,
+  timeFromDate,
+} from './time-format.js';
 
 describe('parseTimestamp', () => {
   const valid = [
@@ -25,6 +32,10 @@ describe('parseTimestamp', () => {
   ];
   for (const v of valid) it(`accepts ${v}`, () => assert.ok(parseTimestamp(v)));
   for (const v of invalid) it(`rejects ${JSON.stringify(v)}`, () => assert.equal(parseTimestamp(v), undefined));
+  it('isTimestamp says what parseTimestamp does', () => {
+    const more = ['2024-04-31T00:00:00Z', '2024-13-01T00:00:00Z', '2024-00-10T00:00:00Z', '2024-01-01T00:00:00-00:60'];
+    for (const v of [...valid, ...invalid, ...more]) assert.equal(isTimestamp(v), parseTimestamp(v) !== undefined, v);
+  });
 });
 
 describe('canonical forms', () => {

@@ -39,6 +39,21 @@ export function parseTimestamp(value: string): ParsedTimestamp | undefined {
   return { epochSeconds: d.getTime() / 1000 - offsetSeconds, fraction: m[7] ?? '' };
 }
 
+/**
+ * Whether `value` is an RFC 3339 timestamp by Go's range rules: exactly when
+ * {@link parseTimestamp} parses it, without making the parsed value (validation asks only this).
+ */
+export function isTimestamp(value: string): boolean {
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return false;
+  return m[8] === 'Z' || (Number(m[10]) <= 23 && Number(m[11]) <= 59);
+}
+
 function isoSeconds(p: ParsedTimestamp): string {
   return new Date(p.epochSeconds * 1000).toISOString().slice(0, 19);
 }

@@ -1,8 +1,8 @@
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { childPath, indexPath } from './field-path.js';
-import { INTEGER_FORMAT_BOUNDS, stringMatchesFormat } from './formats.js';
 import { canonicalJson, isPlainObject, jsonEqual, jsonTypeName } from './json-value.js';
 import type { Schema } from './schema.js';
+import { Expect, type ValidationNode, validationNode } from './validation-node.js';
 
 /**
  * Validates a decoded JSON value against a structural schema and returns every field error, in
@@ -25,7 +25,7 @@ import type { Schema } from './schema.js';
  */
 export function validateAgainstSchema(schema: Schema, obj: unknown, path = ''): FieldError[] {
   const errs: FieldError[] = [];
-  walk(schema, obj, new PathStack(path), errs);
+  walk(validationNode(schema), obj, new PathStack(path), errs);
   return errs;
 }
 
@@ -36,7 +36,7 @@ export function validateAgainstSchema(schema: Schema, obj: unknown, path = ''): 
  */
 export function validateValueAgainstSchema(schema: Schema, value: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  walk(schema, value, new PathStack(path, true), errs);
+  walk(validationNode(schema), value, new PathStack(path, true), errs);
   return errs;
 }
 
@@ -71,28 +71,26 @@ class PathStack {
   }
 }
 
-function typeLabel(schema: Schema): string | undefined {
-  if (schema['x-orch-int-or-string']) return 'integer,string';
-  return schema.type;
-}
-
-function hasExpectedType(schema: Schema, value: unknown): boolean {
-  if (schema['x-orch-int-or-string']) return typeof value === 'string' || isInteger(value);
-  switch (schema.type) {
-    case undefined:
+function hasExpectedType(node: ValidationNode, value: unknown): boolean {
+  switch (node.expect) {
+    case Expect.Any:
       return true;
-    case 'object':
+    case Expect.IntOrString:
+      return typeof value === 'string' || isInteger(value);
+    case Expect.Object:
       return isPlainObject(value);
-    case 'array':
+    case Expect.Array:
       return Array.isArray(value);
-    case 'string':
+    case Expect.String:
       return typeof value === 'string';
-    case 'boolean':
+    case Expect.Boolean:
       return typeof value === 'boolean';
-    case 'integer':
+    case Expect.Integer:
       return isInteger(value);
-    case 'number':
+    case Expect.Number:
       return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint';
+    default:
+      return false;
   }
 }
 
@@ -101,26 +99,29 @@ function isInteger(value: unknown): boolean {
   return Number.isInteger(value) || typeof value === 'bigint';
 }
 
-function walk(schema: Schema, value: unknown, path: PathStack, errs: FieldError[]): void {
+function walk(node: ValidationNode, value: unknown, path: PathStack, errs: FieldError[]): void {
   if (value === undefined) return;
-  const label = typeLabel(schema);
+  const label = node.label;
   if (value === null) {
-    if (!schema.nullable && label) errs.push(typeError(path, label, 'null'));
+    if (!node.nullable && label) errs.push(typeError(path, label, 'null'));
     return;
   }
-  if (!hasExpectedType(schema, value)) {
+  if (!hasExpectedType(node, value)) {
     errs.push(typeError(path, label ?? '', jsonTypeName(value)));
     return;
   }
-  if (schema.allOf || schema.anyOf || schema.oneOf || schema.not) validateComposition(schema, value, path, errs);
-  if (schema.enum && !schema.enum.some((allowed) => jsonEqual(allowed, value))) {
-    const supported = schema.enum.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  if (node.composed) validateComposition(node.schema, value, path, errs);
+  const allowed = node.enumValues;
+  if (allowed !== undefined && !allowed.some((a) => jsonEqual(a, value))) {
+    const supported = allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
     errs.push(fieldErrors.notSupported(String(path), value, supported));
   }
-  if (typeof value === 'string') validateString(schema, value, path, errs);
-  else if (typeof value === 'number' || typeof value === 'bigint') validateNumber(schema, value, path, errs);
-  else if (Array.isArray(value)) validateArray(schema, value, path, errs);
-  else if (isPlainObject(value)) validateObject(schema, value, path, errs);
+  if (typeof value === 'string') {
+    if (node.checksString) validateString(node, value, path, errs);
+  } else if (typeof value === 'number' || typeof value === 'bigint') {
+    if (node.checksNumber) validateNumber(node, value, path, errs);
+  } else if (Array.isArray(value)) validateArray(node, value, path, errs);
+  else if (isPlainObject(value)) validateObject(node, value, path, errs);
 }
 
 function typeError(path: PathStack, expected: string, actual: string): FieldError {
@@ -138,50 +139,42 @@ function codePoints(value: string): number {
   return n;
 }
 
-function validateString(schema: Schema, value: string, stack: PathStack, errs: FieldError[]): void {
-  if (schema.format && !stringMatchesFormat(schema.format, value)) {
+function validateString(node: ValidationNode, value: string, stack: PathStack, errs: FieldError[]): void {
+  if (node.format !== undefined && node.formatCheck !== undefined && !node.formatCheck(value)) {
     errs.push(
       fieldErrors.typeInvalid(
         String(stack),
         value,
-        `${stack.message()} in body must be of type ${schema.format}: ${JSON.stringify(value)}`,
+        `${stack.message()} in body must be of type ${node.format}: ${JSON.stringify(value)}`,
       ),
     );
   }
   // A string has at most as many code points as UTF-16 units: count only when that can matter.
-  if (schema.maxLength !== undefined && value.length > schema.maxLength && codePoints(value) > schema.maxLength)
-    errs.push(fieldErrors.tooLong(String(stack), schema.maxLength));
-  if (schema.minLength !== undefined && codePoints(value) < schema.minLength) {
+  const { maxLength, minLength } = node;
+  if (maxLength !== undefined && value.length > maxLength && codePoints(value) > maxLength)
+    errs.push(fieldErrors.tooLong(String(stack), maxLength));
+  if (minLength !== undefined && codePoints(value) < minLength) {
     errs.push(
       fieldErrors.invalid(
         String(stack),
         value,
-        `${stack.message()} in body should be at least ${schema.minLength} chars long`,
+        `${stack.message()} in body should be at least ${minLength} chars long`,
       ),
     );
   }
-  if (schema.pattern !== undefined && !patternOf(schema as Schema & { pattern: string }).test(value)) {
-    errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body should match '${schema.pattern}'`));
+  if (node.pattern !== undefined && !node.patternRegExp().test(value)) {
+    errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body should match '${node.pattern}'`));
   }
 }
 
-function validateNumber(schema: Schema, value: number | bigint, stack: PathStack, errs: FieldError[]): void {
-  if (schema.multipleOf !== undefined && !isMultipleOf(value, schema.multipleOf)) {
+function validateNumber(node: ValidationNode, value: number | bigint, stack: PathStack, errs: FieldError[]): void {
+  const { multipleOf, min, max, minExclusive, maxExclusive } = node;
+  if (multipleOf !== undefined && !isMultipleOf(value, multipleOf)) {
     errs.push(
-      fieldErrors.invalid(
-        String(stack),
-        value,
-        `${stack.message()} in body should be a multiple of ${schema.multipleOf}`,
-      ),
+      fieldErrors.invalid(String(stack), value, `${stack.message()} in body should be a multiple of ${multipleOf}`),
     );
   }
-  const bounds = schema.format ? INTEGER_FORMAT_BOUNDS[schema.format] : undefined;
-  if (bounds === undefined && schema.minimum === undefined && schema.maximum === undefined) return;
-  const min = maxOf(schema.minimum, bounds?.[0]);
-  const max = minOf(schema.maximum, bounds?.[1]);
-  // An exclusive bound applies to the schema's own limit, not to a format's range.
-  const minExclusive = schema.exclusiveMinimum === true && min === schema.minimum;
-  const maxExclusive = schema.exclusiveMaximum === true && max === schema.maximum;
+  if (!node.hasBounds) return;
   if (min !== undefined && (value < min || (minExclusive && value === min))) {
     const bound = minExclusive ? 'greater than' : 'greater than or equal to';
     errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body should be ${bound} ${min}`));
@@ -201,47 +194,20 @@ function isMultipleOf(value: number | bigint, factor: number): boolean {
   return Math.abs(q - r) / Math.max(Math.abs(q) + Math.abs(r), Number.MIN_VALUE) < 1e-9;
 }
 
-/** Each schema's pattern is compiled once (schemas are immutable once built). */
-const patternMemo = new WeakMap<Schema, RegExp>();
-
-function patternOf(schema: Schema & { pattern: string }): RegExp {
-  let re = patternMemo.get(schema);
-  if (re === undefined) {
-    re = new RegExp(schema.pattern, 'u');
-    patternMemo.set(schema, re);
+function validateArray(node: ValidationNode, value: unknown[], stack: PathStack, errs: FieldError[]): void {
+  const { maxItems, minItems } = node;
+  if (maxItems !== undefined && value.length > maxItems) {
+    errs.push(fieldErrors.tooMany(String(stack), value.length, maxItems));
   }
-  return re;
-}
-
-type Bound = number | bigint | undefined;
-
-function maxOf(a: Bound, b: Bound): Bound {
-  if (a === undefined) return b;
-  return b === undefined || a > b ? a : b;
-}
-
-function minOf(a: Bound, b: Bound): Bound {
-  if (a === undefined) return b;
-  return b === undefined || a < b ? a : b;
-}
-
-function validateArray(schema: Schema, value: unknown[], stack: PathStack, errs: FieldError[]): void {
-  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    errs.push(fieldErrors.tooMany(String(stack), value.length, schema.maxItems));
-  }
-  if (schema.minItems !== undefined && value.length < schema.minItems) {
+  if (minItems !== undefined && value.length < minItems) {
     errs.push(
-      fieldErrors.invalid(
-        String(stack),
-        value,
-        `${stack.message()} in body should have at least ${schema.minItems} items`,
-      ),
+      fieldErrors.invalid(String(stack), value, `${stack.message()} in body should have at least ${minItems} items`),
     );
   }
-  if (schema.uniqueItems && new Set(value.map(canonicalJson)).size !== value.length) {
+  if (node.uniqueItems && new Set(value.map(canonicalJson)).size !== value.length) {
     errs.push(fieldErrors.invalid(String(stack), value, `${stack.message()} in body shouldn't contain duplicates`));
   }
-  const items = schema.items;
+  const items = node.items();
   if (items) {
     for (let i = 0; i < value.length; i++) {
       stack.push(i);
@@ -249,16 +215,13 @@ function validateArray(schema: Schema, value: unknown[], stack: PathStack, errs:
       stack.pop();
     }
   }
-  validateListType(schema, value, stack, errs);
+  if (node.listType !== undefined && value.length >= 2) validateListType(node, value, stack, errs);
 }
 
 /** `set` lists hold no duplicate values; `map` lists hold no two items with the same keys. */
-function validateListType(schema: Schema, value: unknown[], stack: PathStack, errs: FieldError[]): void {
-  const listType = schema['x-orch-list-type'];
-  if (listType !== 'set' && listType !== 'map') return;
-  if (schema['x-orch-list-duplicates'] === 'allowed') return;
-  if (value.length < 2) return;
-  const keys = schema['x-orch-list-map-keys'] ?? [];
+function validateListType(node: ValidationNode, value: unknown[], stack: PathStack, errs: FieldError[]): void {
+  const listType = node.listType;
+  const keys = node.listMapKeys;
   const seen = new Set<string>();
   value.forEach((item, i) => {
     let identity: unknown = item;
@@ -272,33 +235,43 @@ function validateListType(schema: Schema, value: unknown[], stack: PathStack, er
   });
 }
 
-function validateObject(schema: Schema, value: Record<string, unknown>, stack: PathStack, errs: FieldError[]): void {
-  if (schema.maxProperties !== undefined || schema.minProperties !== undefined) {
+function validateObject(
+  node: ValidationNode,
+  value: Record<string, unknown>,
+  stack: PathStack,
+  errs: FieldError[],
+): void {
+  const { maxProperties, minProperties } = node;
+  if (maxProperties !== undefined || minProperties !== undefined) {
     const count = Object.keys(value).length;
-    if (schema.maxProperties !== undefined && count > schema.maxProperties) {
-      errs.push(fieldErrors.tooMany(String(stack), count, schema.maxProperties));
+    if (maxProperties !== undefined && count > maxProperties) {
+      errs.push(fieldErrors.tooMany(String(stack), count, maxProperties));
     }
-    if (schema.minProperties !== undefined && count < schema.minProperties) {
+    if (minProperties !== undefined && count < minProperties) {
       errs.push(
         fieldErrors.invalid(
           String(stack),
           value,
-          `${stack.message()} in body should have at least ${schema.minProperties} properties`,
+          `${stack.message()} in body should have at least ${minProperties} properties`,
         ),
       );
     }
   }
-  const props = schema.properties;
-  const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  if (props !== undefined || extra !== undefined) {
+  const props = node.props;
+  if (props !== undefined || node.hasExtra) {
     // Errors come out in the schema's property order, then map entries in the object's order.
-    const present = props === undefined ? [] : presentProperties(props, value);
-    for (const name of present) {
-      stack.push(name);
-      walk(props![name]!, value[name], stack, errs);
-      stack.pop();
+    if (props !== undefined) {
+      const present = presentProperties(node, value);
+      for (let i = 0; i < present.length; i++) {
+        const index = present[i]!;
+        const name = node.propNames[index]!;
+        stack.push(name);
+        walk(node.property(index), value[name], stack, errs);
+        stack.pop();
+      }
     }
-    if (extra !== undefined) {
+    if (node.hasExtra) {
+      const extra = node.extra();
       for (const key in value) {
         if (props !== undefined && Object.hasOwn(props, key)) continue;
         stack.push(key);
@@ -307,44 +280,37 @@ function validateObject(schema: Schema, value: Record<string, unknown>, stack: P
       }
     }
   }
-  for (const name of schema.required ?? []) {
+  const required = node.required;
+  for (let i = 0; i < required.length; i++) {
+    const name = required[i]!;
     if (value[name] === undefined) errs.push(fieldErrors.required(childPath(String(stack), name)));
   }
 }
 
 /**
- * The schema properties `value` holds, in the schema's order. A value usually holds a few of its
- * schema's many properties: the smaller side is iterated.
+ * Positions (in {@link ValidationNode.propNames}) of the schema properties `value` holds, in the
+ * schema's order. A value usually holds a few of its schema's many properties: the smaller side
+ * is iterated.
  */
-function presentProperties(props: Readonly<Record<string, Schema>>, value: Record<string, unknown>): string[] {
-  const order = propertyOrder(props);
-  const out: string[] = [];
+function presentProperties(node: ValidationNode, value: Record<string, unknown>): number[] {
+  const names = node.propNames;
+  const out: number[] = [];
   const keys = Object.keys(value);
-  if (keys.length * 4 < order.names.length) {
-    for (const key of keys) if (value[key] !== undefined && order.index.has(key)) out.push(key);
-    if (out.length > 1) out.sort((a, b) => order.index.get(a)! - order.index.get(b)!);
+  if (keys.length * 4 < names.length) {
+    const index = node.propIndex;
+    for (const key of keys) {
+      if (value[key] === undefined) continue;
+      const at = index.get(key);
+      if (at !== undefined) out.push(at);
+    }
+    if (out.length > 1) out.sort((a, b) => a - b);
     return out;
   }
-  for (const name of order.names) if (value[name] !== undefined && Object.hasOwn(value, name)) out.push(name);
-  return out;
-}
-
-interface PropertyOrder {
-  readonly names: readonly string[];
-  readonly index: ReadonlyMap<string, number>;
-}
-
-/** Property names of a schema with their positions, computed once per (immutable) schema. */
-const orderMemo = new WeakMap<object, PropertyOrder>();
-
-function propertyOrder(props: Readonly<Record<string, Schema>>): PropertyOrder {
-  let order = orderMemo.get(props);
-  if (order === undefined) {
-    const names = Object.keys(props);
-    order = { names, index: new Map(names.map((n, i) => [n, i])) };
-    orderMemo.set(props, order);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (value[name] !== undefined && Object.hasOwn(value, name)) out.push(i);
   }
-  return order;
+  return out;
 }
 
 /**
@@ -358,7 +324,7 @@ function validateComposition(schema: Schema, value: unknown, stack: PathStack, e
   const junctorError = (message: string) => fieldErrors.invalid(stack.base || '<nil>', '', message);
   const run = (sub: Schema): FieldError[] => {
     const out: FieldError[] = [];
-    walk(sub, value, stack, out);
+    walk(validationNode(sub), value, stack, out);
     return out;
   };
   if (schema.anyOf && schema.anyOf.length > 0) {

@@ -7,6 +7,11 @@ export interface GraphHandlers {
   onAdd(obj: ApiObject): void;
   onUpdate(oldObj: ApiObject, newObj: ApiObject): void;
   onDelete(obj: ApiObject): void;
+  /**
+   * True when `onAdd` would do nothing with an object, told from its encoded form without
+   * decoding it (`mentions` is false when the object's JSON does not contain `text`).
+   */
+  ignoresAdd?(encoded: { mentions?(text: string): boolean }): boolean;
 }
 
 /** How the populator reads objects. */
@@ -44,6 +49,8 @@ export function graphPopulator(
       onAdd: (pod) => {
         if (nodeNameOf(pod) !== '') setPod(pod);
       },
+      // A pod that names no node (not yet scheduled) is not recorded.
+      ignoresAdd: (shared) => shared.mentions?.('"nodeName"') === false,
       onUpdate: (old, pod) => {
         const node = nodeNameOf(pod);
         if (node === '') {

@@ -48,6 +48,14 @@ export interface SharedObject {
   readonly object: ApiObject;
   /** `<namespace>/<name>` (`/<name>` for a cluster-scoped object), when known without decoding. */
   readonly namespacedName?: string;
+  /** The object's `metadata.resourceVersion` as a number, when known without decoding. */
+  readonly modRevision?: bigint;
+  /**
+   * False when the object's JSON does not contain `text`, told from its encoded form without
+   * decoding it: then no key is spelled `text` (given with its quotes, `"nodeName"`); true when
+   * it may be.
+   */
+  mentions?(text: string): boolean;
 }
 
 export interface ClientObjectList {

@@ -1,9 +1,15 @@
 import type { ApiObject } from '../../apis/object.js';
-import type { ApiResource } from '../api/api-client.js';
+import type { ApiResource, SharedObject } from '../api/api-client.js';
 
 /** Callbacks for changes an informer observes; they run synchronously and must not throw. */
 export interface InformerHandlers {
   onAdd?(obj: ApiObject): void;
+  /**
+   * True when `onAdd` would do nothing with this shared object (told without decoding it, see
+   * `SharedObject.mentions`): the add is not delivered to this handler, and an object no handler
+   * wants is not decoded.
+   */
+  ignoresAdd?(shared: SharedObject): boolean;
   onUpdate?(oldObj: ApiObject, newObj: ApiObject): void;
   onDelete?(obj: ApiObject): void;
 }

@@ -41,6 +41,16 @@ function objectOf(held: Held): ApiObject {
   return isShared(held) ? held.object : held;
 }
 
+/** Whether `h` says it ignores the add of `shared` (a failing test counts as no). */
+function wantsNoAdd(h: InformerHandlers, shared: SharedObject): boolean {
+  if (!h.onAdd) return true;
+  try {
+    return h.ignoresAdd?.(shared) === true;
+  } catch {
+    return false;
+  }
+}
+
 function isShared(held: Held): held is SharedObject {
   // Decoded API objects carry `metadata`; a shared object exposes only its decoded `object`.
   return !('metadata' in held);
@@ -204,9 +214,13 @@ export class ResourceInformer implements Informer {
     try {
       for await (const ev of stream) {
         if (ev.type === 'ERROR') throw new WatchErrorEvent(ev);
-        rv = ev.object.metadata.resourceVersion ?? rv;
+        // A shared object tells its key and revision without being decoded.
+        const shared = ev.encoded;
+        const revision = shared?.modRevision;
+        rv = revision !== undefined ? revision.toString() : (ev.object.metadata.resourceVersion ?? rv);
         if (ev.type === 'BOOKMARK') continue;
-        const key = keyOf(ev.object);
+        const key =
+          shared?.namespacedName !== undefined && revision !== undefined ? shared.namespacedName : keyOf(ev.object);
         if (ev.type === 'DELETED') {
           const old = this.cache.get(key);
           this.cache.delete(key);
@@ -227,17 +241,22 @@ export class ResourceInformer implements Informer {
     this.cache.set(key, held);
     // The same shared object is the same object at the same resourceVersion: nothing changed.
     if (old === held || this.handlers.length === 0) return;
-    const obj = objectOf(held);
     if (!old) {
-      this.emit((h) => h.onAdd?.(obj));
+      // Handlers that can tell from the shared object that the add means nothing to them are
+      // skipped; when all are, the object is not decoded.
+      const wanted = isShared(held) ? this.handlers.filter((h) => !wantsNoAdd(h, held)) : this.handlers;
+      if (wanted.length === 0) return;
+      const obj = objectOf(held);
+      this.emit((h) => h.onAdd?.(obj), wanted);
       return;
     }
+    const obj = objectOf(held);
     const before = objectOf(old);
     if (before.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit((h) => h.onUpdate?.(before, obj));
   }
 
-  private emit(call: (h: InformerHandlers) => void): void {
-    for (const h of this.handlers) {
+  private emit(call: (h: InformerHandlers) => void, handlers: readonly InformerHandlers[] = this.handlers): void {
+    for (const h of handlers) {
       try {
         call(h);
       } catch (e) {

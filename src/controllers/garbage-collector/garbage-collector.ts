@@ -110,6 +110,9 @@ async function runGarbageCollector(ctx: ControllerContext, syncTimeoutMs: number
     if (!client) return;
     informer.addHandlers({
       onAdd: (obj) => observe(nodeOf(client, obj)),
+      // A new object without owners that is not being deleted has no place in the graph.
+      ignoresAdd: (shared) =>
+        shared.mentions?.('"ownerReferences"') === false && shared.mentions('"deletionTimestamp"') === false,
       onUpdate: (_old, obj) => observe(nodeOf(client, obj)),
       onDelete: forget,
     });

@@ -157,8 +157,12 @@ async function dispatch(
       const directive = fieldValidationOf(req, 'CreateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
       addWarnings(ctx, withDedupedOwnerReferences(body.obj as ApiObject, body.warnings));
-      const created = await store.create(ctx, body.obj as ApiObject, { dryRun, fieldManager: manager });
-      return writeCreated(req, cfg, def, created);
+      const options = { dryRun, fieldManager: manager };
+      if (store.createWithJson) {
+        const created = await store.createWithJson(ctx, body.obj as ApiObject, options);
+        return writeCreated(req, cfg, def, created.obj, created.json);
+      }
+      return writeCreated(req, cfg, def, await store.create(ctx, body.obj as ApiObject, options));
     }
     case 'update': {
       // PUT and PATCH address one object: kube has no such route on a collection.

@@ -324,18 +324,25 @@ export function writeSuccessStatus(
 /**
  * The answer of a create (201 Created): the object, or the `Status` some creates answer with
  * (bindings, evictions), whose `code` is 201 unless it carries its own (kube writes HTTP 201 and
- * leaves a failure code in the body for the client to read).
+ * leaves a failure code in the body for the client to read). `json`, the object's compact JSON
+ * made from the bytes written (see `CreatedObject`), is the body of a plain JSON answer.
  */
 export function writeCreated(
   req: ApiRequest,
   cfg: ResponseConfig,
   def: ResourceDefinition,
   obj: ApiObject,
+  json?: Uint8Array,
 ): BodyResponse {
   if (obj.kind === 'Status' && obj.apiVersion === 'v1') {
     const status = { ...(obj as unknown as Status) };
     if (!status.code) status.code = 201;
     return writeSuccessStatus(req, cfg, status, 201);
+  }
+  if (json !== undefined) {
+    // The object's compact JSON made from the bytes written (as a read serves them): no encoding.
+    const media = negotiate(req, cfg, def);
+    if (isPlainJson(media)) return finish(req, cfg, 201, media, asBuffer(json), {});
   }
   return writeObject(req, cfg, def, 201, obj);
 }

@@ -211,6 +211,18 @@ export class CachedObject implements EncodedObject {
     return obj;
   }
 
+  /**
+   * False when the stored bytes (JSON as the store writes it) do not contain `text`: then no key
+   * of the object is spelled `text` (given with its quotes, `"nodeName"`). True when they do, and
+   * always for objects converted when read (their bytes are not the object served).
+   */
+  mentions(text: string): boolean {
+    const codec = this.type.codec;
+    if (codec.async || codec.convertsOnRead) return true;
+    const bytes = this.bytesNow();
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(text) >= 0;
+  }
+
   /** `metadata.labels` (an empty record when there are none). */
   labels(): Readonly<Record<string, string>> {
     this.labelsMemo ??= this.object.metadata.labels ?? NO_LABELS;

@@ -4,13 +4,14 @@ import type { ApiObject } from '../../apis/object.js';
 import { apiVersionOf } from '../../apis/resource-definition.js';
 import { KeyExistsError } from '../../storage/errors.js';
 import { formatTime } from '../../util/clock.js';
-import type { CreateOptions, RequestContext } from '../types.js';
+import type { CreatedObject, CreateOptions, RequestContext } from '../types.js';
 import { admitWrite, validateWrite } from './admission-calls.js';
 import { generateName } from './names.js';
 import { checkObjectIdentity } from './object-checks.js';
 import { keyFor, type RegistryContext, validatedKind } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { shownAfterWrite, storedForm } from './stored-conversion.js';
+import { servedJsonOfStored } from './stored-json.js';
 import { withFinish } from './write-hooks.js';
 
 // kube retries a create with a generated name a few times when the name collides.
@@ -26,6 +27,19 @@ export async function createObject(
   input: ApiObject,
   o: CreateOptions,
 ): Promise<ApiObject> {
+  return (await createObjectWithJson(rc, ctx, input, o)).obj;
+}
+
+/**
+ * {@link createObject}, and the created object's response JSON made from the bytes written
+ * (see `CreatedObject`) when they are the object as served.
+ */
+export async function createObjectWithJson(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  input: ApiObject,
+  o: CreateOptions,
+): Promise<CreatedObject> {
   const refused = rc.def.strategy.refuseCreate?.();
   if (refused !== undefined) {
     throw new StatusError(405, 'MethodNotAllowed', refused, { group: rc.def.group, kind: rc.def.resource });
@@ -77,7 +91,7 @@ async function storeCreated(
   ctx: RequestContext,
   obj: ApiObject,
   o: { readonly dryRun: boolean; readonly wantsGeneratedName: boolean },
-): Promise<ApiObject> {
+): Promise<CreatedObject> {
   const meta = obj.metadata;
   for (let attempt = 1; ; attempt++) {
     const key = keyFor(rc, ctx.namespace, meta.name ?? '');
@@ -88,11 +102,16 @@ async function storeCreated(
       if (o.dryRun) {
         const existing = await rc.store.get(key, { signal: ctx.signal });
         if (existing) throw new KeyExistsError(key);
-        return obj;
+        return { obj };
       }
-      const { revision } = await rc.store.create(key, form?.value ?? rc.codec.encode(obj), ctx.signal);
+      const value = form?.value ?? rc.codec.encode(obj);
+      const { revision } = await rc.store.create(key, value, ctx.signal);
       meta.resourceVersion = revision.toString();
-      return form ? await shownAfterWrite(rc, form, revision, ctx.signal) : obj;
+      if (form) return { obj: await shownAfterWrite(rc, form, revision, ctx.signal) };
+      // The answer is what a read of the new object serves: the written bytes, when they are
+      // the object in this version, with the resourceVersion written in (no second encoding).
+      const json = rc.codec.convertsOnRead ? undefined : servedJsonOfStored(value, revision, '\n');
+      return json ? { obj, json } : { obj };
     } catch (e) {
       if (e instanceof KeyExistsError && o.wantsGeneratedName && attempt < GENERATE_NAME_ATTEMPTS) {
         meta.name = generateName(meta.generateName!);

@@ -1,6 +1,7 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import type {
+  CreatedObject,
   CreateOptions,
   DeleteOptions,
   EncodedObject,
@@ -17,7 +18,7 @@ import type {
 import { getEncodedFromCache, getFromCache, listFromCache } from './cached-read.js';
 import { watchFromCache } from './cached-watch.js';
 import { createSubresourceObject } from './computed-create.js';
-import { createObject } from './create.js';
+import { createObject, createObjectWithJson } from './create.js';
 import { deleteObject } from './delete.js';
 import { deleteCollection } from './delete-collection.js';
 import { collectionDeleteOptions } from './delete-options.js';
@@ -35,6 +36,9 @@ export class GenericRegistry implements ResourceStore {
 
   create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject> {
     return createObject(this.rc, ctx, obj, o);
+  }
+  createWithJson(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<CreatedObject> {
+    return createObjectWithJson(this.rc, ctx, obj, o);
   }
   createSubresource(
     ctx: RequestContext,

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { encodeJsonCompact } from '../../encoding/index.js';
 import { stringifyJson } from '../../util/json-text.js';
 import { CachedObject, RecentlyDecoded } from './cached-object.js';
-import { findMetadataEnd, needsGoEscaping } from './stored-json.js';
+import { findMetadataEnd, needsGoEscaping, servedJsonOfStored } from './stored-json.js';
 import { decodeStored, encodeStored, storedCodec } from './stored-object.js';
 
 const bytes = (s: string) => Buffer.from(s);
@@ -134,5 +134,33 @@ describe('stored JSON', () => {
     void c.object;
     assert.notEqual(a.object, first, 'decoded again after two others');
     assert.deepEqual(a.object, first);
+  });
+
+  it('serves a stored value as a read does: the resourceVersion written last into metadata, then the suffix', () => {
+    const cases: { name: string; obj: Record<string, unknown> }[] = [
+      {
+        name: 'metadata with fields',
+        obj: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', uid: 'u' }, spec: {} },
+      },
+      { name: 'empty metadata', obj: { kind: 'ConfigMap', metadata: {}, data: { k: 'v' } } },
+      { name: 'metadata not first', obj: { kind: 'X', spec: { metadata: { x: 1 } }, metadata: { name: 'm' } } },
+      { name: 'big integer', obj: { kind: 'X', metadata: { name: 'n' }, spec: { n: 2n ** 70n } } },
+    ];
+    for (const c of cases) {
+      const stored = encodeStored(c.obj as never);
+      const served = servedJsonOfStored(stored, 4321n, '\n');
+      const want = `${encodeJsonCompact(decodeStored({ key: '/k', modRevision: 4321n, createRevision: 1n, value: stored }))}\n`;
+      assert.equal(served?.toString(), want, c.name);
+    }
+  });
+
+  it('leaves to the encoder the values Go escapes and values without a metadata object', () => {
+    const cases: [string, string][] = [
+      ['html characters', '{"metadata":{"name":"a"},"data":{"k":"<b>"}}'],
+      ['line separator', '{"metadata":{"name":"a"},"data":{"k":"\u2028"}}'],
+      ['no metadata', '{"kind":"X"}'],
+      ['metadata not an object', '{"metadata":"x"}'],
+    ];
+    for (const [name, text] of cases) assert.equal(servedJsonOfStored(bytes(text), 7n), undefined, name);
   });
 });

@@ -132,3 +132,25 @@ export function needsGoEscaping(b: Uint8Array): boolean {
     buf.indexOf(LINE_SEPARATOR) >= 0 || buf.indexOf(PARAGRAPH_SEPARATOR) >= 0 || buf.indexOf(ESCAPED_SURROGATE) >= 0
   );
 }
+
+/**
+ * The compact JSON a response carries for an object stored as `stored` at `revision`, then
+ * `suffix` (ASCII): the stored bytes with `"resourceVersion":"<revision>"` written last into
+ * `metadata`, as a read from the watch cache serves them. Undefined when the bytes cannot go out
+ * as they are (Go's encoder escapes something in them, or no `metadata` object is found).
+ * Only for bytes that are the object as served (no storage-version conversion).
+ */
+export function servedJsonOfStored(stored: Uint8Array, revision: bigint, suffix = ''): Buffer | undefined {
+  if (stored[0] === 0xef || needsGoEscaping(stored)) return undefined;
+  const end = findMetadataEnd(stored);
+  if (end === undefined) return undefined;
+  const member = `${end.empty ? '' : ','}"resourceVersion":"${revision}"`;
+  const out = Buffer.allocUnsafe(stored.length + member.length + suffix.length);
+  out.set(stored.subarray(0, end.close), 0);
+  let at = end.close;
+  at += out.write(member, at, 'latin1');
+  out.set(stored.subarray(end.close), at);
+  at += stored.length - end.close;
+  if (suffix) out.write(suffix, at, 'latin1');
+  return out;
+}

@@ -30,15 +30,23 @@ const ADMIN: UserInfo = { name: 'admin', groups: ['system:masters', 'system:auth
 
 /**
  * The built-in registries over a fresh in-memory store, built by the resource factory as the
- * server builds them (NamespaceLifecycle admission, field tracking), without watch caches. For
+ * server builds them (NamespaceLifecycle admission, field tracking), without watch caches unless asked. For
  * tests of the registry and of the controllers without an HTTP server.
  */
 export async function registryFixture(
-  opts: { allowUnsafeMalformedObjectDeletion?: boolean; clock?: Clock; coordinatedLeaderElection?: boolean } = {},
+  opts: {
+    allowUnsafeMalformedObjectDeletion?: boolean;
+    clock?: Clock;
+    coordinatedLeaderElection?: boolean;
+    /** Serve reads and watches from watch caches, as the server does (default false). */
+    watchCache?: boolean;
+    /** Stops the registries' background work (the watch caches) when it aborts. */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<RegistryFixture> {
   const store = new MemoryStore();
   const defs = builtinResources({ coordinatedLeaderElection: opts.coordinatedLeaderElection });
-  const signal = new AbortController().signal;
+  const signal = opts.signal ?? new AbortController().signal;
   const ctx = (namespace = ''): RequestContext =>
     internalRequestContext({ user: ADMIN, signal, verb: '', group: '', version: 'v1', resource: '', namespace });
   let resources: ResourceSet | undefined;
@@ -66,7 +74,7 @@ export async function registryFixture(
       uid: randomUUID,
       admission,
       domain: ORCH_DOMAIN,
-      watchCache: false,
+      watchCache: opts.watchCache ?? false,
       allowUnsafeMalformedObjectDeletion: opts.allowUnsafeMalformedObjectDeletion,
     }),
     signal,
