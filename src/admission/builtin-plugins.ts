@@ -13,7 +13,10 @@ import { TAINT_NODES_BY_CONDITION, taintNodesByCondition } from './plugins/taint
 
 /** What the built-in plugins need from the server. */
 export interface BuiltinPluginDeps {
+  /** A current read of namespaces. */
   readonly namespaceLookup: NamespaceLookup;
+  /** A read of namespaces from the watch cache, tried first (see namespaceLifecycle). */
+  readonly cachedNamespaceLookup?: NamespaceLookup;
   readonly immortalNamespaces: readonly string[];
   /** Resources created without an existing namespace (the access reviews). */
   readonly namespaceExemptResources?: readonly { readonly group: string; readonly resource: string }[];
@@ -41,6 +44,7 @@ export const BUILTIN_ADMISSION_PLUGINS: PluginCatalogue<BuiltinPluginDeps> = {
       factory: (d) =>
         namespaceLifecycle({
           lookup: d.namespaceLookup,
+          cachedLookup: d.cachedNamespaceLookup,
           immortal: d.immortalNamespaces,
           exempt: d.namespaceExemptResources,
         }),

@@ -143,12 +143,15 @@ export function buildApiServer(d: ApiServerDeps): ApiServer {
   const authorizer = d.authorization ? d.authorization.build(modules) : buildAuthorizer(modes, modules);
   let resources: ResourceSet | undefined;
   const currentObjects = resourceSetReader(() => resources, { consistent: true });
+  const cachedObjects = resourceSetReader(() => resources);
   const builtin = buildAdmission(
     BUILTIN_ADMISSION_PLUGINS,
     { enable: d.enableAdmissionPlugins, disable: d.disableAdmissionPlugins },
     {
-      // Admission reads the namespace current, not from the watch cache: one just created counts.
+      // Admission reads the namespace from the watch cache, and current when the cache may lag:
+      // one just created (not in the cache yet) or just deleted (still active there) counts.
       namespaceLookup: (name, signal) => currentObjects.get(NAMESPACES, '', name, signal),
+      cachedNamespaceLookup: (name, signal) => cachedObjects.get(NAMESPACES, '', name, signal),
       immortalNamespaces: immortalNamespaces(d.domain),
       namespaceExemptResources: [{ group: d.domain.group('authorization'), resource: 'localsubjectaccessreviews' }],
       priorityClasses: priorityClassLister(() => resources, d.domain),
