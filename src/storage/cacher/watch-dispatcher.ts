@@ -101,7 +101,8 @@ export class WatchDispatcher<T> implements WatcherHost<T> {
     let budget = DELIVERIES_PER_PASS;
     while (this.waiting.length > 0) {
       const event = this.waiting[0];
-      const targets = (this.targets ??= this.liveOf(event.key));
+      this.targets ??= this.liveOf(event.key);
+      const targets = this.targets;
       const tick = this.ticks;
       while (this.delivered < targets.length) {
         if (budget-- === 0) {
