@@ -50,7 +50,12 @@ function engineHandles(arg: EngineNode | undefined): boolean {
  * cel-go's lookup of the tested field: on an object type (or an optional of one) with declared
  * fields, an undeclared field is a compile error (`undefined field`).
  */
-function checkField(checker: Checker, macro: PresenceMacro, scope: EngineScope, type: EngineType): void {
+function checkField(
+  checker: Checker,
+  macro: { readonly select: EngineNode },
+  scope: EngineScope,
+  type: EngineType,
+): void {
   const target = type.kind === 'optional' ? type.valueType : type;
   if (target?.kind === 'message') checker.checkAccessOnType(macro.select, scope, target, false);
 }
@@ -92,27 +97,36 @@ function evaluate(ev: EngineEvaluator, macro: PresenceMacro, scope: EngineScope)
  * optional value (`has(oldSelf.spec.x)` with an optional `oldSelf`, a macro variable holding
  * optionals) this module's evaluation, as the engine's answers on the optional itself.
  */
-function chainMacro(engine: EngineMacro, operand: EngineNode, select: EngineNode): EngineMacro {
-  let own = false;
-  const macro = {
-    ...engine,
-    operand,
-    select,
-    async: false,
-    typeCheck(checker: Checker, m: EngineMacro, scope: EngineScope): EngineType {
-      const type = checker.check(operand, scope);
-      if (type.kind !== 'optional') {
-        checkField(checker, macro, scope, type);
-        return engine.typeCheck(checker, m, scope);
-      }
-      own = true;
-      return typeCheck(checker, macro, scope);
-    },
-    evaluate(ev: EngineEvaluator, m: EngineMacro, scope: EngineScope): unknown {
-      return own ? evaluate(ev, macro, scope) : engine.evaluate(ev, m, scope);
-    },
-  };
-  return macro;
+class ChainPresence {
+  /** Whether the chain passes through an optional value (this module evaluates it). */
+  own = false;
+  /** Read and written by the engine's macro. */
+  readonly args: readonly EngineNode[];
+  macroHasProps: unknown = undefined;
+  readonly async = false;
+
+  constructor(
+    readonly engine: EngineMacro & { readonly args: readonly EngineNode[] },
+    readonly operand: EngineNode,
+    readonly select: EngineNode,
+  ) {
+    this.args = engine.args;
+  }
+
+  typeCheck(checker: Checker, macro: ChainPresence, scope: EngineScope): EngineType {
+    const type = checker.check(macro.operand, scope);
+    if (type.kind !== 'optional') {
+      checkField(checker, macro, scope, type);
+      return macro.engine.typeCheck(checker, macro as unknown as EngineMacro, scope);
+    }
+    macro.own = true;
+    return typeCheck(checker, macro as unknown as PresenceMacro, scope);
+  }
+
+  evaluate(ev: EngineEvaluator, macro: ChainPresence, scope: EngineScope): unknown {
+    if (macro.own) return evaluate(ev, macro as unknown as PresenceMacro, scope);
+    return macro.engine.evaluate(ev, macro as unknown as EngineMacro, scope);
+  }
 }
 
 /** Extends the engine's `has()` macro to any operand. */
@@ -132,7 +146,7 @@ export const PRESENCE_PATCHES: readonly EnginePatch[] = [
         const macro: PresenceMacro = { operand, select, async: false, typeCheck, evaluate };
         return macro;
       }
-      return chainMacro(engine(call) as EngineMacro, operand, select);
+      return new ChainPresence(engine(call) as ChainPresence['engine'], operand, select);
     },
   },
 ];
