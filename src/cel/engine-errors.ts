@@ -20,15 +20,6 @@ export function undeclaredReference(expression: string, offset: number, name: st
   return new CelCompileError(expression, [{ ...lineAndColumn(expression, offset), message: undeclared(name) }]);
 }
 
-/** cel-go's `undefined field` compile error for the field selection `select` (`x.f`), found by this layer. */
-export function undefinedField(expression: string, select: EngineNode): CelCompileError {
-  const offset = dotBefore(expression, select.pos);
-  const field = (select.args as readonly unknown[])[1];
-  return new CelCompileError(expression, [
-    { ...lineAndColumn(expression, offset), message: `undefined field '${field}'` },
-  ]);
-}
-
 /** The evaluation error for `error`, thrown by the engine (or a value conversion) while evaluating. */
 export function evaluationErrorFrom(error: unknown): CelEvaluationError {
   if (error instanceof CelEvaluationError) return error;

@@ -21,6 +21,13 @@ import { SchemaObject } from './schema-object.js';
 
 interface Checker extends EngineChecker {
   formatType(type: EngineType): string;
+  checkAccessOnType(node: EngineNode, scope: EngineScope, type: EngineType, allowMissing: boolean): EngineType;
+}
+
+/** The engine's own `has()` macro (a chain of fields from a variable). */
+interface EngineMacro {
+  typeCheck(checker: Checker, macro: EngineMacro, scope: EngineScope): EngineType;
+  evaluate(ev: EngineEvaluator, macro: EngineMacro, scope: EngineScope): unknown;
 }
 
 interface PresenceMacro {
@@ -39,8 +46,23 @@ function engineHandles(arg: EngineNode | undefined): boolean {
   return node?.op === 'id';
 }
 
+/**
+ * cel-go's lookup of the tested field: on an object type (or an optional of one) with declared
+ * fields, an undeclared field is a compile error (`undefined field`).
+ */
+function checkField(
+  checker: Checker,
+  macro: { readonly select: EngineNode },
+  scope: EngineScope,
+  type: EngineType,
+): void {
+  const target = type.kind === 'optional' ? type.valueType : type;
+  if (target?.kind === 'message') checker.checkAccessOnType(macro.select, scope, target, false);
+}
+
 function typeCheck(checker: Checker, macro: PresenceMacro, scope: EngineScope): EngineType {
   const type = checker.check(macro.operand, scope);
+  checkField(checker, macro, scope, type);
   const kind = type.kind === 'optional' ? (type.valueType?.kind ?? 'dyn') : type.kind;
   if (kind !== 'map' && kind !== 'message' && kind !== 'dyn' && kind !== 'param') {
     throw checker.createError(
@@ -69,6 +91,44 @@ function evaluate(ev: EngineEvaluator, macro: PresenceMacro, scope: EngineScope)
   return value instanceof Promise ? value.then((v) => present(ev, macro, v)) : present(ev, macro, value);
 }
 
+/**
+ * The engine's macro for a chain of fields from a variable, checked as cel-go checks it: the
+ * tested field must be declared on an object type; and when the chain passes through an
+ * optional value (`has(oldSelf.spec.x)` with an optional `oldSelf`, a macro variable holding
+ * optionals) this module's evaluation, as the engine's answers on the optional itself.
+ */
+class ChainPresence {
+  /** Whether the chain passes through an optional value (this module evaluates it). */
+  own = false;
+  /** Read and written by the engine's macro. */
+  readonly args: readonly EngineNode[];
+  macroHasProps: unknown = undefined;
+  readonly async = false;
+
+  constructor(
+    readonly engine: EngineMacro & { readonly args: readonly EngineNode[] },
+    readonly operand: EngineNode,
+    readonly select: EngineNode,
+  ) {
+    this.args = engine.args;
+  }
+
+  typeCheck(checker: Checker, macro: ChainPresence, scope: EngineScope): EngineType {
+    const type = checker.check(macro.operand, scope);
+    if (type.kind !== 'optional') {
+      checkField(checker, macro, scope, type);
+      return macro.engine.typeCheck(checker, macro as unknown as EngineMacro, scope);
+    }
+    macro.own = true;
+    return typeCheck(checker, macro as unknown as PresenceMacro, scope);
+  }
+
+  evaluate(ev: EngineEvaluator, macro: ChainPresence, scope: EngineScope): unknown {
+    if (macro.own) return evaluate(ev, macro as unknown as PresenceMacro, scope);
+    return macro.engine.evaluate(ev, macro as unknown as EngineMacro, scope);
+  }
+}
+
 /** Extends the engine's `has()` macro to any operand. */
 export const PRESENCE_PATCHES: readonly EnginePatch[] = [
   {
@@ -80,10 +140,13 @@ export const PRESENCE_PATCHES: readonly EnginePatch[] = [
     wrap: (engine) => (call) => {
       const { args } = call as EngineMacroCall;
       const select = args[0];
-      if (select?.op !== '.' || engineHandles(select)) return engine(call);
+      if (select?.op !== '.') return engine(call);
       const operand = (select.args as readonly EngineNode[])[0];
-      const macro: PresenceMacro = { operand, select, async: false, typeCheck, evaluate };
-      return macro;
+      if (!engineHandles(select)) {
+        const macro: PresenceMacro = { operand, select, async: false, typeCheck, evaluate };
+        return macro;
+      }
+      return new ChainPresence(engine(call) as ChainPresence['engine'], operand, select);
     },
   },
 ];

@@ -1,7 +1,7 @@
 import { TypeError as EngineTypeError, type ParseResult } from '@marcbachmann/cel-js';
 import { forEachNode } from './ast-walk.js';
 import type { CelEnvironment } from './cel-environment.js';
-import { compileErrorFrom, evaluationErrorFrom, undeclaredReference, undefinedField } from './engine-errors.js';
+import { compileErrorFrom, evaluationErrorFrom, undeclaredReference } from './engine-errors.js';
 import type { EngineNode } from './engine-internals.js';
 import { specializeInputs } from './input-access.js';
 import { fromCel } from './json-values.js';
@@ -67,10 +67,6 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   const checked = parsed.check();
   if (!checked.valid) throw compileErrorFrom(expression, checked.error);
 
-  // (A presence test needs the word `has` in the text: most expressions skip the walk.)
-  if (env.objectFields.size > 0 && /\bhas\b/.test(expression)) {
-    checkPresenceTests(expression, env, parsed.ast as unknown as EngineNode);
-  }
   let program: CelProgram;
   try {
     program = new CelProgram(expression, env, parsed);
@@ -81,23 +77,6 @@ export function compile(expression: string, env: CelEnvironment): CelProgram {
   }
   env.cache.set(env.key, expression, program);
   return program;
-}
-
-/**
- * `has(x.f)` where `x` is of an object type without field `f` is a compile error in cel-go
- * (`undefined field`); the engine checks only the root variable and answers `false` at run time.
- * The operand is checked on its own (skipped when it needs a comprehension's variable).
- */
-function checkPresenceTests(expression: string, env: CelEnvironment, ast: EngineNode): void {
-  forEachNode(ast, (node) => {
-    if (node.op !== 'call' || (node.args as readonly unknown[])[0] !== 'has') return;
-    const select = ((node.args as readonly unknown[])[1] as readonly EngineNode[])[0];
-    if (select?.op !== '.') return;
-    const [operand, field] = select.args as [EngineNode, string];
-    const checked = env.engine.check(expression.slice(operand.start, operand.end));
-    const fields = checked.valid && checked.type !== undefined ? env.objectFields.get(checked.type) : undefined;
-    if (fields && !fields.has(field)) throw undefinedField(expression, select);
-  });
 }
 
 /**

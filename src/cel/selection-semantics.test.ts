@@ -136,3 +136,137 @@ describe('optional chaining through a schema-typed object (CRD rules)', () => {
     );
   });
 });
+
+describe("optional chaining looks fields up in the object type, as cel-go's checker does", () => {
+  // One property per row of the schema mapping table that can be selected from.
+  const schema: Schema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          sub: { type: 'object', properties: { n: { type: 'integer' } } },
+          labels: { type: 'object', additionalProperties: { type: 'string' } },
+          kept: { type: 'object', 'x-orch-preserve-unknown-fields': true, properties: { a: { type: 'string' } } },
+          free: { type: 'object', 'x-orch-preserve-unknown-fields': true },
+          port: { 'x-orch-int-or-string': true },
+          template: { type: 'object', 'x-orch-embedded-resource': true, 'x-orch-preserve-unknown-fields': true },
+          items: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } },
+        },
+      },
+    },
+  };
+  const set = new CelEnvironmentSet({ libraries: versionedCelLibraries() });
+  const env = set.extend(crdValidationDeclarations(schema)).newExpressions;
+  const optionalEnv = set.extend(crdValidationDeclarations(schema, { optionalOldSelf: true })).newExpressions;
+  const self = {
+    spec: { sub: { n: 1 }, labels: { a: 'b' }, kept: { a: 'x' }, template: { kind: 'Pod' }, items: [{ n: 1 }] },
+  };
+
+  const rejected: [rule: string, column: number, field: string, optionalOldSelf?: boolean][] = [
+    ['self.?spec.undeclaredField', 11, 'undeclaredField'],
+    ['self.?zz', 5, 'zz'],
+    ['self.spec.?zz', 10, 'zz'],
+    ['self.?spec.sub.zz', 15, 'zz'],
+    ['self.?spec.?sub.?zz', 16, 'zz'],
+    ['self.spec.?sub.zz.orValue(0) == 0', 15, 'zz'],
+    ['self.?spec.items[0].?zz', 20, 'zz'],
+    // preserve-unknown-fields: the declared properties only (none when it declares none).
+    ['self.?spec.kept.zz', 16, 'zz'],
+    ['self.spec.?free.zz', 16, 'zz'],
+    ['self.spec.free.?zz', 15, 'zz'],
+    // An embedded resource: apiVersion, kind and metadata only.
+    ['self.spec.template.?spec', 19, 'spec'],
+    // A presence test through an optional.
+    ['has(self.?spec.zz)', 15, 'zz'],
+    // `.` on an optional oldSelf (optionalOldSelf), and a presence test through it.
+    ['oldSelf.spec.zz', 13, 'zz', true],
+    ['oldSelf.?zz', 8, 'zz', true],
+    ['has(oldSelf.spec.sub.zz)', 21, 'zz', true],
+  ];
+  for (const [rule, column, field, optionalOldSelf] of rejected) {
+    it(`${rule} fails to compile at column ${column}`, () => {
+      assert.throws(
+        () => compile(rule, optionalOldSelf ? optionalEnv : env),
+        (e: unknown) =>
+          e instanceof CelCompileError &&
+          e.message.includes(`ERROR: <input>:1:${column}: undefined field '${field}'`) &&
+          e.issues.length === 1,
+      );
+    });
+  }
+
+  // Maps, dynamic values and declared fields accept the selection.
+  const accepted: [rule: string, want: unknown, optionalOldSelf?: boolean][] = [
+    ["self.?spec.labels.zz.orValue('none')", 'none'],
+    ["self.spec.?labels.a.orValue('')", 'b'],
+    ["self.?spec.kept.a.orValue('')", 'x'],
+    ['self.spec.?port.anything.hasValue()', false], // `port` absent: none
+    ["self.spec.?template.kind.orValue('')", 'Pod'],
+    ["self.spec.template.?metadata.name.orValue('unset')", 'unset'],
+    ['self.?spec.?sub.?n.orValue(0)', 1],
+    ['dyn(self).?anything.hasValue()', false],
+    ['has(self.?spec.sub.n)', true],
+    ['oldSelf.spec.sub.n.orValue(0)', 1, true],
+    ['has(oldSelf.spec.sub.n)', true, true],
+    ['has(oldSelf.spec.labels.zz)', false, true],
+    ['has(oldSelf.spec)', true, true],
+  ];
+  for (const [rule, want, optionalOldSelf] of accepted) {
+    it(`${rule} → ${JSON.stringify(want)}`, () => {
+      const program = compile(rule, optionalOldSelf ? optionalEnv : env);
+      assert.equal(evaluate(program, { self, oldSelf: self }), want);
+    });
+  }
+
+  it('answers a presence test through an absent optional oldSelf with false', () => {
+    assert.equal(evaluate(compile('has(oldSelf.spec)', optionalEnv), { self }), false);
+    assert.equal(evaluate(compile('has(oldSelf.spec.sub.n)', optionalEnv), { self }), false);
+  });
+});
+
+describe('a macro variable that shadows a declared variable has its own type', () => {
+  const schema: Schema = {
+    type: 'object',
+    properties: { items: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } } },
+  };
+  const set = new CelEnvironmentSet({ libraries: versionedCelLibraries() });
+  const env = set.extend(crdValidationDeclarations(schema)).newExpressions;
+  const optionalEnv = set.extend(crdValidationDeclarations(schema, { optionalOldSelf: true })).newExpressions;
+  const self = { items: [{ n: 1 }, { n: 2 }] };
+
+  const cases: [rule: string, want: unknown, optionalOldSelf?: boolean][] = [
+    // `self` bound to optionals: selection through them is optional chaining.
+    ["[optional.of({'a': 1})].all(self, self.a.hasValue())", true],
+    ["[optional.of({'a': 1})].all(self, !self.b.hasValue())", true],
+    ['[optional.none()].all(self, !self.b.hasValue())', true],
+    ["[optional.of({'a': 1})].exists(self, has(self.a))", true],
+    ["[optional.of({'a': 1})].all(self, !has(self.b))", true],
+    ["cel.bind(self, optional.of({'a': 2}), self.a.orValue(0)) == 2", true],
+    // `oldSelf` (optional) bound to plain values: plain selection.
+    ["[{'a': 1}].map(oldSelf, oldSelf.a) == [1]", true, true],
+    ['self.items.all(oldSelf, oldSelf.n > 0)', true, true],
+    ['[1].map(oldSelf, oldSelf + 1) == [2]', true, true],
+  ];
+  for (const [rule, want, optionalOldSelf] of cases) {
+    it(`${rule} → ${String(want)}`, () => {
+      const program = compile(rule, optionalOldSelf ? optionalEnv : env);
+      assert.equal(evaluate(program, { self, oldSelf: self }), want);
+    });
+  }
+
+  const rejected: [rule: string, column: number, optionalOldSelf?: boolean][] = [
+    ['self.items.all(self, self.?zz.hasValue())', 26],
+    ['self.items.all(oldSelf, oldSelf.?zz.hasValue())', 32, true],
+    ['[oldSelf].all(self, self.zz.hasValue())', 25, true],
+  ];
+  for (const [rule, column, optionalOldSelf] of rejected) {
+    it(`${rule} fails to compile at column ${column}`, () => {
+      assert.throws(
+        () => compile(rule, optionalOldSelf ? optionalEnv : env),
+        (e: unknown) =>
+          e instanceof CelCompileError && e.message.includes(`ERROR: <input>:1:${column}: undefined field`),
+      );
+    });
+  }
+});

@@ -13,6 +13,9 @@ import type { EngineChecker, EngineEvaluator, EngineNode, EngineScope, EngineTyp
  *   key`), where the engine answered none;
  * - a list indexed by a dynamic `uint` (`[7, 8, 9][dyn(0u)]`), which cel-go allows.
  *
+ * - `x.?f`, and `x.f` on an optional `x`, of an object type without field `f`: cel-go's
+ *   `undefined field` compile error (the engine typed it `dyn`).
+ *
  * The decision is made when the node type-checks: a node that needs neither goes back to the
  * engine's own evaluation, so common selections cost nothing more.
  */
@@ -77,6 +80,21 @@ function selectOptional(ev: Evaluator, node: EngineNode, operand: unknown, key: 
 }
 
 /**
+ * cel-go's checker looks the field of `x.?f`, and of `x.f` on an optional `x`, up in the
+ * declared fields of the (optional's) object type as it does for plain selection: an undefined
+ * field is a compile error (`undefined field 'f'`), where the engine types it `dyn`. Object types
+ * without declared fields, maps and `dyn` accept any field.
+ */
+function checkDeclaredField(chk: Checker, node: EngineNode, scope: EngineScope, operandType: EngineType): void {
+  if (isIndex(node)) return;
+  const optional = operandType.kind === 'optional';
+  if (!optional && node.op !== '.?') return;
+  const target = optional ? operandType.valueType : operandType;
+  // Throws the engine's `no_such_key` for a field the type lacks (reported as cel-go's `undefined field`).
+  if (target?.kind === 'message') chk.checkAccessOnType(node, scope, target, false);
+}
+
+/**
  * The macro installed on a selection node (one object per node, its methods shared: compiling
  * an expression installs one on each selection).
  */
@@ -92,6 +110,7 @@ class SelectionMacro {
     const { node, meta } = macro;
     const [operand, key] = node.args as [EngineNode, EngineNode | string];
     const operandType = chk.check(operand, scope);
+    checkDeclaredField(chk, node, scope, operandType);
     if (operandType.kind === 'optional') {
       macro.mode = 'optional';
       if (isIndex(node)) chk.check(key as EngineNode, scope);

@@ -1,3 +1,4 @@
+import { isFunctionNamespace, NAMESPACE_TYPES } from '../function-namespaces.js';
 import { COST, UNBOUNDED } from './cost-model.js';
 
 /** A node of the engine's checked AST: its operator and operands (what the estimator reads). */
@@ -64,7 +65,9 @@ interface Sized {
 /**
  * Estimates an expression's worst-case cost from the checked AST and size bounds, as
  * kube-apiserver's static estimator does before accepting a rule: each node costs its operands
- * plus its own unit cost; string functions cost a tenth of the string's length; regex functions
+ * plus its own unit cost (a field selection only on maps and objects, a presence test nothing
+ * beyond its operand, a namespace such as `sets` nothing, as cel-go with kube's options
+ * counts); string functions cost a tenth of the string's length; regex functions
  * the product of input and pattern lengths (a quarter of it); comprehensions the per-element cost
  * times the largest number of elements. Deterministic and pure.
  *
@@ -97,11 +100,12 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
     case '.':
     case '.?': {
       const [operand, field] = n.args as [ASTNode, string];
+      // `net.IP`: one qualified identifier.
+      if (isFunctionNamespace(operand)) return { cost: COST.selectOrIdent, size: undefined, path: undefined };
       const o = walk(operand, bound, scope);
       const path = o.path ? [...o.path, field] : undefined;
-      // A field of an optional value (`optional.of(m).c`) costs only its operand, as cel-go's
-      // estimator charges a selection on maps and objects only; `.?` is a call (one unit).
-      const own = n.op === '.' && isOptional(operand) ? 0 : COST.selectOrIdent;
+      // `.?` is a call (one unit); `.` costs as cel-go's estimator charges a selection.
+      const own = n.op === '.?' || selectionCharged(operand) ? COST.selectOrIdent : 0;
       return { cost: o.cost + own, size: sizeAt(path, bound), path };
     }
     case '[]':
@@ -139,8 +143,11 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
     case 'call': {
       const [name, args] = n.args as [string, ASTNode[]];
       if (name === 'has') {
-        // A presence test costs its selection, without reading the value.
-        return { cost: walk(args[0], bound, scope).cost, size: undefined, path: undefined };
+        // A presence test costs what its operand costs: kube turns cel-go's presence-test unit
+        // off (`PresenceTestHasCost(false)`), and the tested field is not selected.
+        const select = args[0] as unknown as { op: string; args: unknown };
+        const operand = select.op === '.' ? (select.args as [ASTNode, string])[0] : (select as ASTNode);
+        return { cost: walk(operand, bound, scope).cost, size: undefined, path: undefined };
       }
       const walked = args.map((a) => walk(a, bound, scope));
       return callCost(name, undefined, walked);
@@ -148,10 +155,10 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
     case 'rcall': {
       const [name, receiver, args] = n.args as [string, ASTNode, ASTNode[]];
       if (MACROS.has(name)) return macroCost(name, receiver, args, bound, scope);
-      // `optional.of(x)`, `optional.none()`: a function of the namespace, not a variable read.
-      const r = isOptionalNamespace(receiver) ? NAMESPACE : walk(receiver, bound, scope);
       const walked = args.map((a) => walk(a, bound, scope));
-      return callCost(name, r, walked);
+      // `optional.of(x)`, `sets.contains(a, b)`: a function of the namespace, not a variable read.
+      if (isFunctionNamespace(receiver)) return namespacedCallCost(receiver, name, walked);
+      return callCost(name, walk(receiver, bound, scope), walked);
     }
     default: {
       // Binary operators: both operands and one operation; string and list operands are walked.
@@ -202,15 +209,39 @@ function macroCost(name: string, receiver: ASTNode, args: readonly ASTNode[], bo
   return { cost: range.cost + elements * perElement, size, path: undefined };
 }
 
-const NAMESPACE: Sized = { cost: 0, size: undefined, path: undefined };
+/** cel-go's `ext.Sets` estimate: a unit, plus the product of the lists' sizes (twice it for `equivalent`). */
+const SETS_FACTORS: Readonly<Record<string, number>> = { contains: 1, intersects: 1, equivalent: 2 };
 
-function isOptionalNamespace(node: ASTNode): boolean {
-  return node.op === 'id' && node.args === 'optional';
+/**
+ * A function of a namespace (`sets.contains(a, b)`, `optional.of(x)`, `strings.quote(s)`): its
+ * arguments and the function's own cost; the namespace costs nothing.
+ */
+function namespacedCallCost(namespace: ASTNode, name: string, args: readonly Sized[]): Sized {
+  const factor = SETS_FACTORS[name];
+  if (factor !== undefined && isSets(namespace) && args.length === 2) {
+    const [a, b] = args.map((x) => x.size ?? UNBOUNDED.list);
+    return { cost: sum(args) + COST.call + a * b * factor, size: undefined, path: undefined };
+  }
+  return callCost(name, undefined, args);
 }
 
-/** Whether the checker typed `node` optional. */
-function isOptional(node: ASTNode): boolean {
-  return (node as { readonly checkedType?: { readonly kind?: string } }).checkedType?.kind === 'optional';
+function isSets(namespace: ASTNode): boolean {
+  const type = (namespace as { readonly checkedType?: { readonly name: string } }).checkedType;
+  return type === undefined ? namespace.args === 'sets' : type.name === NAMESPACE_TYPES.sets;
+}
+
+/** The kinds of checked type a selection from which costs one unit (cel-go: maps, structs, type parameters). */
+const CHARGED_SELECTION = new Set(['map', 'message', 'param']);
+
+/**
+ * Whether selecting a field of `operand` costs a unit, as cel-go's estimator decides from the
+ * operand's type: on a map, an object or a type parameter it does; on `dyn` (admission's
+ * `object`, `claims`), an optional and the rest it does not. An operand without a checked type
+ * (a tree that was not type-checked) is charged, which keeps the estimate an upper bound.
+ */
+function selectionCharged(operand: ASTNode): boolean {
+  const kind = (operand as { readonly checkedType?: { readonly kind?: string } }).checkedType?.kind;
+  return kind === undefined || CHARGED_SELECTION.has(kind);
 }
 
 function sum(xs: readonly Sized[]): number {

@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Environment } from '@marcbachmann/cel-js';
 import type { Schema } from '../../apis/schema/schema.js';
+import { forEachNode } from '../ast-walk.js';
+import { ADMISSION_DECLARATIONS, crdValidationDeclarations } from '../declarations.js';
 import { CelEnvironmentSet } from '../environment-set.js';
+import { isFunctionNamespace } from '../function-namespaces.js';
+import { versionedCelLibraries } from '../library/index.js';
 import { compile } from '../program.js';
 import { CostLimitError, checkEstimatedCost, costErrorMessage, ObjectCostBudget } from './cost-budget.js';
-import { estimateCost } from './cost-estimator.js';
+import { estimateCost, type SizeBound } from './cost-estimator.js';
 import { COST, UNBOUNDED } from './cost-model.js';
 import { schemaSizeBound, valueSizeBound } from './size-bounds.js';
 
@@ -41,7 +45,8 @@ describe('CEL cost estimate', () => {
     ['self.items.all(i, i.size() < 5)', 2 + 5 * (1 + 3)],
     // regex: input length 20 × pattern length 4 × 0.25
     ["self.name.matches('^a+$')", 2 + 1 + 20],
-    ['has(self.name)', 2],
+    // a presence test costs its operand only (kube: cel-go's PresenceTestHasCost(false))
+    ['has(self.name)', 1],
     ['self.replicas > 1 ? self.name : "x"', 3 + 2],
   ];
   for (const [expr, want] of cases) {
@@ -140,4 +145,92 @@ describe('CEL cost estimate of optional constructs (cel-go: a literal costs its 
   for (const [expression, want] of cases) {
     it(`${expression} → ${want}`, () => assert.equal(estimateCost(compile(expression, env).ast, bounds).cost, want));
   }
+});
+
+/**
+ * Estimates compared with figures derived by hand from cel-go v0.22's estimator
+ * (`checker/cost.go`) with kube-apiserver v1.32's options:
+ * - an identifier costs 1; a field selection `x.f` costs 1 only when `x` is a map, an object or
+ *   a type parameter (nothing on `dyn` or an optional); `x.?f` is the call `_?._` (1 + operand);
+ * - `has(x.f)` costs `x` only (kube sets `PresenceTestHasCost(false)`);
+ * - a call without its own estimate costs 1 plus its target and arguments; `&&` and `||` their
+ *   operands only; `==` `ceil(0.1 * min(size(lhs), size(rhs)))` plus its operands, where a
+ *   literal's size is its length (scalars 1) and an unbounded value's size is huge;
+ * - a list literal 40, a map literal 30, plus their elements;
+ * - `sets.contains` and `sets.intersects` (cel-go `ext/sets.go`) 1 + size(a) * size(b),
+ *   `sets.equivalent` twice the product; the namespace `sets` is part of the function's name and
+ *   is not read (no identifier cost), as for `optional.of`.
+ */
+describe('CEL cost estimate as cel-go derives it, over dynamic and schema-typed variables', () => {
+  const libraries = versionedCelLibraries();
+  const admission = new CelEnvironmentSet({ libraries }).extend(ADMISSION_DECLARATIONS).newExpressions;
+  const unbounded: SizeBound = () => undefined;
+  const dynamicCases: [expression: string, want: number, derivation: string][] = [
+    ["object.metadata.name == 'x'", 2, 'object 1, .metadata 0, .name 0 (dyn); == ceil(0.1 * min(∞, 1)) = 1'],
+    ['has(object.spec) && object.spec.replicas > 1', 3, 'has: object 1; object 1 + 0 + 0, > 1; && 0'],
+    [
+      'object.metadata.?labels.orValue({}).size() > 0',
+      35,
+      'object 1, .metadata 0, .?labels 1; {} 30, orValue 1; size 1; > 1',
+    ],
+    [
+      'optional.of(object.metadata.name).hasValue()',
+      3,
+      'object 1, selections 0; optional.of 1 (no namespace read); hasValue 1',
+    ],
+    ["sets.contains(['a', 'b'], ['a'])", 83, 'lists 40 + 40; sets.contains 1 + 2 * 1 (no namespace read)'],
+    ["sets.equivalent(['a'], ['a'])", 83, 'lists 40 + 40; sets.equivalent 1 + 2 * 1 * 1'],
+  ];
+  for (const [expression, want, derivation] of dynamicCases) {
+    it(`object (dyn): ${expression} → ${want} (${derivation})`, () =>
+      assert.equal(estimateCost(compile(expression, admission).ast, unbounded).cost, want));
+  }
+
+  const schema: Schema = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          replicas: { type: 'integer' },
+          name: { type: 'string' },
+          tags: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 10 } },
+          labels: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+    },
+  };
+  const crd = new CelEnvironmentSet({ libraries }).extend(crdValidationDeclarations(schema)).newExpressions;
+  const bound = schemaSizeBound({ self: schema });
+  const typedCases: [expression: string, want: number, derivation: string][] = [
+    ['self.spec.replicas <= 3', 4, 'self 1, .spec 1, .replicas 1 (objects); <= 1'],
+    ['has(self.spec.name)', 2, 'self 1, .spec 1; the presence test 0'],
+    [
+      "self.?spec.name.orValue('') == 'a'",
+      4,
+      'self 1, .?spec 1, .name 0 (optional); orValue 1; == ceil(0.1 * min(∞, 1)) = 1',
+    ],
+    ["self.spec.labels.a == 'x'", 5, 'self 1, .spec 1, .labels 1, .a 1 (a map); == 1'],
+    ["sets.intersects(self.spec.tags, ['a'])", 49, 'self 1, .spec 1, .tags 1; list 40; 1 + 5 * 1'],
+  ];
+  for (const [expression, want, derivation] of typedCases) {
+    it(`self (schema): ${expression} → ${want} (${derivation})`, () =>
+      assert.equal(estimateCost(compile(expression, crd).ast, bound).cost, want));
+  }
+
+  it('charges a macro variable named like a namespace as the variable it is', () => {
+    // The body's `sets` (the receiver of `size()`) is the string element, not the namespace.
+    const program = compile('self.spec.tags.all(sets, sets.size() > 0)', crd);
+    const reads: { op: string; args: unknown; checkedType?: { name: string } }[] = [];
+    forEachNode(program.ast, (node) => {
+      const args = node.args as unknown[];
+      if (node.op === 'rcall' && args[0] === 'size') reads.push(args[1] as (typeof reads)[number]);
+    });
+    assert.equal(reads.length, 1);
+    assert.equal(reads[0].args, 'sets');
+    assert.equal(isFunctionNamespace(reads[0]), false);
+    const namespaced = compile("sets.contains(['a'], ['a'])", crd).ast;
+    const receiver = (namespaced.args as unknown[])[1] as { op: string; args: unknown };
+    assert.equal(isFunctionNamespace(receiver), true);
+  });
 });

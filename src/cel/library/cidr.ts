@@ -1,6 +1,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { CelLibrary } from '../cel-library.js';
+import { NAMESPACE_TYPES } from '../function-namespaces.js';
 import { type CelObject, celError, registerFunctions, registerObjectType } from './cel-values.js';
 import { NetipError, type Prefix, parsePrefix } from './go-netip.js';
 import { ensureIpType, IP_TYPE, IpValue, toIp } from './ip.js';
@@ -71,7 +72,7 @@ export const cidrLibrary: CelLibrary = {
 };
 
 /** The type of the `net` identifier, whose fields are the type values `net.IP` and `net.CIDR`. */
-const NET_TYPE_NAMES = 'kubernetes.net.TypeNames';
+const NET_TYPE_NAMES = NAMESPACE_TYPES.net;
 
 class NetTypeNames {
   constructor(

@@ -8,12 +8,13 @@ import {
   regexError,
 } from '../../apis/meta/name-validation.js';
 import type { CelLibrary } from '../cel-library.js';
+import { NAMESPACE_TYPES } from '../function-namespaces.js';
 import { type CelObject, registerFunctions, registerObjectType } from './cel-values.js';
 import { GoUrlError, parseRequestURI } from './go-url.js';
 
 const NAMED_FORMAT = 'kubernetes.NamedFormat';
 /** The type of the `format` identifier that carries `format.named(…)` and `format.<name>()`. */
-const FORMAT_FUNCTIONS = 'kubernetes.FormatFunctions';
+const FORMAT_FUNCTIONS = NAMESPACE_TYPES.format;
 
 /** A CEL `kubernetes.NamedFormat`: a name and the check that returns its problems. */
 class NamedFormat implements CelObject {

@@ -1,13 +1,14 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { goQuote } from '../../util/go-strconv.js';
 import type { CelLibrary } from '../cel-library.js';
+import { NAMESPACE_TYPES } from '../function-namespaces.js';
 import { type CelObject, celError, registerFunctions } from './cel-values.js';
 import { type Addr, NetipError, parseAddr } from './go-netip.js';
 
 /** kube's name for the IP address type. */
 export const IP_TYPE = 'net.IP';
 /** The type of the `ip` identifier that carries `ip.isCanonical(<string>)`. */
-const IP_FUNCTIONS_TYPE = 'kubernetes.net.IPFunctions';
+const IP_FUNCTIONS_TYPE = NAMESPACE_TYPES.ip;
 
 /** A CEL `net.IP`: an IPv4 or IPv6 address without zone, never IPv4-mapped IPv6. */
 export class IpValue implements CelObject {

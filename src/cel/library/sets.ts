@@ -1,8 +1,9 @@
 import type { CelLibrary } from '../cel-library.js';
+import { NAMESPACE_TYPES } from '../function-namespaces.js';
 import { celEquals, listElements, registerFunctions } from './cel-values.js';
 
 /** The type of the `sets` identifier that carries the three functions. */
-const SETS_FUNCTIONS = 'cel.lib.ext.SetsFunctions';
+const SETS_FUNCTIONS = NAMESPACE_TYPES.sets;
 
 class SetsFunctions {}
 

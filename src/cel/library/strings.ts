@@ -1,10 +1,11 @@
 import { EvaluationError } from '@marcbachmann/cel-js';
 import type { CelLibrary } from '../cel-library.js';
+import { NAMESPACE_TYPES } from '../function-namespaces.js';
 import { celError, registerFunctions } from './cel-values.js';
 import { FormatError, formatCelString } from './string-format.js';
 
 /** The type of the `strings` identifier that carries `strings.quote(<string>)`. */
-const STRINGS_FUNCTIONS = 'cel.lib.ext.StringsFunctions';
+const STRINGS_FUNCTIONS = NAMESPACE_TYPES.strings;
 
 class StringsFunctions {}
 
