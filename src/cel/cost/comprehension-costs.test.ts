@@ -98,3 +98,60 @@ describe("CEL runtime cost of comprehensions (cel-go's interpreter/runtimecost.g
     });
   }
 });
+
+/**
+ * Runtime costs kube-apiserver v1.32 expects (apiextensions-apiserver `TestCelCostStability`,
+ * `pkg/apiserver/schema/cel/celcoststability_test.go`, "listMap access"), for rules where cel-go's
+ * interpreter neither stops a loop early nor skips a branch our meter charges (it charges every
+ * element and the dearer branch, an upper bound of cel-go's actual cost).
+ */
+describe("CEL runtime cost of comprehensions: kube-apiserver's figures (TestCelCostStability)", () => {
+  const item: Schema = {
+    type: 'object',
+    required: ['k'],
+    properties: { k: { type: 'string' }, v: { type: 'string' }, v2: { type: 'string' } },
+  };
+  const listMapSchema: Schema = {
+    type: 'object',
+    properties: {
+      listMap: { type: 'array', 'x-orch-list-type': 'map', 'x-orch-list-map-keys': ['k'], items: item },
+    },
+  };
+  const listMapEnv = set.extend(crdValidationDeclarations(listMapSchema)).newExpressions;
+  const self = {
+    listMap: [
+      { k: 'a1', v: 'b1' },
+      { k: 'a2', v: 'b2' },
+      { k: 'a3', v: 'b3', v2: 'z' },
+    ],
+  };
+  const cases: [expression: string, want: number][] = [
+    ["self.listMap.all(m, m.k.startsWith('a'))", 21],
+    ["!self.listMap.exists(m, m.v == 'x')", 25],
+    ["!self.listMap.exists_one(m, m.k.startsWith('a'))", 20],
+  ];
+  for (const [expression, want] of cases) {
+    it(`${expression} → ${want}`, () => {
+      const budget = new ObjectCostBudget(1000, 1000);
+      assert.equal(budget.charge(compile(expression, listMapEnv).ast, { self }, expression), want);
+    });
+  }
+
+  it('accepts a quadratic rule over 725 integers at write time and stops it at run time (kube integration test "CR creation MUST fail if a x-kubernetes-validations rule exceeds the runtime cost limit")', () => {
+    const list: Schema = { type: 'array', maxItems: 725, items: { type: 'integer' } };
+    const listEnv = set.extend(crdValidationDeclarations(list)).newExpressions;
+    const rule = 'self.all(x, self.all(y, x == y))';
+    const ast = compile(rule, listEnv).ast;
+    // Estimated: integers from the schema have size 0, so x == y costs nothing:
+    // 1 + 1 + 725 × (3 + (1 + 1 + 725 × (3 + 2))) = 2,631,752, under the 10,000,000 limit.
+    assert.equal(estimateCost(ast, schemaSizeBound({ self: list })).cost, 2_631_752);
+    // At run time each integer has size 1 and x == y costs 1: 3,157,377, over the 1,000,000 per call.
+    const values = Array.from({ length: 725 }, (_, i) => i);
+    assert.throws(
+      () => new ObjectCostBudget().charge(ast, { self: values }, rule),
+      (e: unknown) => e instanceof Error && e.message === `call cost exceeds limit for rule: ${rule}`,
+    );
+    const budget = new ObjectCostBudget(10_000_000, 10_000_000);
+    assert.equal(budget.charge(ast, { self: values }, rule), 3_157_377);
+  });
+});

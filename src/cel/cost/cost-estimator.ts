@@ -57,15 +57,16 @@ const LIST_TRAVERSALS = new Set([
 
 /**
  * Estimates an expression's worst-case cost from the checked AST and size bounds, as
- * kube-apiserver's static estimator does before accepting a rule: each node costs its operands
- * plus its own unit cost (a field selection only on maps and objects, a presence test nothing
- * beyond its operand, a namespace such as `sets` nothing, as cel-go with kube's options
- * counts); string functions cost a tenth of the string's length; regex functions
- * the product of input and pattern lengths (a quarter of it); comprehensions the per-element cost
- * times the largest number of elements. Deterministic and pure.
+ * kube-apiserver v1.32's static estimator (cel-go v0.22 `checker/cost.go` with kube's options and
+ * function estimates) does before accepting a rule: each node costs its operands plus its own
+ * unit cost (a field selection only on maps and objects, a presence test nothing beyond its
+ * operand, a namespace such as `sets` nothing); equality ceil(0.1 × the smaller operand size);
+ * string functions and regexes by their sizes; a comprehension the loop its macro expands to
+ * (see `comprehension-costs.ts`) times the largest number of elements. Deterministic and pure.
  *
  * The same walk with bounds read from actual values gives the cost of one evaluation on that
- * input (an upper bound: short-circuits are not credited), which the runtime budget charges.
+ * input (an upper bound of cel-go's runtime cost: loops stopped early and branches not taken are
+ * not credited), which the runtime budget charges.
  */
 export function estimateCost(ast: ASTNode, bound: SizeBound): CostEstimate {
   return { cost: Math.ceil(walk(ast, bound, new Map()).cost) };

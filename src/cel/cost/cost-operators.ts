@@ -76,7 +76,8 @@ const ORDERING = new Set(['<', '<=', '>', '>=']);
  * - `+` on strings or bytes ceil(0.1 × the sum of the sizes); on lists 1; both give a result as
  *   large as the sum; on numbers 1;
  * - where both operands are `dyn` the dearer of the candidate overloads;
- * - `in` and the arithmetic operators 1 (`in` plus a tenth of the smaller operand's size).
+ * - `in` a list's size, `in` a map 1 (a `dyn` container: its size when known, else 1);
+ * - the arithmetic operators 1.
  */
 export function binaryCost(
   op: string,
@@ -111,6 +112,10 @@ export function binaryCost(
     }
     return { cost: operands + COST.call, size: undefined, path: undefined };
   }
-  const contains = op === 'in' ? Math.min(l.size ?? 0, r.size ?? 0) * COST.stringTraversalFactor : 0;
-  return { cost: operands + COST.call + contains, size: undefined, path: undefined };
+  if (op === 'in') {
+    // cel-go: membership in a list walks it (its size), in a map costs 1.
+    const own = cr === 'list' ? sizeOf(r) : cr === 'map' ? COST.call : Math.max(COST.call, r.size ?? COST.call);
+    return { cost: operands + own, size: undefined, path: undefined };
+  }
+  return { cost: operands + COST.call, size: undefined, path: undefined };
 }

@@ -5,6 +5,7 @@ import { crdValidationDeclarations } from '../declarations.js';
 import { CelEnvironmentSet } from '../environment-set.js';
 import { versionedCelLibraries } from '../library/index.js';
 import { compile } from '../program.js';
+import { ObjectCostBudget } from './cost-budget.js';
 import { estimateCost } from './cost-estimator.js';
 import { schemaSizeBound } from './size-bounds.js';
 
@@ -147,5 +148,33 @@ describe("CEL cost estimate of string functions: kube-apiserver's figures (TestC
   ];
   for (const [kubeCase, expression, schema, want] of cases) {
     it(`${kubeCase}: ${expression} → ${want}`, () => assert.equal(cost(expression, schema), want));
+  }
+});
+
+/**
+ * Runtime costs from kube-apiserver v1.32's `TestCelCostStability` (apiextensions-apiserver
+ * `pkg/apiserver/schema/cel/celcoststability_test.go`, "lists" and "maps"): membership in a list
+ * costs the list's size, in a map 1.
+ */
+describe("CEL runtime cost of membership: kube-apiserver's figures (TestCelCostStability)", () => {
+  const schema: Schema = {
+    type: 'object',
+    properties: {
+      val1: { type: 'array', items: { type: 'integer' } },
+      val2: { type: 'object', additionalProperties: { type: 'string' } },
+    },
+  };
+  const self = { val1: [1, 2, 3], val2: { k1: 'a', k2: 'b' } };
+  const cases: [expression: string, want: number][] = [
+    ['1 in self.val1', 5],
+    ['!(0 in self.val1)', 6],
+    ["'k1' in self.val2", 3],
+    ["!('k3' in self.val2)", 4],
+  ];
+  for (const [expression, want] of cases) {
+    it(`${expression} → ${want}`, () => {
+      const env = new CelEnvironmentSet({ libraries }).extend(crdValidationDeclarations(schema)).newExpressions;
+      assert.equal(new ObjectCostBudget(100, 100).charge(compile(expression, env).ast, { self }, expression), want);
+    });
   }
 });
