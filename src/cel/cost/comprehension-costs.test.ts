@@ -8,6 +8,7 @@ import { compile } from '../program.js';
 import { celVersion } from '../version.js';
 import { ObjectCostBudget } from './cost-budget.js';
 import { estimateCost } from './cost-estimator.js';
+import { codePoints } from './cost-operators.js';
 import { schemaSizeBound } from './size-bounds.js';
 
 /**
@@ -154,4 +155,16 @@ describe("CEL runtime cost of comprehensions: kube-apiserver's figures (TestCelC
     const budget = new ObjectCostBudget(10_000_000, 10_000_000);
     assert.equal(budget.charge(ast, { self: values }, rule), 3_157_377);
   });
+});
+
+describe('CEL string sizes in code points', () => {
+  const cases: [string, number][] = [
+    ['', 0],
+    ['abc', 3],
+    ['Rook takes 👑', 12],
+    ['\u{1F451}\u{1F451}', 2],
+    ['\ud800', 1],
+    ['a\udc00', 2],
+  ];
+  for (const [s, want] of cases) it(`${JSON.stringify(s)} → ${want}`, () => assert.equal(codePoints(s), want));
 });

@@ -26,9 +26,25 @@ export function kindOf(node: unknown): string | undefined {
  * other constant (bool, int, uint, double, null).
  */
 export function literalSize(value: unknown): number {
-  if (typeof value === 'string') return [...value].length;
+  if (typeof value === 'string') return codePoints(value);
   if (value instanceof Uint8Array) return value.length;
   return 1;
+}
+
+/** A string's length in code points (CEL's `size()`), without allocating. */
+export function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 type Category = 'string' | 'bytes' | 'list' | 'map' | 'scalar' | 'unknown';

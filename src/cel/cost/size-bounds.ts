@@ -1,7 +1,7 @@
 import type { Schema } from '../../apis/schema/schema.js';
 import type { SizeBound } from './cost-estimator.js';
 import { UNBOUNDED } from './cost-model.js';
-import { KEYS } from './cost-operators.js';
+import { codePoints, KEYS } from './cost-operators.js';
 
 /** kube's largest JSON forms of the string formats it types as timestamps and durations (quotes included). */
 const FORMAT_SIZES: Readonly<Record<string, number>> = { date: 12, 'date-time': 32, duration: 32 };
@@ -104,7 +104,7 @@ export function valueSizeBound(activation: Readonly<Record<string, unknown>>): S
 
 function sizeOf(v: unknown): number | undefined {
   // A string's size is its length in code points, as CEL's size() counts it.
-  if (typeof v === 'string') return [...v].length;
+  if (typeof v === 'string') return codePoints(v);
   if (v instanceof Uint8Array || Array.isArray(v)) return v.length;
   if (v instanceof Map) return v.size;
   if (v && typeof v === 'object') return Object.keys(v).length;
