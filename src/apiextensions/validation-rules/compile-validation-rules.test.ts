@@ -179,7 +179,9 @@ describe('compileValidationRules: definition-time errors', () => {
   });
 
   it('forbids oldSelf below lists whose items cannot be paired (set, atomic), naming the outermost list', () => {
-    const transition = (): Schema => ({ type: 'string', 'x-orch-validations': [{ rule: 'self == oldSelf' }] });
+    // An integer: comparing it costs nothing (kube sizes schema numbers 0), so no cost error
+    // joins the ones this test is about even below unbounded lists.
+    const transition = (): Schema => ({ type: 'integer', 'x-orch-validations': [{ rule: 'self == oldSelf' }] });
     const list = (listType: 'set' | 'atomic' | 'map' | undefined, items: Schema): Schema => ({
       type: 'array',
       ...(listType ? { 'x-orch-list-type': listType } : {}),
@@ -280,9 +282,12 @@ describe('compileValidationRules: estimated cost', () => {
   const quadratic = 'self.l.all(x, self.l.all(y, x == y))';
 
   it('rejects a rule over the per-expression limit, with kube factor and hint', () => {
+    // As cel-go v0.22 and kube v1.32 estimate it: x == y costs ceil(0.1 × 400) = 40 (maxLength
+    // 100 is 400 bytes); the inner all() 2 + 1 + 1000 × (3 + 1 + 1 + 40) = 45,003; the outer
+    // 2 + 1 + 1000 × (3 + 45,003) = 45,006,003, 4.5 times the limit of 10,000,000.
     const errs = errorsOf(specWith([{ rule: quadratic }], { l: strings({ maxItems: 1000, maxLength: 100 }) }));
     assert.deepEqual(errs, [
-      `${SPEC}.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.400300x ${HINT}`,
+      `${SPEC}.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 4.5x ${HINT}`,
     ]);
   });
 
@@ -291,9 +296,10 @@ describe('compileValidationRules: estimated cost', () => {
   });
 
   it('multiplies a rule below lists by their maxItems, or by what fits in a request when unbounded', () => {
-    const item: Schema = { type: 'string', maxLength: 100, 'x-orch-validations': [{ rule: "self.startsWith('a')" }] };
+    // contains: self 1 + ceil(0.1 × 400) × ceil(0.1 × 3) = 41 per item.
+    const item: Schema = { type: 'string', maxLength: 100, 'x-orch-validations': [{ rule: "self.contains('abc')" }] };
     const perItem = estimateCost(
-      compile("self.startsWith('a')", cel.extend(crdValidationDeclarations(item)).newExpressions).ast,
+      compile("self.contains('abc')", cel.extend(crdValidationDeclarations(item)).newExpressions).ast,
       schemaSizeBound({ self: item }),
     ).cost;
     const list = (maxItems?: number): Schema => ({
@@ -334,8 +340,9 @@ describe('compileValidationRules: estimated cost', () => {
   });
 
   it('rejects a schema whose rules together exceed the per-schema limit, naming the four costliest', () => {
-    // Each rule is just under the per-expression limit; twelve of them exceed the total.
-    const l = strings({ maxItems: 840, maxLength: 100 });
+    // Each rule is just under the per-expression limit (3 + 6 × 450 + 45 × 450² + 1 = 9,115,204);
+    // twelve of them exceed the total.
+    const l = strings({ maxItems: 450, maxLength: 100 });
     const rules = Array.from({ length: 12 }, (_, i) => ({ rule: `${quadratic} || ${i} == 0` }));
     const errs = errorsOf(specWith(rules, { l }));
     assert.equal(errs.length, 5, errs.join('\n'));
@@ -361,7 +368,8 @@ describe('compileValidationRules: estimated cost', () => {
       suppressPerExpressionCost: true,
     });
     assert.equal(total.length, 5);
-    assert.match(total[4], /estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 11\.2x/);
+    // 80 × 45,006,004 against the per-schema limit of 100,000,000.
+    assert.match(total[4], /estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 36\.0x/);
   });
 });
 

@@ -1,5 +1,7 @@
 import { isFunctionNamespace, NAMESPACE_TYPES } from '../function-namespaces.js';
+import { type Comprehension, comprehensionOf } from './comprehension-costs.js';
 import { COST, UNBOUNDED } from './cost-model.js';
+import { binaryCost, KEYS, kindOf, literalSize, type Sized } from './cost-operators.js';
 
 /** A node of the engine's checked AST: its operator and operands (what the estimator reads). */
 export interface CelNode {
@@ -21,7 +23,6 @@ export interface CostEstimate {
   readonly cost: number;
 }
 
-const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
 /** Functions that walk their receiver string once. */
 const STRING_TRAVERSALS = new Set([
   'contains',
@@ -54,25 +55,18 @@ const LIST_TRAVERSALS = new Set([
   'join',
 ]);
 
-interface Sized {
-  readonly cost: number;
-  /** Largest size of the result when it is a string, bytes, list or map; undefined when unknown. */
-  readonly size: number | undefined;
-  /** The variable path the result was selected from, for size bounds. */
-  readonly path: readonly string[] | undefined;
-}
-
 /**
  * Estimates an expression's worst-case cost from the checked AST and size bounds, as
- * kube-apiserver's static estimator does before accepting a rule: each node costs its operands
- * plus its own unit cost (a field selection only on maps and objects, a presence test nothing
- * beyond its operand, a namespace such as `sets` nothing, as cel-go with kube's options
- * counts); string functions cost a tenth of the string's length; regex functions
- * the product of input and pattern lengths (a quarter of it); comprehensions the per-element cost
- * times the largest number of elements. Deterministic and pure.
+ * kube-apiserver v1.32's static estimator (cel-go v0.22 `checker/cost.go` with kube's options and
+ * function estimates) does before accepting a rule: each node costs its operands plus its own
+ * unit cost (a field selection only on maps and objects, a presence test nothing beyond its
+ * operand, a namespace such as `sets` nothing); equality ceil(0.1 × the smaller operand size);
+ * string functions and regexes by their sizes; a comprehension the loop its macro expands to
+ * (see `comprehension-costs.ts`) times the largest number of elements. Deterministic and pure.
  *
  * The same walk with bounds read from actual values gives the cost of one evaluation on that
- * input (an upper bound: short-circuits are not credited), which the runtime budget charges.
+ * input (an upper bound of cel-go's runtime cost: loops stopped early and branches not taken are
+ * not credited), which the runtime budget charges.
  */
 export function estimateCost(ast: ASTNode, bound: SizeBound): CostEstimate {
   return { cost: Math.ceil(walk(ast, bound, new Map()).cost) };
@@ -88,9 +82,7 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
   const n = node as unknown as { op: string; args: unknown };
   switch (n.op) {
     case 'value': {
-      const v = n.args;
-      const size = typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : undefined;
-      return { cost: COST.constant, size, path: undefined };
+      return { cost: COST.constant, size: literalSize(n.args), path: undefined };
     }
     case 'id': {
       const name = n.args as string;
@@ -137,7 +129,10 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
     }
     case '!_':
     case '-_': {
-      const o = walk(n.args as ASTNode, bound, scope);
+      // `-1.0`: cel-go parses a signed number as one literal.
+      const operand = n.args as ASTNode;
+      if (n.op === '-_' && operand.op === 'value' && isNumber(operand.args)) return walk(operand, bound, scope);
+      const o = walk(operand, bound, scope);
       return { cost: o.cost + COST.call, size: undefined, path: undefined };
     }
     case 'call': {
@@ -154,21 +149,18 @@ function walk(node: ASTNode, bound: SizeBound, scope: Scope): Sized {
     }
     case 'rcall': {
       const [name, receiver, args] = n.args as [string, ASTNode, ASTNode[]];
-      if (MACROS.has(name)) return macroCost(name, receiver, args, bound, scope);
+      const macro = comprehensionOf(name, args);
+      if (macro) return comprehensionCost(macro, receiver, args, bound, scope);
       const walked = args.map((a) => walk(a, bound, scope));
       // `optional.of(x)`, `sets.contains(a, b)`: a function of the namespace, not a variable read.
       if (isFunctionNamespace(receiver)) return namespacedCallCost(receiver, name, walked);
       return callCost(name, walk(receiver, bound, scope), walked);
     }
     default: {
-      // Binary operators: both operands and one operation; string and list operands are walked.
-      const [l, r] = (n.args as ASTNode[]).map((a) => walk(a, bound, scope));
-      const traversal = ['==', '!=', '<', '<=', '>', '>=', '+', 'in'].includes(n.op)
-        ? Math.min(l.size ?? 0, r.size ?? 0) * COST.stringTraversalFactor
-        : 0;
-      const size = n.op === '+' && l.size !== undefined && r.size !== undefined ? l.size + r.size : undefined;
-      const concat = n.op === '+' ? ((l.size ?? 0) + (r.size ?? 0)) * COST.stringTraversalFactor : 0;
-      return { cost: l.cost + r.cost + COST.call + Math.max(traversal, concat), size, path: undefined };
+      const [left, right] = n.args as ASTNode[];
+      const l = walk(left, bound, scope);
+      const r = walk(right, bound, scope);
+      return binaryCost(n.op, { node: left, ...l }, { node: right, ...r });
     }
   }
 }
@@ -177,9 +169,26 @@ function callCost(name: string, receiver: Sized | undefined, args: readonly Size
   const base = (receiver?.cost ?? 0) + sum(args) + COST.call;
   const input = receiver ?? args[0];
   const inputSize = input?.size ?? UNBOUNDED.string;
+  const operands = base - COST.call;
+  const traverse = (size: number, factor: number = COST.stringTraversalFactor) => Math.ceil(size * factor);
   if (REGEX_FUNCTIONS.has(name)) {
+    // cel-go (matches) and kube (find, findAll): ceil(0.1 × (input + 1)) × ceil(0.25 × pattern).
     const pattern = (receiver ? args[0] : args[1])?.size ?? UNBOUNDED.string;
-    return { cost: base + inputSize * pattern * COST.regexFactor, size: undefined, path: undefined };
+    const cost = operands + traverse(inputSize + 1) * traverse(pattern, COST.regexFactor);
+    return { cost, size: name === 'matches' ? undefined : inputSize, path: undefined };
+  }
+  const argSize = args[0]?.size ?? UNBOUNDED.string;
+  if (receiver && args.length === 1 && (name === 'startsWith' || name === 'endsWith')) {
+    // cel-go: a tenth of the prefix's (suffix's) size.
+    return { cost: operands + traverse(argSize), size: undefined, path: undefined };
+  }
+  if (receiver && args.length === 1 && name === 'contains') {
+    // cel-go: the product of the tenths of both sizes.
+    return { cost: operands + traverse(inputSize) * traverse(argSize), size: undefined, path: undefined };
+  }
+  if (receiver && ['lowerAscii', 'upperAscii', 'trim', 'substring'].includes(name)) {
+    // kube: a tenth of the receiver's size; the result is no larger.
+    return { cost: operands + traverse(inputSize), size: receiver.size, path: undefined };
   }
   if (STRING_TRAVERSALS.has(name) || LIST_TRAVERSALS.has(name)) {
     const sameSize = ['lowerAscii', 'upperAscii', 'trim', 'reverse', 'sort', 'distinct'].includes(name);
@@ -193,20 +202,37 @@ function callCost(name: string, receiver: Sized | undefined, args: readonly Size
 }
 
 /**
- * `range.all(x, body)`, `exists`, `exists_one`, `filter`, `map` (2 or 3 arguments): the range,
- * then for each element (as many as the range can hold) the body and one step.
+ * A comprehension's cost as cel-go estimates the loop its macro expands to: the range, the
+ * accumulator's initial value and the result once, and for each element the range can hold
+ * (its size bound) the loop condition and the step, which contains the macro's body.
  */
-function macroCost(name: string, receiver: ASTNode, args: readonly ASTNode[], bound: SizeBound, scope: Scope): Sized {
+function comprehensionCost(
+  macro: Comprehension,
+  receiver: ASTNode,
+  args: readonly ASTNode[],
+  bound: SizeBound,
+  scope: Scope,
+): Sized {
   const range = walk(receiver, bound, scope);
-  const variable = (args[0] as unknown as { op: string; args: unknown }).args as string;
   const inner: Scope = new Map(scope);
-  if (range.path) inner.set(variable, [...range.path, '*']);
-  else inner.delete(variable);
-  let perElement = COST.call;
-  for (const a of args.slice(1)) perElement += walk(a, bound, inner).cost;
-  const elements = range.size ?? UNBOUNDED.list;
-  const size = name === 'map' || name === 'filter' ? range.size : undefined;
-  return { cost: range.cost + elements * perElement, size, path: undefined };
+  const names = args.slice(0, macro.variables).map((a) => (a as unknown as { args: unknown }).args as string);
+  const overMap = kindOf(receiver) === 'map';
+  // One variable: the element of a list or the key of a map. Two: the index (or key) and the element (or value).
+  const elementPaths = (extra: string): readonly string[] | undefined =>
+    range.path ? [...range.path, extra] : undefined;
+  const paths =
+    macro.variables === 1
+      ? [elementPaths(overMap ? KEYS : '*')]
+      : [overMap ? elementPaths(KEYS) : undefined, elementPaths('*')];
+  names.forEach((name, i) => {
+    const path = paths[i];
+    if (path) inner.set(name, path);
+    else inner.delete(name);
+  });
+  const bodies = args.slice(macro.variables).map((a) => walk(a, bound, inner).cost);
+  const elements = range.size ?? (overMap ? UNBOUNDED.map : UNBOUNDED.list);
+  const perElement = macro.perElement + sumOf(bodies);
+  return { cost: range.cost + macro.once + elements * perElement, size: elements, path: undefined };
 }
 
 /** cel-go's `ext.Sets` estimate: a unit, plus the product of the lists' sizes (twice it for `equivalent`). */
@@ -242,6 +268,16 @@ const CHARGED_SELECTION = new Set(['map', 'message', 'param']);
 function selectionCharged(operand: ASTNode): boolean {
   const kind = (operand as { readonly checkedType?: { readonly kind?: string } }).checkedType?.kind;
   return kind === undefined || CHARGED_SELECTION.has(kind);
+}
+
+function isNumber(v: unknown): boolean {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof Number;
+}
+
+function sumOf(xs: readonly number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
 }
 
 function sum(xs: readonly Sized[]): number {

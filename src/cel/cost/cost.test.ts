@@ -38,13 +38,13 @@ describe('CEL cost estimate', () => {
     ["'abc'", 0],
     ['[1, 2, 3]', COST.listCreateBase],
     ["{'a': 1}", COST.mapCreateBase],
-    // startsWith walks at most 20 characters (a tenth each) after the select and the call
-    ["self.name.startsWith('a')", 2 + 1 + 2],
-    // all(): the range (2), then for each of at most 5 items a step (1) and the body
-    // (i 1 + size call 1 + comparison 1)
-    ['self.items.all(i, i.size() < 5)', 2 + 5 * (1 + 3)],
-    // regex: input length 20 × pattern length 4 × 0.25
-    ["self.name.matches('^a+$')", 2 + 1 + 20],
+    // startsWith (cel-go): a tenth of the prefix's length, rounded up, after the select
+    ["self.name.startsWith('a')", 2 + 1],
+    // all(): the range (2) and the result (1), then for each of at most 5 items the loop
+    // condition and step (3) and the body (i 1 + size call 1 + comparison 1)
+    ['self.items.all(i, i.size() < 5)', 2 + 1 + 5 * (3 + 3)],
+    // regex: ceil(0.1 × (input 80 + 1)) × ceil(0.25 × pattern 4); maxLength 20 is 80 bytes
+    ["self.name.matches('^a+$')", 2 + 9 * 1],
     // a presence test costs its operand only (kube: cel-go's PresenceTestHasCost(false))
     ['has(self.name)', 1],
     ['self.replicas > 1 ? self.name : "x"', 3 + 2],
@@ -88,7 +88,8 @@ describe('CEL runtime budget', () => {
     const budget = new ObjectCostBudget(1000, 1000);
     const expr = ast('self.items.all(i, i.size() < 5)');
     const cost = budget.charge(expr, { self: { items: ['a', 'b', 'c'] } }, 'rule');
-    assert.equal(cost, 2 + 3 * 4);
+    // cel-go's runtime tracker: range 2, result 1, per element condition and step 3 + body 3
+    assert.equal(cost, 2 + 1 + 3 * 6);
     assert.equal(budget.left, 1000 - cost);
   });
 
@@ -103,11 +104,11 @@ describe('CEL runtime budget', () => {
         e.scope === 'call' &&
         e.message === 'call cost exceeds limit for rule: self.items.all(i, i.size() < 5)',
     );
-    assert.equal(budget.charge(expr, { self: { items: ['a'] } }, 'r'), 2 + 4);
+    assert.equal(budget.charge(expr, { self: { items: ['a'] } }, 'r'), 2 + 1 + 6);
   });
 
   it('stops every further rule once the object total is spent', () => {
-    const budget = new ObjectCostBudget(40, 1000);
+    const budget = new ObjectCostBudget(50, 1000);
     const expr = ast('self.items.all(i, i.size() < 5)');
     const input = { self: { items: ['a', 'b', 'c'] } };
     budget.charge(expr, input, 'r1');
