@@ -15,18 +15,18 @@ import { setFlagsFromString } from 'node:v8';
  * after the usual two scavenges) and V8's default growth (2) is restored once the server serves,
  * so request load grows it exactly as before.
  *
- * Once the server serves and its start-up work is over, one full collection frees what start-up
- * left behind (startup-garbage.ts).
+ * Once the server serves, a full collection runs whenever the process goes quiet after a burst of
+ * work (start-up included), so what the burst left behind is freed (idle-collection.ts).
  */
 const V8_DEFAULT_SEMI_SPACE_GROWTH_FACTOR = 2;
 setFlagsFromString('--semi-space-growth-factor=1');
 
 const { runApiServer } = await import('./run-api-server.js');
-const { collectWhenSettled, exposedGc, processCpuMs } = await import('./startup-garbage.js');
+const { collectWhenIdle, exposedGc, processCpuMs } = await import('./idle-collection.js');
 runApiServer(process.argv.slice(2), () => {
   setFlagsFromString(`--semi-space-growth-factor=${V8_DEFAULT_SEMI_SPACE_GROWTH_FACTOR}`);
   const gc = exposedGc();
-  if (gc) collectWhenSettled({ cpuMs: processCpuMs, collect: gc });
+  if (gc) collectWhenIdle({ cpuMs: processCpuMs, collect: gc });
 }).then(
   (code) => process.exit(code),
   (e) => {
