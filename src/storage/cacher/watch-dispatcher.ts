@@ -10,9 +10,11 @@ const SCAN_FACTOR = 8;
  * Deliveries made in one pass before the rest of a change's fan-out waits for the next turn of
  * the event loop. The transport sends what a pass wrote when the pass ends, so with many
  * watchers the first ones get the change while the later ones are still being written, instead
- * of all of them waiting for the last.
+ * of all of them waiting for the last. Measured at 1,000 watchers on one HTTP/2 connection: passes
+ * of 32 to 48 gave the lowest median and last arrival and the least CPU (HTTP/2's scheduling of
+ * streams with data waiting costs more the more there are); 16 and 128 were slower.
  */
-const DELIVERIES_PER_PASS = 128;
+const DELIVERIES_PER_PASS = 48;
 
 /**
  * Fans the cacher's changes out to its watchers. Live watchers are grouped by prefix, so each
