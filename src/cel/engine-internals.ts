@@ -48,6 +48,22 @@ export interface EngineChecker {
   readonly boolType: EngineType;
 }
 
+/**
+ * The type checker with the members of the engine's checker our extensions use beyond the macro
+ * contract (the engine has them; its typings do not declare them).
+ */
+export interface EngineTypeChecker extends EngineChecker {
+  getType(name: string): EngineType;
+  formatType(type: EngineType): string;
+  readonly dynType: EngineType;
+  readonly registry: {
+    getListType(t: EngineType): EngineType;
+    getMapType(k: EngineType, v: EngineType): EngineType;
+    getOptionalType(t: EngineType): EngineType;
+  };
+  checkAccessOnType(node: EngineNode, scope: EngineScope, type: EngineType, allowMissing: boolean): EngineType;
+}
+
 /** The evaluator as a macro sees it. */
 export interface EngineEvaluator {
   run(node: EngineNode, scope: EngineScope): unknown;

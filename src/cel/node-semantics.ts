@@ -1,5 +1,5 @@
 import { forEachNode } from './ast-walk.js';
-import type { EngineChecker, EngineNode, EngineType } from './engine-internals.js';
+import type { EngineNode, EngineTypeChecker } from './engine-internals.js';
 import { markMapLiteral } from './map-literals.js';
 import { optionalEntriesOf } from './optional-entries.js';
 import { markSelection } from './selection-semantics.js';
@@ -32,9 +32,7 @@ const COMPREHENSIONS = new Set([
   'transformMapEntry',
 ]);
 
-interface Checker extends EngineChecker {
-  getType(name: string): EngineType;
-}
+type Checker = EngineTypeChecker;
 
 function isEmptyLiteral(node: EngineNode | undefined): node is EngineNode {
   return (node?.op === 'list' || node?.op === 'map') && (node.args as readonly unknown[]).length === 0;

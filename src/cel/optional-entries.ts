@@ -1,5 +1,5 @@
 import { Optional } from '@marcbachmann/cel-js';
-import type { EngineChecker, EngineEvaluator, EngineNode, EngineScope, EngineType } from './engine-internals.js';
+import type { EngineEvaluator, EngineNode, EngineScope, EngineType, EngineTypeChecker } from './engine-internals.js';
 import { buildMapLiteral } from './map-literals.js';
 
 /**
@@ -21,14 +21,7 @@ export function optionalEntriesOf(node: EngineNode): ReadonlySet<number> | undef
   return (node as MarkedNode)[OPTIONAL_ENTRIES];
 }
 
-interface Checker extends EngineChecker {
-  getType(name: string): EngineType;
-  formatType(type: EngineType): string;
-  readonly registry: {
-    getListType(t: EngineType): EngineType;
-    getMapType(k: EngineType, v: EngineType): EngineType;
-  };
-}
+type Checker = EngineTypeChecker;
 
 type Unifiable = EngineType & { unify(registry: unknown, other: EngineType): EngineType | undefined };
 

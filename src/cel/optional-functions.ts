@@ -1,6 +1,12 @@
 import { Environment, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import type { EngineChecker, EngineEvaluator, EngineMacroCall, EngineNode, EngineType } from './engine-internals.js';
+import type {
+  EngineEvaluator,
+  EngineMacroCall,
+  EngineNode,
+  EngineType,
+  EngineTypeChecker,
+} from './engine-internals.js';
 import { celEquals } from './library/cel-values.js';
 import { SchemaObject, schemaJson } from './schema-object.js';
 
@@ -16,11 +22,7 @@ import { SchemaObject, schemaJson } from './schema-object.js';
  * - `type(o)` of an optional and the type `optional_type`.
  */
 
-interface Checker extends EngineChecker {
-  getType(name: string): EngineType;
-  formatType(type: EngineType): string;
-  readonly registry: { getOptionalType(t: EngineType): EngineType };
-}
+type Checker = EngineTypeChecker;
 
 interface Scope {
   forkWithVariable(name: string, type: EngineType): Scope;

@@ -1,11 +1,11 @@
 import { Optional } from '@marcbachmann/cel-js';
 import type {
-  EngineChecker,
   EngineEvaluator,
   EngineMacroCall,
   EngineNode,
   EngineScope,
   EngineType,
+  EngineTypeChecker,
 } from './engine-internals.js';
 import type { EnginePatch } from './engine-patches.js';
 import { SchemaObject } from './schema-object.js';
@@ -19,10 +19,7 @@ import { SchemaObject } from './schema-object.js';
  * `has()` answers on the optional itself.
  */
 
-interface Checker extends EngineChecker {
-  formatType(type: EngineType): string;
-  checkAccessOnType(node: EngineNode, scope: EngineScope, type: EngineType, allowMissing: boolean): EngineType;
-}
+type Checker = EngineTypeChecker;
 
 /** The engine's own `has()` macro (a chain of fields from a variable). */
 interface EngineMacro {

@@ -1,6 +1,13 @@
 import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import type { EngineChecker, EngineEvaluator, EngineNode, EngineScope, EngineType } from './engine-internals.js';
+import type {
+  EngineChecker,
+  EngineEvaluator,
+  EngineNode,
+  EngineScope,
+  EngineType,
+  EngineTypeChecker,
+} from './engine-internals.js';
 
 /**
  * Field selection and indexing (`x.f`, `x[i]`, `x.?f`, `x[?i]`) where cel-go differs from the
@@ -20,12 +27,7 @@ import type { EngineChecker, EngineEvaluator, EngineNode, EngineScope, EngineTyp
  * engine's own evaluation, so common selections cost nothing more.
  */
 
-interface Checker extends EngineChecker {
-  getType(name: string): EngineType;
-  readonly dynType: EngineType;
-  readonly registry: { getOptionalType(t: EngineType): EngineType };
-  checkAccessOnType(node: EngineNode, scope: EngineScope, type: EngineType, allowMissing: boolean): EngineType;
-}
+type Checker = EngineTypeChecker;
 
 interface Evaluator extends EngineEvaluator {
   debugType(v: unknown): { fieldLazy(v: unknown, key: unknown, node: EngineNode, ev: EngineEvaluator): unknown };

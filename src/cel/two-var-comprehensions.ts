@@ -1,11 +1,11 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import type {
-  EngineChecker,
   EngineEvaluator,
   EngineMacroCall,
   EngineNode,
   EngineScope,
   EngineType,
+  EngineTypeChecker,
 } from './engine-internals.js';
 
 /**
@@ -21,15 +21,7 @@ import type {
  * - `transformMapEntry(k, v, [filter,] e)`: the union of the maps `e`; a key twice is an error.
  */
 
-/** The checker and evaluator as these macros use them (members the engine has, untyped). */
-interface Checker extends EngineChecker {
-  getType(name: string): EngineType;
-  formatType(type: EngineType): string;
-  readonly registry: {
-    getListType(t: EngineType): EngineType;
-    getMapType(k: EngineType, v: EngineType): EngineType;
-  };
-}
+type Checker = EngineTypeChecker;
 
 interface Scope extends EngineScope {
   forkWithVariable(name: string, type: EngineType): Scope;

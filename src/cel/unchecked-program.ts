@@ -1,7 +1,14 @@
 import { forEachNode } from './ast-walk.js';
 import type { CelEnvironment } from './cel-environment.js';
 import { compileErrorFrom } from './engine-errors.js';
-import type { EngineChecker, EngineEvaluator, EngineNode, EngineScope, EngineType } from './engine-internals.js';
+import type {
+  EngineChecker,
+  EngineEvaluator,
+  EngineNode,
+  EngineScope,
+  EngineType,
+  EngineTypeChecker,
+} from './engine-internals.js';
 import { celEquals } from './library/cel-values.js';
 import { CelProgram } from './program.js';
 import { parseSource } from './source-rewrite.js';
@@ -30,10 +37,7 @@ interface Meta {
   readonly alternate?: EngineNode;
 }
 
-interface Checker extends EngineChecker {
-  getType(name: string): EngineType;
-  readonly registry: unknown;
-}
+type Checker = EngineTypeChecker;
 
 interface LenientMacro {
   readonly async: false;

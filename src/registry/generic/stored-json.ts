@@ -1,3 +1,5 @@
+import { partBytes } from '../../encoding/json-encode.js';
+
 /**
  * Byte-level work on stored objects (compact JSON without `metadata.resourceVersion`, see
  * stored-object.ts): where the top-level `metadata` object ends (where a response writes the
@@ -141,16 +143,10 @@ export function needsGoEscaping(b: Uint8Array): boolean {
  * Only for bytes that are the object as served (no storage-version conversion).
  */
 export function servedJsonOfStored(stored: Uint8Array, revision: bigint, suffix = ''): Buffer | undefined {
-  if (stored[0] === 0xef || needsGoEscaping(stored)) return undefined;
+  // A byte-order mark or anything other than an object is not found by findMetadataEnd.
+  if (needsGoEscaping(stored)) return undefined;
   const end = findMetadataEnd(stored);
   if (end === undefined) return undefined;
-  const member = `${end.empty ? '' : ','}"resourceVersion":"${revision}"`;
-  const out = Buffer.allocUnsafe(stored.length + member.length + suffix.length);
-  out.set(stored.subarray(0, end.close), 0);
-  let at = end.close;
-  at += out.write(member, at, 'latin1');
-  out.set(stored.subarray(end.close), at);
-  at += stored.length - end.close;
-  if (suffix) out.write(suffix, at, 'latin1');
-  return out;
+  const insert = `${end.empty ? '' : ','}"resourceVersion":"${revision}"`;
+  return partBytes({ bytes: stored, at: end.close, insert }, suffix);
 }

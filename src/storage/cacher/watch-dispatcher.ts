@@ -63,39 +63,29 @@ export class WatchDispatcher<T> implements WatcherHost<T> {
 
   /** Hands a change, just appended to the buffer, to every live watcher whose prefix matches. */
   dispatch(event: BufferedEvent<T>): void {
-    if (this.waiting.length > 0) {
-      // A fan-out is under way (or this is a re-entrant call from inside one): in order, after it.
+    // A fan-out under way (or a re-entrant call from inside one): in order, after it. A change
+    // for more watchers than one pass delivers starts one.
+    if (this.waiting.length > 0 || this.liveCountOf(event.key) > DELIVERIES_PER_PASS) {
       this.waiting.push(event);
+      if (this.waiting.length === 1) this.fanOut();
       return;
     }
-    const targets = this.targetsOf(event.key);
-    if (targets === undefined) {
-      // Few watchers: all of them now.
-      const tick = this.ticks;
-      for (const [prefix, watchers] of this.live) {
-        if (!event.key.startsWith(prefix)) continue;
-        for (const w of watchers) {
-          w.lastPushTick = tick;
-          w.deliver(event);
-        }
+    // Few watchers: all of them now, without a list of them.
+    const tick = this.ticks;
+    for (const [prefix, watchers] of this.live) {
+      if (!event.key.startsWith(prefix)) continue;
+      for (const w of watchers) {
+        w.lastPushTick = tick;
+        w.deliver(event);
       }
-      return;
     }
-    this.waiting.push(event);
-    this.targets = targets;
-    this.delivered = 0;
-    this.fanOut();
   }
 
-  /**
-   * The live watchers of `key`, when there are more than one pass delivers (`undefined` when
-   * fewer: the caller delivers directly, without a copy of the sets).
-   */
-  private targetsOf(key: string): CacheWatcher<T>[] | undefined {
+  /** How many live watchers `key` has. */
+  private liveCountOf(key: string): number {
     let n = 0;
     for (const [prefix, watchers] of this.live) if (key.startsWith(prefix)) n += watchers.size;
-    if (n <= DELIVERIES_PER_PASS) return undefined;
-    return this.liveOf(key);
+    return n;
   }
 
   /** One pass of the waiting fan-outs; schedules the next while any remain. */
