@@ -27,18 +27,29 @@ export async function createObject(
   input: ApiObject,
   o: CreateOptions,
 ): Promise<ApiObject> {
-  return (await createObjectWithJson(rc, ctx, input, o)).obj;
+  return (await createStored(rc, ctx, input, o, false)).obj;
 }
 
 /**
  * {@link createObject}, and the created object's response JSON made from the bytes written
  * (see `CreatedObject`) when they are the object as served.
  */
-export async function createObjectWithJson(
+export function createObjectWithJson(
   rc: RegistryContext,
   ctx: RequestContext,
   input: ApiObject,
   o: CreateOptions,
+): Promise<CreatedObject> {
+  return createStored(rc, ctx, input, o, true);
+}
+
+/** A create; `withJson`: with the answer's JSON made from the bytes written. */
+async function createStored(
+  rc: RegistryContext,
+  ctx: RequestContext,
+  input: ApiObject,
+  o: CreateOptions,
+  withJson: boolean,
 ): Promise<CreatedObject> {
   const refused = rc.def.strategy.refuseCreate?.();
   if (refused !== undefined) {
@@ -81,7 +92,7 @@ export async function createObjectWithJson(
       dryRun: o.dryRun,
       options: createOptions,
     });
-    return storeCreated(rc, ctx, obj, { dryRun: o.dryRun, wantsGeneratedName });
+    return storeCreated(rc, ctx, obj, { dryRun: o.dryRun, wantsGeneratedName, withJson });
   });
 }
 
@@ -90,7 +101,7 @@ async function storeCreated(
   rc: RegistryContext,
   ctx: RequestContext,
   obj: ApiObject,
-  o: { readonly dryRun: boolean; readonly wantsGeneratedName: boolean },
+  o: { readonly dryRun: boolean; readonly wantsGeneratedName: boolean; readonly withJson: boolean },
 ): Promise<CreatedObject> {
   const meta = obj.metadata;
   for (let attempt = 1; ; attempt++) {
@@ -110,7 +121,7 @@ async function storeCreated(
       if (form) return { obj: await shownAfterWrite(rc, form, revision, ctx.signal) };
       // The answer is what a read of the new object serves: the written bytes, when they are
       // the object in this version, with the resourceVersion written in (no second encoding).
-      const json = rc.codec.convertsOnRead ? undefined : servedJsonOfStored(value, revision, '\n');
+      const json = !o.withJson || rc.codec.convertsOnRead ? undefined : servedJsonOfStored(value, revision, '\n');
       return json ? { obj, json } : { obj };
     } catch (e) {
       if (e instanceof KeyExistsError && o.wantsGeneratedName && attempt < GENERATE_NAME_ATTEMPTS) {
