@@ -1,5 +1,6 @@
 import type { PriorityClassLister, StorageClassLister } from '../admission/index.js';
 import type { ApiDomain } from '../apis/api-domain.js';
+import type { ApiObject } from '../apis/object.js';
 import { internalRequestContext } from '../apis/request/request-context.js';
 import { defaultStorageClassAnnotations } from '../apis/storage/storage-columns.js';
 import type { ResourceSet } from '../registry/resource-set/index.js';
@@ -13,11 +14,17 @@ import { API_SERVER_USER } from './bootstrap-namespaces.js';
  */
 export function priorityClassLister(resources: () => ResourceSet | undefined, domain: ApiDomain): PriorityClassLister {
   const group = domain.group('scheduling');
+  // The cached list, kept while the watch cache's objects stay as they were: every pod create
+  // reads it, and the classes rarely change.
+  let kept: { readonly cacher: object; readonly version: number; readonly items: readonly ApiObject[] } | undefined;
   return {
     group,
     async list(signal, options) {
       const served = resources()?.lookup(group, 'v1', 'priorityclasses');
       if (!served) return [];
+      const cacher = options?.cached && served.cacher?.ready ? served.cacher : undefined;
+      const version = cacher?.stateVersion;
+      if (cacher && kept?.cacher === cacher && kept.version === version) return kept.items;
       const ctx = internalRequestContext({
         user: API_SERVER_USER,
         signal,
@@ -26,7 +33,9 @@ export function priorityClassLister(resources: () => ResourceSet | undefined, do
         version: 'v1',
         resource: 'priorityclasses',
       });
-      return (await served.store.list(ctx, options?.cached ? { resourceVersion: '0' } : {})).items;
+      const { items } = await served.store.list(ctx, options?.cached ? { resourceVersion: '0' } : {});
+      if (cacher && version !== undefined) kept = { cacher, version, items };
+      return items;
     },
   };
 }

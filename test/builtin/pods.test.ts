@@ -256,6 +256,27 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
       given.json().message,
       'pods "given" is forbidden: the integer value of priority (10) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name',
     );
+    // Classes created and deleted later are seen by the next pods (the plugin reads the watch cache,
+    // which follows the write shortly after it is acknowledged).
+    const cls = await s.api.admin('POST', '/apis/scheduling.orch.io/v1/priorityclasses', {
+      body: { apiVersion: 'scheduling.orch.io/v1', kind: 'PriorityClass', metadata: { name: 'later' }, value: 1234 },
+    });
+    assert.equal(cls.status, 201, cls.text);
+    const untilStatus = async (name: string, status: number) => {
+      for (let i = 0; ; i++) {
+        const r = await podWith(`${name}-${i}`, { priorityClassName: 'later' });
+        if (r.status === status || i === 50) return r;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const later = await untilStatus('later', 201);
+    assert.equal(later.status, 201, later.text);
+    assert.equal(later.json().spec.priority, 1234);
+    const removed = await s.api.admin('DELETE', '/apis/scheduling.orch.io/v1/priorityclasses/later');
+    assert.equal(removed.status, 200, removed.text);
+    const refused = await untilStatus('gone', 403);
+    assert.equal(refused.status, 403, refused.text);
+    assert.match(refused.json().message, /no PriorityClass with name later was found$/);
     // An update that omits them keeps the priority and policy the pod was created with.
     const put = critical.json();
     delete put.spec.priority;

@@ -67,6 +67,28 @@ describe('Cacher lists', { timeout: 120_000 }, () => {
     }
   });
 
+  it('moves its state version with each change of its objects, not with progress elsewhere', async () => {
+    const store = new MemoryStore();
+    await put(store, 'a', 'x', '1');
+    const { cacher, stop } = await startCacher(store);
+    try {
+      const loaded = cacher.stateVersion;
+      const rev = await put(store, 'a', 'y', '1');
+      await cacher.list({ prefix: PREFIX, minRevision: rev });
+      const afterPut = cacher.stateVersion;
+      assert.notEqual(afterPut, loaded);
+      const other = (await store.create('/registry/core/secrets/a/s', new Uint8Array([123, 125]))).revision;
+      await cacher.list({ prefix: PREFIX, minRevision: other });
+      assert.equal(cacher.revision, other);
+      assert.equal(cacher.stateVersion, afterPut, 'a write to another resource changes nothing cached here');
+      const gone = await remove(store, 'a', 'x');
+      await cacher.list({ prefix: PREFIX, minRevision: gone });
+      assert.notEqual(cacher.stateVersion, afterPut);
+    } finally {
+      stop();
+    }
+  });
+
   it('fails a revision the store does not have with TooLargeResourceVersionError after the wait', async () => {
     const store = new MemoryStore();
     await put(store, 'a', 'x', '1');

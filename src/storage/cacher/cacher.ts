@@ -50,6 +50,8 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
   private readonly waiter = new RevisionWaiter(0n);
   private readonly dispatcher: WatchDispatcher<DeepReadonly<T>>;
   private isReady = false;
+  /** Bumped by every change to the state (an event applied, a re-list): see `stateVersion`. */
+  private stateChanges = 0;
   private started = false;
   private running = false;
   private listCount = 0;
@@ -89,6 +91,15 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
 
   get ready(): boolean {
     return this.isReady;
+  }
+
+  /**
+   * A number that changes whenever the cached objects do (an event applied, a re-list) and only
+   * then: progress of the revision alone leaves it. Lets a reader keep what it derived from the
+   * state (e.g. an admission plugin's view of a few objects) until the state moves.
+   */
+  get stateVersion(): number {
+    return this.stateChanges;
   }
 
   /**
@@ -268,6 +279,7 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
     const previous = this.revision;
     const first = this.listCount === 0;
     this.state = StateIndex.fromSorted(items);
+    this.stateChanges++;
     this.buffer.reset(revision);
     this.listCount++;
     if (!first) {
@@ -297,6 +309,7 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
       const last = event.prev ? toCachedItem({ ...event.prev, modRevision: revision }, this.decode) : prev;
       if (last?.object !== undefined) plain = { type: 'DELETED', object: last.object, revision };
     }
+    this.stateChanges++;
     const buffered: BufferedEvent<DeepReadonly<T>> = {
       revision,
       key,
