@@ -23,7 +23,8 @@ import {
 } from './managed-fields.js';
 import { ConflictsError, Updater } from './merge/updater.js';
 import { cloneValue, gvkString, isResetManagedFields, objectRef, stripManagedFields } from './object-helpers.js';
-import { isObject } from './typed/list-items.js';
+import { createdFields } from './typed/created-fields.js';
+import { ItemKeys, isObject } from './typed/list-items.js';
 import { TypeCompiler, type TypeNode } from './typed/type-node.js';
 import { formatValidationErrors, validateTyped } from './typed/validate.js';
 
@@ -102,6 +103,7 @@ const STRIPPED_METADATA = [
   'managedFields',
   'resourceVersion',
 ];
+const STRIPPED_METADATA_FIELDS: ReadonlySet<string> = new Set(STRIPPED_METADATA);
 const STRIPPED = FieldSet.fromPaths(
   [['apiVersion'], ['kind'], ['metadata'], ...STRIPPED_METADATA.map((f) => ['metadata', f])].map((p) =>
     p.map(fieldElement),
@@ -126,6 +128,10 @@ class SchemaFieldManager implements FieldManager {
   }
 
   update(live: ApiObject | undefined, next: ApiObject, manager: string, opts: WriteOptions = {}): ApiObject {
+    if (live === undefined && !opts.subresource && next.metadata?.managedFields === undefined) {
+      const created = this.created(next, manager, opts);
+      if (created) return created;
+    }
     const out = cloneValue(stripManagedFields(next));
     const { managed, reset } = this.decodeLiveOrNew(live, next, Boolean(opts.subresource));
     // kube stops tracking an existing object whose managedFields are empty, until the next apply.
@@ -251,6 +257,29 @@ class SchemaFieldManager implements FieldManager {
     const out: Managed = { sets, times };
     capUpdateManagers(out, this.maxUpdateManagers);
     return out;
+  }
+
+  /**
+   * A create that brings no managedFields: the writer owns what `createdFields` finds in one walk
+   * (the general path gives the same entry). Undefined when that walk cannot decide.
+   */
+  private created(next: ApiObject, manager: string, opts: WriteOptions): ApiObject | undefined {
+    const out = cloneValue(next);
+    const zero = this.newObject() as Record<string, unknown>;
+    const created = createdFields(out, zero, this.type, new ItemKeys(), opts.resetFields, STRIPPED_METADATA_FIELDS);
+    if (!created) return undefined;
+    const metadata: ApiObject['metadata'] = { ...out.metadata };
+    if (created.fieldsV1) {
+      const entry: JsonObject = {};
+      entry.manager = manager || 'unknown';
+      entry.operation = 'Update';
+      if (this.config.apiVersion) entry.apiVersion = this.config.apiVersion;
+      entry.time = formatTime(this.clock.now());
+      entry.fieldsType = 'FieldsV1';
+      entry.fieldsV1 = created.fieldsV1;
+      metadata.managedFields = [entry];
+    }
+    return { ...out, metadata };
   }
 
   private decodeLiveOrNew(

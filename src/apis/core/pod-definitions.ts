@@ -171,6 +171,9 @@ export function podResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDef
     hasGeneration: false,
     schema: podSchema,
     resetFields: ['status'],
+    // kube's zero Pod: spec and status are structs, and `containers` has no omitempty, so a
+    // create's writer owns the fields inside spec, not spec or its containers list themselves.
+    zeroObject: () => ({ apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: null }, status: {} }),
     fieldLabels: podFieldLabels,
     tableColumns: podTableColumns(podSchema),
     listDescription: 'A list of pods.',
