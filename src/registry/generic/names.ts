@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 
 // Same alphabet kube uses for generated suffixes: no vowels (no words), no ambiguous characters.
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -9,8 +9,8 @@ const MAX_NAME_LENGTH = 63;
 export function generateName(prefix: string): string {
   const base =
     prefix.length > MAX_NAME_LENGTH - SUFFIX_LENGTH ? prefix.slice(0, MAX_NAME_LENGTH - SUFFIX_LENGTH) : prefix;
-  const bytes = randomBytes(SUFFIX_LENGTH);
+  // randomInt draws from Node's buffered random bytes (no system call per name), without bias.
   let suffix = '';
-  for (const b of bytes) suffix += ALPHABET[b % ALPHABET.length];
+  for (let i = 0; i < SUFFIX_LENGTH; i++) suffix += ALPHABET[randomInt(ALPHABET.length)];
   return base + suffix;
 }
