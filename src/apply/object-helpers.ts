@@ -3,10 +3,19 @@ import { isObject } from './typed/list-items.js';
 
 /** A deep copy of a decoded JSON value (absent keys stay absent). */
 export function cloneValue<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneValue) as T;
   if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const list: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) list[i] = cloneValue(v[i]);
+    return list as T;
+  }
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = cloneValue(x);
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = cloneValue(x);
+  }
   return out as T;
 }
 

@@ -38,7 +38,9 @@ export function decodeJsonStrict(text: string, options: { detectDuplicates?: boo
   } catch (err) {
     throw findJsonSyntaxError(text) ?? new JsonSyntaxError((err as Error).message, 0);
   }
-  if (options.detectDuplicates === false) {
+  // Without a repeated key, the text holds as many keys as the value has properties: counting
+  // both is much cheaper than the walk that names the repeats, which runs only when they differ.
+  if (options.detectDuplicates === false || countTextKeys(text) === countValueKeys(value)) {
     // Go cannot hold a number beyond float64 range (JSON.parse makes it Infinity), nor nest
     // deeper than 10000; the walk below checks both, and finds long integers, here only when
     // the text could need it.
@@ -61,6 +63,39 @@ export function decodeJsonStrict(text: string, options: { detectDuplicates?: boo
 }
 
 const MAYBE_LONG_NUMBER = /[eE]\+?\d{3}|\d{16}/;
+
+/** The keys of every object in a valid JSON text: its strings followed by `:`. */
+function countTextKeys(text: string): number {
+  let n = 0;
+  let i = text.indexOf('"');
+  while (i !== -1) {
+    let j = jsonStringEnd(text, i);
+    let c = text.charCodeAt(j);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++j);
+    if (c === 0x3a) n++;
+    i = text.indexOf('"', j);
+  }
+  return n;
+}
+
+/** The properties of every object in a parsed JSON value (no recursion: any depth). */
+function countValueKeys(value: unknown): number {
+  let n = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) pending.push(v[i]);
+      continue;
+    }
+    const keys = Object.keys(v);
+    n += keys.length;
+    for (let i = 0; i < keys.length; i++) pending.push((v as Record<string, unknown>)[keys[i]!]);
+  }
+  return n;
+}
+
 /**
  * The offset of the first occurrence of each of `paths` in a valid JSON `text`, for ordering
  * unknown-field reports as kube does (document order). Paths not found are absent.

@@ -86,6 +86,10 @@ describe('decodeJsonStrict duplicates', () => {
     ['{"a\\u0062":1,"ab":2}', ['ab']],
     ['{"a":{"b":1},"a":{"b":1,"b":2}}', ['a', 'a.b']],
     ['{"s":"}{\\"a\\":1,\\"a\\":2","s2":"\\\\"}', []],
+    // Keys counted across objects, whitespace before the colon, strings holding `":`.
+    ['{ "a" :1, "b":{"a":1}, "c":[{"a":"\\":"},{"a":2}] }', []],
+    ['{ "a" :1, "b":{"a":1}, "c":[{"a":"\\":"},{"a":2 , "a" : 3}] }', ['c[1].a']],
+    ['{"__proto__":1,"__proto__":2}', ['__proto__']],
   ];
   for (const [text, paths] of cases) {
     it(`${text}`, () => {

@@ -9,6 +9,8 @@ import { fieldType, type ListType, resolveType, type TypeNode } from './type-nod
 /** One element of a level being built: whether it is a member, and what is below it. */
 interface Entry {
   readonly pe: PathElement;
+  /** The field's rank among its struct's declared fields (`MapType.fieldRanks`), else -1. */
+  readonly rank: number;
   member: boolean;
   children: Entry[] | undefined;
 }
@@ -38,7 +40,7 @@ export function createdFields(
   reset: FieldSet | undefined,
   stripped: ReadonlySet<string>,
 ): CreatedFields | undefined {
-  const root = compared(undefined, zero, obj, t, keys);
+  const root = compared(undefined, -1, zero, obj, t, keys);
   if (root === UNDECIDED) return undefined;
   let entries = root?.children ?? [];
   for (const e of entries) {
@@ -69,14 +71,16 @@ function nonEmpty(entries: Entry[]): Entry[] {
  */
 function compared(
   pe: PathElement | undefined,
+  rank: number,
   lhs: unknown,
   rhs: unknown,
   t: TypeNode,
   keys: ItemKeys,
 ): Entry | undefined | typeof UNDECIDED {
-  if (lhs === undefined) return added(pe as PathElement, rhs, t, keys);
+  if (lhs === undefined) return added(pe as PathElement, rank, rhs, t, keys);
   if (t.kind === 'deduced') return UNDECIDED;
-  const leaf = () => (valueEquals(lhs, rhs) ? undefined : { pe: pe as PathElement, member: true, children: undefined });
+  const leaf = () =>
+    valueEquals(lhs, rhs) ? undefined : { pe: pe as PathElement, rank, member: true, children: undefined };
   if (t.kind === 'scalar' || t.atomic) return leaf();
   let children: Entry[] | undefined;
   if (t.kind === 'map') {
@@ -89,7 +93,7 @@ function compared(
       if (r === undefined) continue;
       const ft = fieldType(t, key);
       if (!ft) continue;
-      const c = compared(fieldElement(key), lm?.[key], r, ft, keys);
+      const c = compared(fieldElement(key), t.fieldRanks?.get(key) ?? -1, lm?.[key], r, ft, keys);
       if (c === UNDECIDED) return UNDECIDED;
       if (c) (children ??= []).push(c);
     }
@@ -102,11 +106,11 @@ function compared(
     children = addedItems(rl, t, keys);
   }
   // Present on both sides: not a member itself, only what changed below it.
-  return children && children.length > 0 ? { pe: pe as PathElement, member: false, children } : undefined;
+  return children && children.length > 0 ? { pe: pe as PathElement, rank, member: false, children } : undefined;
 }
 
 /** A value that appeared: its path, and for a granular map or list that is not empty, all below. */
-function added(pe: PathElement, value: unknown, t: TypeNode, keys: ItemKeys): Entry {
+function added(pe: PathElement, rank: number, value: unknown, t: TypeNode, keys: ItemKeys): Entry {
   const rt = resolveType(t, value);
   let children: Entry[] | undefined;
   if (rt.kind === 'map' && !rt.atomic && isObject(value) && !isEmptyObject(value)) {
@@ -114,12 +118,12 @@ function added(pe: PathElement, value: unknown, t: TypeNode, keys: ItemKeys): En
       const v = value[key];
       if (v === undefined) continue;
       const ft = fieldType(rt, key);
-      if (ft) (children ??= []).push(added(fieldElement(key), v, ft, keys));
+      if (ft) (children ??= []).push(added(fieldElement(key), rt.fieldRanks?.get(key) ?? -1, v, ft, keys));
     }
   } else if (rt.kind === 'list' && !rt.atomic && Array.isArray(value) && value.length > 0) {
     children = addedItems(value, rt, keys);
   }
-  return { pe, member: true, children: children && children.length > 0 ? children : undefined };
+  return { pe, rank, member: true, children: children && children.length > 0 ? children : undefined };
 }
 
 /** Items by path element; an element that repeats is a member alone, as the comparison has it. */
@@ -134,7 +138,7 @@ function addedItems(list: unknown[], t: ListType, keys: ItemKeys): Entry[] {
   }
   const out: Entry[] = [];
   for (const { pe, item, repeated } of byId.values()) {
-    out.push(repeated ? { pe, member: true, children: undefined } : added(pe, item, t.element, keys));
+    out.push(repeated ? { pe, rank: -1, member: true, children: undefined } : added(pe, -1, item, t.element, keys));
   }
   return out;
 }
@@ -151,15 +155,28 @@ function withoutReset(entries: Entry[], reset: FieldSet): Entry[] {
     if (r.member) continue;
     const children = e.children && r.children ? withoutReset(e.children, r.children) : e.children;
     if (e.member || (children && children.length > 0)) {
-      out.push({ pe: e.pe, member: e.member, children: children && children.length > 0 ? children : undefined });
+      const kept = children && children.length > 0 ? children : undefined;
+      out.push({ pe: e.pe, rank: e.rank, member: e.member, children: kept });
     }
   }
   return out;
 }
 
+/** Path-element order; by rank alone when every entry is a declared struct field. */
+function sortEntries(entries: Entry[]): void {
+  if (entries.length < 2) return;
+  let ranked = true;
+  for (const e of entries) if (e.rank < 0) ranked = false;
+  if (ranked) entries.sort(byRank);
+  else entries.sort(byPathElement);
+}
+
+const byRank = (a: Entry, b: Entry): number => a.rank - b.rank;
+const byPathElement = (a: Entry, b: Entry): number => comparePathElements(a.pe, b.pe);
+
 /** A level as `fieldsV1`: keys in path-element order, `"."` first for a member with children. */
 function levelObject(entries: Entry[]): JsonObject {
-  if (entries.length > 1) entries.sort((a, b) => comparePathElements(a.pe, b.pe));
+  sortEntries(entries);
   const out: JsonObject = {};
   for (const e of entries) out[e.pe.id] = entryObject(e);
   return out;
@@ -169,7 +186,7 @@ function entryObject(e: Entry): JsonObject {
   if (!e.children) return {};
   if (!e.member) return levelObject(e.children);
   const out: JsonObject = { '.': {} };
-  if (e.children.length > 1) e.children.sort((a, b) => comparePathElements(a.pe, b.pe));
+  sortEntries(e.children);
   for (const c of e.children) out[c.pe.id] = entryObject(c);
   return out;
 }

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../apis/object.js';
 import type { Schema } from '../../apis/schema/schema.js';
+import { compareGoStrings } from '../../util/go-strings.js';
 
 /**
  * The merge-relevant shape of a schema node, as kube's OpenAPI-to-structured-merge-diff
@@ -24,6 +25,11 @@ export interface MapType {
   readonly fields: ReadonlyMap<string, TypeNode> | undefined;
   /** Type of any other key; without it, other keys are not declared in the schema. */
   readonly element: TypeNode | undefined;
+  /**
+   * Each declared field's position in Go's byte order of names, which is the order of their
+   * `fieldsV1` keys: sorting a struct's fields by it needs no string comparison.
+   */
+  readonly fieldRanks?: ReadonlyMap<string, number>;
 }
 
 export interface ListType {
@@ -137,6 +143,7 @@ export class TypeCompiler {
       const fields = new Map<string, TypeNode>();
       for (const [name, sub] of Object.entries(s.properties)) fields.set(name, this.compile(sub));
       node.fields = fields;
+      node.fieldRanks = new Map([...fields.keys()].sort(compareGoStrings).map((name, i) => [name, i]));
     }
     if (typeof s.additionalProperties === 'object') node.element = this.compile(s.additionalProperties);
     else if (s.additionalProperties === true || s['x-orch-preserve-unknown-fields'] || !node.fields)
