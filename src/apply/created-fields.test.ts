@@ -171,4 +171,53 @@ describe('field ownership of a create', () => {
     ]);
     assert.deepEqual(Object.keys(out.metadata.managedFields![0]!.fieldsV1 as object), ['f:metadata', 'f:spec']);
   });
+
+  it('writes a Deployment’s fields as kube does: no member for the structs of its zero object', () => {
+    const deployment = builtinResources().find((d) => d.kind === 'Deployment')!;
+    const fm = createFieldManager({
+      schema: deployment.schema,
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      clock,
+      newObject: deployment.zeroObject,
+    });
+    const out = fm.update(
+      undefined,
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', labels: { app: 'web' } },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'web' } },
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'nginx', image: 'nginx' }], dnsPolicy: 'ClusterFirst' },
+          },
+        },
+      },
+      'kubectl-create',
+      { resetFields: fieldPathsSet(['status']) },
+    );
+    // The shape kube-apiserver v1.32 records for such a create (its defaults aside).
+    assert.equal(
+      JSON.stringify(out.metadata.managedFields?.[0]?.fieldsV1),
+      JSON.stringify({
+        'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+        'f:spec': {
+          'f:replicas': {},
+          'f:selector': {},
+          'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} },
+          'f:template': {
+            'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+            'f:spec': {
+              'f:containers': { 'k:{"name":"nginx"}': { '.': {}, 'f:image': {}, 'f:name': {} } },
+              'f:dnsPolicy': {},
+            },
+          },
+        },
+      }),
+    );
+  });
 });

@@ -73,6 +73,7 @@ import {
   statusSubresource,
   validationSchema,
   workloadDefinition,
+  zeroPodTemplate,
 } from './workload-definition.js';
 
 /** What the apps/v1 definitions are built with. */
@@ -100,6 +101,7 @@ export function deploymentResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RU
       ...APPS,
       kind: 'Deployment',
       resource: 'deployments',
+      zeroSpec: () => ({ selector: null, template: zeroPodTemplate(), strategy: {} }),
       shortNames: ['deploy'],
       categories: ALL,
       listDescription: 'A list of deployments.',
@@ -152,6 +154,7 @@ export function replicaSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RU
       ...APPS,
       kind: 'ReplicaSet',
       resource: 'replicasets',
+      zeroSpec: () => ({ selector: null, template: zeroPodTemplate() }),
       shortNames: ['rs'],
       categories: ALL,
       listDescription: 'A list of replica sets.',
@@ -193,6 +196,7 @@ export function statefulSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_R
       ...APPS,
       kind: 'StatefulSet',
       resource: 'statefulsets',
+      zeroSpec: () => ({ selector: null, template: zeroPodTemplate(), updateStrategy: {} }),
       shortNames: ['sts'],
       categories: ALL,
       listDescription: 'A list of stateful sets.',
@@ -242,6 +246,7 @@ export function daemonSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RUL
       ...APPS,
       kind: 'DaemonSet',
       resource: 'daemonsets',
+      zeroSpec: () => ({ selector: null, template: zeroPodTemplate(), updateStrategy: {} }),
       shortNames: ['ds'],
       categories: ALL,
       listDescription: 'A list of daemon sets.',

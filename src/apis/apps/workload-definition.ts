@@ -54,6 +54,17 @@ export interface WorkloadNames {
   readonly listDescription: string;
   readonly listItemsDescription: string;
   readonly listMetadataDescription: string;
+  /**
+   * The spec of the kind's zero object (kube's Go zero value as JSON: struct fields are `{}`,
+   * pointers without omitempty `null`); `{}` when absent. A create's writer owns the fields inside
+   * what the zero object holds, not those containers themselves.
+   */
+  readonly zeroSpec?: () => Record<string, unknown>;
+}
+
+/** A zero `PodTemplateSpec`: its metadata's time and its containers list have no omitempty. */
+export function zeroPodTemplate(): Record<string, unknown> {
+  return { metadata: { creationTimestamp: null }, spec: { containers: null } };
 }
 
 /** A namespaced workload definition with kube's common settings. */
@@ -77,7 +88,7 @@ export function workloadDefinition(
     verbs: STANDARD_VERBS,
     allowCreateOnUpdate: false,
     resetFields: ['status'],
-    zeroObject: () => ({ apiVersion, kind, metadata: {}, spec: {}, status: {} }),
+    zeroObject: () => ({ apiVersion, kind, metadata: {}, spec: names.zeroSpec?.() ?? {}, status: {} }),
     listDescription: names.listDescription,
     listItemsDescription: names.listItemsDescription,
     listMetadataDescription: names.listMetadataDescription,

@@ -12,6 +12,7 @@ import {
   statusSubresource,
   validationSchema,
   workloadDefinition,
+  zeroPodTemplate,
 } from '../apps/workload-definition.js';
 import type { BuiltinResourceDefinition } from '../meta/builtin-definition.js';
 import { nameIsDNSSubdomain } from '../meta/name-validation.js';
@@ -44,6 +45,7 @@ export function jobResource(
       ...BATCH,
       kind: 'Job',
       resource: 'jobs',
+      zeroSpec: () => ({ template: zeroPodTemplate() }),
       shortNames: [],
       categories: ['all'],
       listDescription: 'A list of jobs.',
@@ -84,6 +86,9 @@ export function cronJobResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RULES
       ...BATCH,
       kind: 'CronJob',
       resource: 'cronjobs',
+      zeroSpec: () => ({
+        jobTemplate: { metadata: { creationTimestamp: null }, spec: { template: zeroPodTemplate() } },
+      }),
       shortNames: ['cj'],
       categories: ['all'],
       listDescription: 'A list of cron jobs.',

@@ -204,6 +204,13 @@ export function podTemplateResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinRes
     allowCreateOnUpdate: false,
     hasGeneration: true,
     schema: podTemplateSchema,
+    // kube's zero PodTemplate: its template is a struct, whose containers list has no omitempty.
+    zeroObject: () => ({
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: {},
+      template: { metadata: { creationTimestamp: null }, spec: { containers: null } },
+    }),
     tableColumns: podTemplateTableColumns(),
     listDescription: 'A list of pod templates.',
     listItemsDescription: 'The pod templates.',
