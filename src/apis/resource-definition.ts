@@ -283,6 +283,13 @@ export interface SubresourceConnect {
  */
 export interface ResourceStrategy {
   /**
+   * kube's decode-time defaulting of a written object (the schema's defaults, then the kind's own
+   * `SetDefaults`), applied before the field manager records what the writer set, so the writer
+   * owns the defaults it received, as in kube. Mutates `obj`; idempotent. Absent: defaults are
+   * applied only by `prepareForCreate`/`prepareForUpdate`.
+   */
+  defaults?(obj: ApiObject): void;
+  /**
    * Normalize a new object before validation (e.g. fold Secret `stringData` into `data`,
    * default `status`, reset fields users may not set on create). Mutates `obj`. `context` names
    * who creates it (a CertificateSigningRequest records its requester).

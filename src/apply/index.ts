@@ -39,6 +39,7 @@ export {
   validateFieldManager,
   validatePatchFieldManager,
 } from './manager-name.js';
+export { cloneValue } from './object-helpers.js';
 export { type Comparison, compareTyped } from './typed/compare.js';
 export { fieldSetOf } from './typed/to-field-set.js';
 export { TypeCompiler, type TypeNode } from './typed/type-node.js';

@@ -233,6 +233,40 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
     assert.deepEqual(pod.status, { phase: 'Pending', qosClass: 'Guaranteed' });
   });
 
+  it('records the defaults a create got as its writer’s fields, as kube’s managedFields show them', async () => {
+    const created = await s.api.admin('POST', `/api/v1/namespaces/${NS}/pods?fieldManager=kubectl-run`, {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'nginx', labels: { run: 'nginx' } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx' }] },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const [entry] = created.json().metadata.managedFields;
+    assert.equal(entry.manager, 'kubectl-run');
+    // kube-apiserver v1.32's entry for `kubectl run nginx --image=nginx`, byte for byte.
+    assert.equal(
+      JSON.stringify(entry.fieldsV1),
+      '{"f:metadata":{"f:labels":{".":{},"f:run":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:enableServiceLinks":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}',
+    );
+    // So an apply that sets a defaulted field to another value conflicts with the creator.
+    const apply = await s.api.admin('PATCH', `/api/v1/namespaces/${NS}/pods/nginx?fieldManager=other`, {
+      body: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'nginx' },
+        spec: { containers: [{ name: 'nginx', image: 'nginx' }], terminationGracePeriodSeconds: 5 },
+      }),
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
+    assert.equal(apply.status, 409, apply.text);
+    assert.equal(
+      apply.json().message,
+      'Apply failed with 1 conflict: conflict with "kubectl-run" using v1: .spec.terminationGracePeriodSeconds',
+    );
+  });
+
   it('resolves pod priorities from PriorityClasses (the Priority admission plugin)', async () => {
     const podWith = (name: string, spec: Record<string, unknown>) =>
       s.api.admin('POST', `/api/v1/namespaces/${NS}/pods`, {

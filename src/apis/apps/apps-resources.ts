@@ -130,14 +130,9 @@ export function deploymentResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RU
         schema,
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
-        prepareForCreate(d) {
-          defaultDeployment(d, pod);
-          resetStatus(d, schema);
-        },
-        prepareForUpdate(d, old) {
-          defaultDeployment(d, pod);
-          keepStatus(d, old);
-        },
+        defaults: (d) => defaultDeployment(d, pod),
+        prepareForCreate: (d) => resetStatus(d, schema),
+        prepareForUpdate: (d, old) => keepStatus(d, old),
         validateCreate: (d) => validateDeploymentSpec(d, pod),
         validateUpdate: (d, old) => validateDeploymentUpdate(d, old, pod),
         generationChanged: deploymentGenerationChanged,
@@ -173,14 +168,9 @@ export function replicaSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RU
         schema,
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
-        prepareForCreate(rs) {
-          defaultReplicaSet(rs, pod);
-          resetStatus(rs, schema);
-        },
-        prepareForUpdate(rs, old) {
-          defaultReplicaSet(rs, pod);
-          keepStatus(rs, old);
-        },
+        defaults: (rs) => defaultReplicaSet(rs, pod),
+        prepareForCreate: (rs) => resetStatus(rs, schema),
+        prepareForUpdate: (rs, old) => keepStatus(rs, old),
         validateCreate: (rs) => validateReplicaSetSpec(rs, pod),
         validateUpdate: (rs, old) => validateReplicaSetUpdate(rs, old, pod),
       }),
@@ -215,13 +205,12 @@ export function statefulSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_R
         schema,
         namespaced: true,
         nameValidator: nameIsDNSLabel,
+        defaults: (ss) => defaultStatefulSet(ss, pod),
         prepareForCreate(ss) {
-          defaultStatefulSet(ss, pod);
           dropDisabledStatefulSetFields(ss);
           resetStatus(ss, schema);
         },
         prepareForUpdate(ss, old) {
-          defaultStatefulSet(ss, pod);
           dropDisabledStatefulSetFields(ss, old);
           keepStatus(ss, old);
         },
@@ -264,13 +253,12 @@ export function daemonSetResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RUL
         schema,
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
+        defaults: (ds) => defaultDaemonSet(ds, pod),
         prepareForCreate(ds) {
-          defaultDaemonSet(ds, pod);
           prepareDaemonSetCreate(ds);
           resetStatus(ds, schema);
         },
         prepareForUpdate(ds, old) {
-          defaultDaemonSet(ds, pod);
           prepareDaemonSetUpdate(ds, old);
           keepStatus(ds, old);
         },

@@ -62,15 +62,12 @@ export function jobResource(
         schema,
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
+        defaults: (job) => defaultJob(job, pod),
         prepareForCreate(job) {
-          defaultJob(job, pod);
           generateJobSelector(job, labels);
           resetStatus(job, schema);
         },
-        prepareForUpdate(job, old) {
-          defaultJob(job, pod);
-          keepStatus(job, old);
-        },
+        prepareForUpdate: (job, old) => keepStatus(job, old),
         validateCreate: (job) => validateJob(job, labels, pod),
         validateUpdate: (job, old) => validateJobUpdate(job, old, labels, pod),
       }),
@@ -104,14 +101,9 @@ export function cronJobResource(pod: PodTemplateRules = BASIC_POD_TEMPLATE_RULES
         schema,
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
-        prepareForCreate(cj) {
-          defaultCronJob(cj, pod);
-          resetStatus(cj, schema);
-        },
-        prepareForUpdate(cj, old) {
-          defaultCronJob(cj, pod);
-          keepStatus(cj, old);
-        },
+        defaults: (cj) => defaultCronJob(cj, pod),
+        prepareForCreate: (cj) => resetStatus(cj, schema),
+        prepareForUpdate: (cj, old) => keepStatus(cj, old),
         validateCreate: (cj) => validateCronJobCreate(cj, pod),
         validateUpdate: (cj, old) => validateCronJobSpec(cj, pod, old),
       }),

@@ -66,15 +66,15 @@ function podStrategy(schema: Schema, domain: ApiDomain): ResourceStrategy {
     namespaced: true,
     nameValidator: nameIsDNSSubdomain,
     standardFinalizers: standardFinalizers(domain),
-    prepareForCreate(pod) {
+    defaults(pod) {
       canonicalizeQuantities(podSchema, pod);
       defaultPod(pod);
+    },
+    prepareForCreate(pod) {
       pod.status = { phase: 'Pending', qosClass: podQOSClass(pod) };
       applySchedulingGatedCondition(pod);
     },
     prepareForUpdate(pod, old) {
-      canonicalizeQuantities(podSchema, pod);
-      defaultPod(pod);
       pod.status = cloneJson(old.status ?? {});
     },
     validateCreate: (pod) => validatePodCreate(pod),
@@ -219,8 +219,7 @@ export function podTemplateResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinRes
       namespaced: true,
       nameValidator: nameIsDNSSubdomain,
       standardFinalizers: standardFinalizers(domain),
-      prepareForCreate: prepare,
-      prepareForUpdate: (t) => prepare(t),
+      defaults: prepare,
       validateCreate: (t) => validatePodTemplateSpec(t.template ?? {}, 'template'),
       validateUpdate: (t) => validatePodTemplateSpec(t.template ?? {}, 'template'),
     }),

@@ -79,16 +79,15 @@ export function serviceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourc
       namespaced: true,
       nameValidator: nameIsDNS1035Label,
       standardFinalizers: finalizers,
+      // Fields of the wrong type are left for validation to report.
+      defaults(svc) {
+        if (hasServiceShape(svc)) defaultService(svc);
+      },
       prepareForCreate(svc) {
-        // Fields of the wrong type are left for validation to report.
-        if (!hasServiceShape(svc)) return;
-        defaultService(svc);
-        prepareServiceForCreate(svc);
+        if (hasServiceShape(svc)) prepareServiceForCreate(svc);
       },
       prepareForUpdate(svc, old) {
-        if (!hasServiceShape(svc)) return;
-        defaultService(svc);
-        prepareServiceForUpdate(svc, old);
+        if (hasServiceShape(svc)) prepareServiceForUpdate(svc, old);
       },
       validateCreate: (svc) => validateService(svc, keys),
       validateUpdate: (svc, old) => validateServiceUpdate(svc, old, keys),

@@ -23,6 +23,11 @@ export interface KindRules<T extends ApiObject> {
   readonly nameValidator?: NameValidator;
   /** Core-group kinds: finalizers without a `/` must be one of these. */
   readonly standardFinalizers?: readonly string[];
+  /**
+   * The kind's own defaults (kube's `SetDefaults_*`), after the schema's: see
+   * `ResourceStrategy.defaults`. They run again in prepare (for what admission added).
+   */
+  defaults?(obj: T): void;
   prepareForCreate?(obj: T, context?: StrategyContext): void;
   prepareForUpdate?(obj: T, old: T): void;
   /** Kind-specific rules on create; called only when the object matches the schema. */
@@ -74,13 +79,19 @@ export function schemaStrategy<T extends ApiObject>(rules: KindRules<T>): Resour
   return {
     ...(generationChanged ? { generationChanged: (obj, old) => generationChanged(obj as T, old as T) } : {}),
     refuseDelete: rules.refuseDelete,
+    defaults(obj) {
+      applyDefaults(schema, obj);
+      rules.defaults?.(obj as T);
+    },
     prepareForCreate(obj, context) {
       applyDefaults(schema, obj);
+      rules.defaults?.(obj as T);
       rules.prepareForCreate?.(obj as T, context);
       canonicalizeTimestamps(schema, obj);
     },
     prepareForUpdate(obj, old) {
       applyDefaults(schema, obj);
+      rules.defaults?.(obj as T);
       rules.prepareForUpdate?.(obj as T, old as T);
       canonicalizeTimestamps(schema, obj);
     },

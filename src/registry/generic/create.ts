@@ -2,6 +2,7 @@ import { fieldErrors } from '../../apis/meta/field-error.js';
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
 import { apiVersionOf } from '../../apis/resource-definition.js';
+import { cloneValue } from '../../apply/index.js';
 import { KeyExistsError } from '../../storage/errors.js';
 import { formatTime } from '../../util/clock.js';
 import type { CreatedObject, CreateOptions, RequestContext } from '../types.js';
@@ -55,11 +56,21 @@ async function createStored(
   if (refused !== undefined) {
     throw new StatusError(405, 'MethodNotAllowed', refused, { group: rc.def.group, kind: rc.def.resource });
   }
-  // The field manager returns a copy of `input` (which it only reads): no copy before it.
-  const obj =
-    o.fieldManager === undefined
-      ? structuredClone(input)
-      : rc.fields.fieldManager.update(undefined, input, o.fieldManager, rc.fields.writeOptions(''));
+  // Defaults first, as kube defaults on decode: the writer owns the defaults it got. The field
+  // manager returns a copy of what it reads; without one, the copy is made here.
+  const defaults = rc.def.strategy.defaults;
+  let obj: ApiObject;
+  if (o.fieldManager === undefined) {
+    obj = structuredClone(input);
+    defaults?.call(rc.def.strategy, obj);
+  } else {
+    let next = input;
+    if (defaults) {
+      next = cloneValue(input);
+      defaults.call(rc.def.strategy, next);
+    }
+    obj = rc.fields.fieldManager.update(undefined, next, o.fieldManager, rc.fields.writeOptions(''));
+  }
   checkObjectIdentity(rc, ctx, obj);
   const createOptions = { dryRun: o.dryRun ? ['All'] : undefined, fieldManager: o.fieldManager };
   await admitWrite(rc, ctx, {

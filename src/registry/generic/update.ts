@@ -50,6 +50,9 @@ export async function updateObject(
       }
     }
     let desired = structuredClone(await next.compute(live ? structuredClone(live) : undefined));
+    // Defaults first, as kube defaults what it decodes (and what an apply merged): the writer
+    // owns the defaults it got.
+    if (!o.subresource) rc.def.strategy.defaults?.(desired);
     // Ownership is computed against the live object of each attempt (retries re-read it).
     if (o.fieldManager !== undefined) {
       desired = rc.fields.fieldManager.update(live, desired, o.fieldManager, rc.fields.writeOptions(o.subresource));
