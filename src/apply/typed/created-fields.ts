@@ -95,7 +95,9 @@ function compared(
       if (!ft) continue;
       const c = compared(fieldElement(key), t.fieldRanks?.get(key) ?? -1, lm?.[key], r, ft, keys);
       if (c === UNDECIDED) return UNDECIDED;
-      if (c) (children ??= []).push(c);
+      if (!c) continue;
+      if (children) children.push(c);
+      else children = [c];
     }
   } else {
     const ll = Array.isArray(lhs) ? lhs : undefined;
@@ -118,7 +120,10 @@ function added(pe: PathElement, rank: number, value: unknown, t: TypeNode, keys:
       const v = value[key];
       if (v === undefined) continue;
       const ft = fieldType(rt, key);
-      if (ft) (children ??= []).push(added(fieldElement(key), rt.fieldRanks?.get(key) ?? -1, v, ft, keys));
+      if (!ft) continue;
+      const child = added(fieldElement(key), rt.fieldRanks?.get(key) ?? -1, v, ft, keys);
+      if (children) children.push(child);
+      else children = [child];
     }
   } else if (rt.kind === 'list' && !rt.atomic && Array.isArray(value) && value.length > 0) {
     children = addedItems(value, rt, keys);
