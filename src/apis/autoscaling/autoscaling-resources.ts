@@ -66,14 +66,9 @@ export function hpaV2Resource(): BuiltinResourceDefinition {
         schema,
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
-        prepareForCreate(hpa) {
-          defaultHpaV2(hpa);
-          resetStatus(hpa, schema);
-        },
-        prepareForUpdate(hpa, old) {
-          defaultHpaV2(hpa);
-          keepStatus(hpa, old);
-        },
+        defaults: defaultHpaV2,
+        prepareForCreate: (hpa) => resetStatus(hpa, schema),
+        prepareForUpdate: (hpa, old) => keepStatus(hpa, old),
         validateCreate: (hpa) => validateHpaSpec(hpa),
         validateUpdate: (hpa, old) => validateHpaSpec(hpa, minReplicasLowerBound(old)),
       }),
@@ -101,14 +96,9 @@ export function hpaV1Resource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceD
         schema,
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
-        prepareForCreate(hpa) {
-          defaultHpaV1(hpa);
-          resetStatus(hpa, schema);
-        },
-        prepareForUpdate(hpa, old) {
-          defaultHpaV1(hpa);
-          keepStatus(hpa, old);
-        },
+        defaults: defaultHpaV1,
+        prepareForCreate: (hpa) => resetStatus(hpa, schema),
+        prepareForUpdate: (hpa, old) => keepStatus(hpa, old),
         validateCreate: (hpa) => validateHpaSpec(v2(hpa)),
         validateUpdate: (hpa, old) => validateHpaSpec(v2(hpa), minReplicasLowerBound(v2(old))),
       }),

@@ -68,14 +68,9 @@ export function replicationControllerResource(
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
         standardFinalizers: finalizers,
-        prepareForCreate(rc) {
-          defaultReplicationController(rc, pod);
-          resetStatus(rc, schema);
-        },
-        prepareForUpdate(rc, old) {
-          defaultReplicationController(rc, pod);
-          keepStatus(rc, old);
-        },
+        defaults: (rc) => defaultReplicationController(rc, pod),
+        prepareForCreate: (rc) => resetStatus(rc, schema),
+        prepareForUpdate: (rc, old) => keepStatus(rc, old),
         validateCreate: (rc) => validateReplicationControllerSpec(rc, pod),
         validateUpdate: (rc, old) => validateReplicationControllerSpec(rc, pod, old),
       }),

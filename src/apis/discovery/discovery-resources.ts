@@ -42,14 +42,9 @@ export function endpointSliceResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinR
       namespaced: true,
       nameValidator: nameIsDNSSubdomain,
       standardFinalizers: standardFinalizers(domain),
-      prepareForCreate(slice) {
-        defaultEndpointSlice(slice);
-        dropDeprecatedTopology(slice, undefined, hostnameLabel);
-      },
-      prepareForUpdate(slice, old) {
-        defaultEndpointSlice(slice);
-        dropDeprecatedTopology(slice, old, hostnameLabel);
-      },
+      defaults: defaultEndpointSlice,
+      prepareForCreate: (slice) => dropDeprecatedTopology(slice, undefined, hostnameLabel),
+      prepareForUpdate: (slice, old) => dropDeprecatedTopology(slice, old, hostnameLabel),
       validateCreate: validateEndpointSlice,
       validateUpdate: validateEndpointSliceUpdate,
     }),

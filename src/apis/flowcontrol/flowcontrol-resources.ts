@@ -68,14 +68,13 @@ function flowControlDefinition<T extends FlowSchema | PriorityLevelConfiguration
       schema,
       namespaced: false,
       nameValidator: nameIsDNSSubdomain,
+      defaults: (obj) => k.defaults(obj),
       prepareForCreate: (obj) => {
         delete obj.status;
-        k.defaults(obj);
       },
       prepareForUpdate: (obj, old) => {
         if (old.status === undefined) delete obj.status;
         else obj.status = structuredClone(old.status);
-        k.defaults(obj);
       },
       validateCreate: k.validate,
       validateUpdate: k.validate,

@@ -133,8 +133,7 @@ function bindingStrategy<T extends RoleBinding>(schema: Schema, namespaced: bool
     schema: withoutRequired(schema),
     namespaced,
     nameValidator: nameIsPathSegment,
-    prepareForCreate: (b) => defaultBinding(b, rbacGroup),
-    prepareForUpdate: (b) => defaultBinding(b, rbacGroup),
+    defaults: (b) => defaultBinding(b, rbacGroup),
     validateCreate: (b) => validateRoleBinding(b, namespaced, rbacGroup),
     validateUpdate: (b, old) => [...validateRoleBinding(b, namespaced, rbacGroup), ...validateRoleRefUnchanged(b, old)],
   });

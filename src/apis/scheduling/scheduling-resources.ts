@@ -39,8 +39,7 @@ export function priorityClassResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinR
       schema: nativeValidationSchema(priorityClassSchema),
       namespaced: false,
       nameValidator: nameIsDNSSubdomain,
-      prepareForCreate: defaultPriorityClass,
-      prepareForUpdate: defaultPriorityClass,
+      defaults: defaultPriorityClass,
       validateCreate: validatePriorityClass,
       validateUpdate: validatePriorityClassUpdate,
       refuseDelete: (name) =>
