@@ -86,6 +86,8 @@ export function customResourceStrategy(o: CustomResourceStrategyOptions): Resour
   };
   return {
     refuseCreate: o.refuseCreate,
+    // Structural defaults apply to what a request decodes, before its writer's fields are recorded.
+    defaults: (obj) => applyDefaults(published, obj),
     prepareForCreate(obj) {
       if (o.statusSubresource) delete obj.status;
       applyDefaults(published, obj);

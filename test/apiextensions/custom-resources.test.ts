@@ -65,6 +65,12 @@ describe('custom resources over HTTP', () => {
         assert.equal(r.status, 201, r.text);
         const created = r.json();
         assert.deepEqual(created.spec, { color: 'red', replicas: 1 });
+        // Defaulted on decode, as kube does: the creator owns the default it got.
+        assert.deepEqual(created.metadata.managedFields[0].fieldsV1['f:spec'], {
+          '.': {},
+          'f:color': {},
+          'f:replicas': {},
+        });
         assert.equal(created.junk, undefined);
         assert.equal(created.metadata.generation, 1);
         assert.deepEqual(String(r.headers.warning).split(/,\s*(?=299)/), [
