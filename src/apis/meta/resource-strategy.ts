@@ -25,7 +25,7 @@ export interface KindRules<T extends ApiObject> {
   readonly standardFinalizers?: readonly string[];
   /**
    * The kind's own defaults (kube's `SetDefaults_*`), after the schema's: see
-   * `ResourceStrategy.defaults`. They run again in prepare (for what admission added).
+   * `ResourceStrategy.defaults`.
    */
   defaults?(obj: T): void;
   prepareForCreate?(obj: T, context?: StrategyContext): void;
@@ -61,7 +61,8 @@ function metadataIsWellTyped(schemaErrs: FieldError[]): boolean {
 /**
  * Builds a kind's strategy from its schema and its own rules, in kube-apiserver's order:
  *
- * - prepare: schema defaults, then the kind's normalization, then timestamps in canonical form;
+ * - defaults: the schema's, then the kind's (run by the registry before the field manager);
+ * - prepare: the kind's normalization, then timestamps in canonical form;
  * - validate on create: metadata (kind name rule), schema, kind rules; then, only when all of
  *   that passed, the generic metadata check every kind gets (path-segment-safe names), as kube's
  *   `rest.BeforeCreate` runs it after the strategy;
@@ -83,15 +84,13 @@ export function schemaStrategy<T extends ApiObject>(rules: KindRules<T>): Resour
       applyDefaults(schema, obj);
       rules.defaults?.(obj as T);
     },
+    // The registry runs `defaults` before the field manager; admission's built-in plugins set
+    // complete values, which kube does not default again either.
     prepareForCreate(obj, context) {
-      applyDefaults(schema, obj);
-      rules.defaults?.(obj as T);
       rules.prepareForCreate?.(obj as T, context);
       canonicalizeTimestamps(schema, obj);
     },
     prepareForUpdate(obj, old) {
-      applyDefaults(schema, obj);
-      rules.defaults?.(obj as T);
       rules.prepareForUpdate?.(obj as T, old as T);
       canonicalizeTimestamps(schema, obj);
     },

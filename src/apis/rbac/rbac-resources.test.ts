@@ -15,7 +15,9 @@ import {
 
 const GROUP = ORCH_DOMAIN.group('rbac.authorization');
 
+/** A create as the registry runs it: defaults, then prepare, then validation. */
 function create(def: BuiltinResourceDefinition, obj: ApiObject): string[] {
+  def.strategy.defaults?.(obj);
   def.strategy.prepareForCreate(obj);
   return def.strategy.validateCreate(obj).map(formatFieldError);
 }
@@ -23,7 +25,9 @@ function create(def: BuiltinResourceDefinition, obj: ApiObject): string[] {
 /** An update as the registry runs it: the live object's resourceVersion copied onto the new one. */
 function update(def: BuiltinResourceDefinition, obj: ApiObject, old: ApiObject): string[] {
   for (const o of [obj, old]) (o.metadata as Record<string, unknown>).resourceVersion = '7';
+  def.strategy.defaults?.(old);
   def.strategy.prepareForCreate(old);
+  def.strategy.defaults?.(obj);
   def.strategy.prepareForUpdate(obj, old);
   return def.strategy.validateUpdate(obj, old).map(formatFieldError);
 }
