@@ -141,9 +141,8 @@ export function nodeResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResourceDe
       namespaced: false,
       nameValidator: nameIsDNSSubdomain,
       standardFinalizers: standardFinalizers(domain),
-      prepareForCreate: prepare,
+      defaults: prepare,
       prepareForUpdate(n, old) {
-        prepare(n);
         n.status = cloneJson(old.status ?? {});
       },
       validateCreate: validateNode,
@@ -195,12 +194,11 @@ export function persistentVolumeResource(
         namespaced: false,
         nameValidator: nameIsDNSSubdomain,
         standardFinalizers: standardFinalizers(domain),
+        defaults: prepare,
         prepareForCreate(pv) {
-          prepare(pv);
           pv.status = { phase: 'Pending', lastPhaseTransitionTime: formatTime(clock.now()) };
         },
         prepareForUpdate(pv, old) {
-          prepare(pv);
           pv.status = cloneJson(old.status ?? {});
         },
         validateCreate: (pv) => validatePersistentVolumeSpec(pv.spec ?? {}),
@@ -239,13 +237,12 @@ export function persistentVolumeClaimResource(domain: ApiDomain = ORCH_DOMAIN): 
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
         standardFinalizers: standardFinalizers(domain),
+        defaults: prepare,
         prepareForCreate(pvc) {
-          prepare(pvc);
           if (pvc.spec) normalizeDataSources(pvc.spec);
           pvc.status = { phase: 'Pending' };
         },
         prepareForUpdate(pvc, old) {
-          prepare(pvc);
           pvc.status = cloneJson(old.status ?? {});
         },
         validateCreate: (pvc) => validateClaimSpec(pvc.spec ?? {}, 'spec'),
@@ -273,8 +270,7 @@ export function limitRangeResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinReso
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
         standardFinalizers: standardFinalizers(domain),
-        prepareForCreate: prepare,
-        prepareForUpdate: (lr) => prepare(lr),
+        defaults: prepare,
         validateCreate: validateLimitRange,
         validateUpdate: (lr) => validateLimitRange(lr),
       }),
@@ -303,12 +299,11 @@ export function resourceQuotaResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinR
         namespaced: true,
         nameValidator: nameIsDNSSubdomain,
         standardFinalizers: standardFinalizers(domain),
+        defaults: (rq) => canonicalizeQuantities(resourceQuotaSchema, rq),
         prepareForCreate(rq) {
-          canonicalizeQuantities(resourceQuotaSchema, rq);
           rq.status = {};
         },
         prepareForUpdate(rq, old) {
-          canonicalizeQuantities(resourceQuotaSchema, rq);
           rq.status = cloneJson(old.status ?? {});
         },
         validateCreate: (rq) => [...validateResourceQuotaSpec(rq), ...validateResourceQuotaStatus(rq)],
