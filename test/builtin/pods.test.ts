@@ -267,6 +267,17 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
     );
   });
 
+  it('records a Secret’s stringData as the data keys it became, as kube’s decoder folds it', async () => {
+    const created = await s.api.admin('POST', `/api/v1/namespaces/${NS}/secrets?fieldManager=writer`, {
+      body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'folded' }, stringData: { user: 'admin' } },
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(created.json().metadata.managedFields[0].fieldsV1, {
+      'f:data': { '.': {}, 'f:user': {} },
+      'f:type': {},
+    });
+  });
+
   it('resolves pod priorities from PriorityClasses (the Priority admission plugin)', async () => {
     const podWith = (name: string, spec: Record<string, unknown>) =>
       s.api.admin('POST', `/api/v1/namespaces/${NS}/pods`, {

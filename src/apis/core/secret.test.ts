@@ -18,6 +18,7 @@ function secret(fields: Record<string, unknown>, annotations?: Record<string, st
 }
 
 function create(obj: ApiObject): string[] {
+  strategy.defaults?.(obj);
   strategy.prepareForCreate(obj);
   return strategy.validateCreate(obj).map(formatFieldError);
 }
@@ -25,7 +26,9 @@ function create(obj: ApiObject): string[] {
 function update(obj: ApiObject, old: ApiObject): string[] {
   obj.metadata.resourceVersion = '2';
   old.metadata.resourceVersion = '1';
+  strategy.defaults?.(old);
   strategy.prepareForCreate(old);
+  strategy.defaults?.(obj);
   strategy.prepareForUpdate(obj, old);
   return strategy.validateUpdate(obj, old).map(formatFieldError);
 }
@@ -33,11 +36,13 @@ function update(obj: ApiObject, old: ApiObject): string[] {
 describe('Secret normalization', () => {
   it('defaults type to Opaque', () => {
     const s = secret({ data: { a: b64('x') } });
+    strategy.defaults?.(s);
     strategy.prepareForCreate(s);
     assert.equal(s.type, 'Opaque');
   });
   it('folds stringData into data, base64-encoded, overriding data, and drops it', () => {
     const s = secret({ data: { a: b64('old'), b: b64('keep') }, stringData: { a: 'new', 'c.txt': 'héllo' } });
+    strategy.defaults?.(s);
     strategy.prepareForCreate(s);
     assert.deepEqual(s.data, { a: b64('new'), b: b64('keep'), 'c.txt': b64('héllo') });
     assert.equal('stringData' in s, false);

@@ -177,8 +177,8 @@ export function secretResource(domain: ApiDomain = ORCH_DOMAIN): BuiltinResource
       namespaced: true,
       nameValidator: nameIsDNSSubdomain,
       standardFinalizers: standardFinalizers(domain),
-      prepareForCreate: prepareSecret,
-      prepareForUpdate: (secret) => prepareSecret(secret),
+      // Decode-time in kube: the field manager sees `data`, never `stringData`.
+      defaults: prepareSecret,
       validateCreate: (secret) => validateSecretData(secret, domain),
       validateUpdate: (secret, old) => [
         ...validateSecretImmutability(secret, old),
