@@ -201,12 +201,12 @@ class CachedWatch implements WatchStream, SyncWatchSource, WatcherListener<Watch
 
   private toWatchEvent(ev: CacheWatchEvent<CachedObject>): WatchEvent {
     if (ev.type !== 'BOOKMARK') {
-      // One event object per cache event, shared by every watcher (and its encodings with it).
-      const events = this.rc.watchEvents;
-      let shared = events.get(ev);
-      if (!shared) {
+      // One event object per cache event, shared by every watcher (and its encodings with it),
+      // kept in the cache event's slot for it.
+      let shared = ev.derived as CachedWatchEvent | undefined;
+      if (shared === undefined) {
         shared = new CachedWatchEvent(ev.type, ev.object);
-        events.set(ev, shared);
+        ev.derived = shared;
       }
       return shared;
     }
