@@ -112,6 +112,13 @@ export interface WatchEvent {
   readonly object: ApiObject;
   /** The object as an encoded object, when the event came from the watch cache. */
   readonly encoded?: EncodedObject;
+  /**
+   * Set on events shared by every watcher of a change (the watch cache's): the event's bytes in
+   * the frame encoding `name` (a media type), made by `encode` the first time it is asked for and
+   * kept with the event, so each change is encoded once per media type, however many watch it.
+   * `encode` must be pure: the same event and name always yield the same bytes.
+   */
+  frame?(name: string, encode: (ev: WatchEvent) => Buffer): Buffer;
 }
 
 export interface WatchOptions extends ListOptions {

@@ -77,11 +77,11 @@ describe('pumpSyncWatch', () => {
       const source = new FedSource(c.offers);
       const written: string[] = [];
       const done = pumpSyncWatch(source, (chunk) => void written.push(String(chunk)), encode);
-      const expected: string[] = [];
+      let expected = '';
       for (const names of c.emits) {
         source.emit(...names);
-        expected.push(...names.map((n) => `${n}\n`));
-        assert.deepEqual(written, expected);
+        expected += names.map((n) => `${n}\n`).join('');
+        assert.equal(written.join(''), expected);
       }
       if (c.offers) assert.ok(source.offered > 0, 'some events were taken by offer');
       source.end();
@@ -89,6 +89,32 @@ describe('pumpSyncWatch', () => {
       assert.equal(source.listener, undefined, 'the listener is removed at the end');
     });
   }
+
+  it('writes the events of one batch as one chunk, and a large batch in chunks of about 4 KiB', async () => {
+    const source = new FedSource();
+    const written: Buffer[] = [];
+    const frame = (ev: WatchEvent) => Buffer.from(`${String(ev.object.metadata.name).padEnd(999, '.')}\n`);
+    const done = pumpSyncWatch(source, (chunk) => void written.push(Buffer.from(chunk)), frame);
+    source.emit('a', 'b', 'c');
+    assert.deepEqual(
+      written.map((b) => b.length),
+      [3000],
+    );
+    const names = Array.from({ length: 200 }, (_, i) => `n${i}`);
+    source.emit(...names);
+    // Frames of 1,000 bytes: a chunk ends with the frame that reaches 4 KiB.
+    assert.deepEqual(
+      written.slice(1).map((b) => b.length),
+      Array.from({ length: 40 }, () => 5_000),
+    );
+    const lines = Buffer.concat(written).toString().split('\n').filter(Boolean);
+    assert.deepEqual(
+      lines.map((l) => l.replace(/\.+$/, '')),
+      ['a', 'b', 'c', ...names],
+    );
+    source.end();
+    await done;
+  });
 
   for (const offers of [false, true]) {
     it(`pauses while the transport is full and resumes with the rest after it drains (offers: ${offers})`, async () => {
@@ -103,17 +129,20 @@ describe('pumpSyncWatch', () => {
         });
       };
       const done = pumpSyncWatch(source, write, encode);
-      source.emit('a', 'b', 'c');
+      source.emit('a');
+      source.emit('b');
       assert.deepEqual(written, ['a\n', 'b\n']);
       const pollsWhileFull = source.polls;
+      source.emit('c');
       source.emit('d');
       assert.deepEqual(written, ['a\n', 'b\n'], 'nothing written while full');
       assert.equal(source.polls, pollsWhileFull, 'the source is not polled while full');
       release?.();
       await new Promise((r) => setImmediate(r));
-      assert.deepEqual(written, ['a\n', 'b\n', 'c\n', 'd\n']);
+      // What waited is written as one chunk.
+      assert.deepEqual(written, ['a\n', 'b\n', 'c\nd\n']);
       source.emit('e');
-      assert.deepEqual(written, ['a\n', 'b\n', 'c\n', 'd\n', 'e\n']);
+      assert.deepEqual(written, ['a\n', 'b\n', 'c\nd\n', 'e\n']);
       source.end();
       await done;
     });
@@ -141,6 +170,19 @@ describe('pumpSyncWatch', () => {
     );
     assert.doesNotThrow(() => source.emit('a'));
     await assert.rejects(done, /cannot encode/);
+  });
+
+  it('writes the events of a batch before one that fails to encode, then rejects with the error', async () => {
+    const source = new FedSource();
+    const written: string[] = [];
+    const frame = (ev: WatchEvent): string => {
+      if (ev.object.metadata.name === 'bad') throw new Error('cannot encode bad');
+      return encode(ev);
+    };
+    const done = pumpSyncWatch(source, (chunk) => void written.push(String(chunk)), frame);
+    source.emit('a', 'b', 'bad', 'c');
+    await assert.rejects(done, /cannot encode bad/);
+    assert.deepEqual(written, ['a\nb\n']);
   });
 
   for (const offers of [false, true]) {

@@ -34,8 +34,18 @@ export function watchTimeoutSeconds(
   return Math.floor(minRequestTimeoutS * (1 + random()));
 }
 
-/** Encodes watch events in the negotiated media; Table watches send column headers once. */
-function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: ResponseConfig, req: ApiRequest) {
+/**
+ * Encodes watch events in the negotiated media, as the chunks the transport takes; Table watches
+ * send column headers once. An event shared by every watcher (the watch cache's) is encoded once
+ * per media type and its bytes handed to each watcher as they are (a copy per watcher cost 1,000
+ * copies per change at 1,000 watchers).
+ */
+function eventEncoder(
+  def: ResourceDefinition,
+  media: NegotiatedMedia,
+  cfg: ResponseConfig,
+  req: ApiRequest,
+): (ev: WatchEvent) => Buffer {
   let headersSent = false;
   const convert = (ev: WatchEvent): unknown => {
     if (ev.type === 'ERROR' || ev.type === 'BOOKMARK' || !media.target) return ev.object;
@@ -52,23 +62,8 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
     }
     return toPartialObjectMetadata(ev.object, apiVersion);
   };
-  const cache = cfg.encodings;
-  // The cache keys of this watch's media type, built once rather than per event.
-  const cacheKeys = {
-    ADDED: `watch:${media.contentType}:ADDED`,
-    MODIFIED: `watch:${media.contentType}:MODIFIED`,
-    DELETED: `watch:${media.contentType}:DELETED`,
-  };
-  return (ev: WatchEvent): Buffer | string | Uint8Array => {
-    // Events from the watch cache are shared by every watcher: encode each once per media type.
-    // A cached event is one object for all its watchers; others are keyed by their object.
-    if (cache && !media.target && ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
-      return cache.encode(ev.encoded ? ev : ev.object, cacheKeys[ev.type], () => encodeEvent(ev, undefined));
-    }
-    return encodeEvent(ev, convert(ev));
-  };
-  /** One event; `object` undefined: the event's own object (copied from its bytes in JSON). */
-  function encodeEvent(ev: WatchEvent, converted: unknown): Uint8Array {
+  /** One event; `converted` undefined: the event's own object (copied from its bytes in JSON). */
+  const encodeEvent = (ev: WatchEvent, converted: unknown): Buffer => {
     if (converted === undefined && media.encoding === 'json' && !media.pretty && ev.encoded) {
       return jsonEventFrame(ev.type, ev.encoded);
     }
@@ -76,14 +71,34 @@ function eventEncoder(def: ResourceDefinition, media: NegotiatedMedia, cfg: Resp
     switch (media.encoding) {
       case 'protobuf': {
         const raw = ev.type === 'ERROR' ? encodeStatus(object as never) : encodeObject(def.schema, object as ApiObject);
-        return encodeWatchFrame({ type: ev.type, object: raw });
+        return asBuffer(encodeWatchFrame({ type: ev.type, object: raw }));
       }
       case 'cbor':
-        return encodeCborWatchEvent(ev.type, object);
+        return asBuffer(encodeCborWatchEvent(ev.type, object));
       default:
         return Buffer.from(encodeJson({ type: ev.type, object }));
     }
-  }
+  };
+  const encodePlain = (ev: WatchEvent): Buffer => encodeEvent(ev, undefined);
+  // Every watch of this media type names the shared frames alike, whatever the request's pretty
+  // option (watch frames are compact either way).
+  const frameName = `watch:${media.contentType}`;
+  const cache = cfg.encodings;
+  // The cache keys of this watch's media type for events that are not shared, built once.
+  const cacheKeys = {
+    ADDED: `watch:${media.contentType}:ADDED`,
+    MODIFIED: `watch:${media.contentType}:MODIFIED`,
+    DELETED: `watch:${media.contentType}:DELETED`,
+  };
+  const shared = !media.target;
+  return (ev) => {
+    if (shared && ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
+      if (ev.frame !== undefined) return ev.frame(frameName, encodePlain);
+      // Other events are keyed by their object (the same object may be sent by several watches).
+      if (cache) return asBuffer(cache.encode(ev.encoded ? ev : ev.object, cacheKeys[ev.type], () => encodePlain(ev)));
+    }
+    return encodeEvent(ev, convert(ev));
+  };
 }
 
 const FRAME_END = Buffer.from('}\n');
@@ -98,11 +113,6 @@ function jsonEventFrame(type: string, encoded: EncodedObject): Buffer {
   head.copy(out, 0);
   FRAME_END.copy(out, encoded.writeJson(out, head.length));
   return out;
-}
-
-/** A chunk the transport takes without copying: Buffers and strings as they are, other bytes viewed. */
-function asChunk(bytes: Buffer | string | Uint8Array): Buffer | string {
-  return typeof bytes === 'string' ? bytes : asBuffer(bytes);
 }
 
 /**
@@ -144,16 +154,13 @@ export async function handleWatch(
       const onAbort = () => stream.stop();
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        // The encoded bytes of a cached event are shared by every watcher: hand them to the
-        // transport as they are (a copy per watcher cost 1,000 copies per change at 1,000 watchers).
-        // One wake-up per batch, and no promise per written event unless the transport is full.
         // A synchronous source (the watch cache) is written from its dispatch: one pass over
-        // all watchers per change, no promise per watcher.
-        if (stream.sync) await pumpSyncWatch(stream.sync, write, (ev) => asChunk(encode(ev)));
+        // all watchers per change, no promise per watcher or per event unless the transport is full.
+        if (stream.sync) await pumpSyncWatch(stream.sync, write, encode);
         else {
           for (let batch = await stream.nextBatch(); batch !== undefined; batch = await stream.nextBatch()) {
             for (const ev of batch) {
-              const full = write(asChunk(encode(ev)));
+              const full = write(encode(ev));
               if (full !== undefined) await full;
             }
           }
@@ -161,7 +168,7 @@ export async function handleWatch(
       } catch (e) {
         if (!signal.aborted) {
           const se = e instanceof StatusError ? e : apiErrors.internal(e);
-          await write(asChunk(encode({ type: 'ERROR', object: se.toStatus() as unknown as ApiObject })));
+          await write(encode({ type: 'ERROR', object: se.toStatus() as unknown as ApiObject }));
         }
       } finally {
         clearTimeout(timer);

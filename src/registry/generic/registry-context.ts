@@ -6,7 +6,6 @@ import type { Cacher } from '../../storage/cacher/index.js';
 import { type KeyScheme, namespacePrefix, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
-import type { WatchEvent } from '../types.js';
 import type { CachedObject, CachedObjectType } from './cached-object.js';
 import type { ResourceFieldTracking } from './field-tracking.js';
 import type { StoredCodec } from './stored-object.js';
@@ -32,8 +31,6 @@ export interface RegistryContext {
   readonly cacher?: Cacher<CachedObject>;
   /** How stored values of this resource become cached objects (in the cache and in store lists). */
   readonly cachedType: CachedObjectType;
-  /** Each change event of the watch cache as a watch event, made once for all its watchers. */
-  readonly watchEvents: WeakMap<object, WatchEvent>;
   // --- deletion lifecycle (src/registry/generic/delete*.ts) ---
   /**
    * Feature gate AllowUnsafeMalformedObjectDeletion (default false): honour

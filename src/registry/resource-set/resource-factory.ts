@@ -83,7 +83,6 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       uid: deps.uid,
       cacher,
       cachedType,
-      watchEvents: new WeakMap(),
       fields,
       admission: deps.admission,
       domain: deps.domain,

@@ -303,11 +303,13 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
       if (event.kv === undefined) throw new Error(`put event without a value at revision ${revision}`);
       item = toCachedItem(event.kv, this.decode);
       prev = this.retained(this.state.put(item));
-      if (item.object !== undefined) plain = { type: prev ? 'MODIFIED' : 'ADDED', object: item.object, revision };
+      if (item.object !== undefined) {
+        plain = { type: prev ? 'MODIFIED' : 'ADDED', object: item.object, revision, derived: undefined };
+      }
     } else {
       prev = this.retained(this.state.remove(key));
       const last = event.prev ? toCachedItem({ ...event.prev, modRevision: revision }, this.decode) : prev;
-      if (last?.object !== undefined) plain = { type: 'DELETED', object: last.object, revision };
+      if (last?.object !== undefined) plain = { type: 'DELETED', object: last.object, revision, derived: undefined };
     }
     this.stateChanges++;
     const buffered: BufferedEvent<DeepReadonly<T>> = {

@@ -26,6 +26,13 @@ export interface CacheObjectEvent<T> {
   readonly object: T;
   /** The revision of the change (for synthetic initial ADDED events, the snapshot's revision). */
   readonly revision: bigint;
+  /**
+   * The consumer's slot (the one field that is not read-only): a form the watch consumer derives
+   * from this event (the API layer's watch event, with its encodings), made by the first watcher's
+   * consumer and reused by every other watcher handed this same event object. The cacher only
+   * creates it empty.
+   */
+  derived: unknown;
 }
 
 export interface CacheBookmarkEvent {

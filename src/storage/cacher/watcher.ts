@@ -161,7 +161,7 @@ export class CacheWatcher<T> implements AsyncIterable<CacheWatchEvent<T>> {
           const end = Math.min(initial.length, this.initialIndex + REPLAY_BATCH);
           const batch: CacheWatchEvent<T>[] = [];
           for (let i = this.initialIndex; i < end; i++) {
-            batch.push({ type: 'ADDED', object: initial[i], revision: this.initialRevision });
+            batch.push({ type: 'ADDED', object: initial[i], revision: this.initialRevision, derived: undefined });
           }
           this.initialIndex = end;
           return batch;
@@ -312,10 +312,10 @@ export function viewFor<T>(
   if (isIn && wasIn) return event.plain;
   if (isIn) {
     if (event.plain.type === 'ADDED') return event.plain;
-    event.added ??= { type: 'ADDED', object: obj, revision: event.revision };
+    event.added ??= { type: 'ADDED', object: obj, revision: event.revision, derived: undefined };
     return event.added;
   }
   if (!wasIn) return undefined;
-  event.deletedByFilter ??= { type: 'DELETED', object: obj, revision: event.revision };
+  event.deletedByFilter ??= { type: 'DELETED', object: obj, revision: event.revision, derived: undefined };
   return event.deletedByFilter;
 }
