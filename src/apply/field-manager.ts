@@ -32,7 +32,8 @@ import { formatValidationErrors, validateTyped } from './typed/validate.js';
 export interface FieldManager {
   /**
    * A non-apply write (create when `live` is undefined, update, patch): returns a copy of `next`
-   * (sharing nothing with it; `next` is only read) with `metadata.managedFields` recomputed;
+   * (sharing nothing with it; `next` is only read, unless `opts.owned`) with
+   * `metadata.managedFields` recomputed;
    * `manager` gains what changed. Never conflicts and never
    * throws for object content: when ownership cannot be computed the result carries no
    * managedFields, as kube's `UpdateNoErrors` does.
@@ -62,6 +63,11 @@ export interface WriteOptions {
    * below them, from every set computed here.
    */
   readonly resetFields?: FieldSet;
+  /**
+   * `next` was made for this write and nothing else holds it: the result may be built from it
+   * instead of a copy (a create's defaulted copy of the request's object).
+   */
+  readonly owned?: boolean;
 }
 
 export interface FieldManagerConfig {
@@ -264,7 +270,7 @@ class SchemaFieldManager implements FieldManager {
    * (the general path gives the same entry). Undefined when that walk cannot decide.
    */
   private created(next: ApiObject, manager: string, opts: WriteOptions): ApiObject | undefined {
-    const out = cloneValue(next);
+    const out = opts.owned ? next : cloneValue(next);
     const zero = this.newObject() as Record<string, unknown>;
     const created = createdFields(out, zero, this.type, new ItemKeys(), opts.resetFields, STRIPPED_METADATA_FIELDS);
     if (!created) return undefined;

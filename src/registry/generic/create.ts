@@ -69,7 +69,13 @@ async function createStored(
       next = cloneValue(input);
       defaults.call(rc.def.strategy, next);
     }
-    obj = rc.fields.fieldManager.update(undefined, next, o.fieldManager, rc.fields.writeOptions(''));
+    const write = rc.fields.writeOptions('');
+    obj = rc.fields.fieldManager.update(
+      undefined,
+      next,
+      o.fieldManager,
+      next === input ? write : { ...write, owned: true },
+    );
   }
   checkObjectIdentity(rc, ctx, obj);
   const createOptions = { dryRun: o.dryRun ? ['All'] : undefined, fieldManager: o.fieldManager };
