@@ -101,6 +101,35 @@ describe('cached GET with a bearer token over HTTP/1.1', () => {
     });
   }
 
+  it('serves the same bytes again, and each revision once written (bodies kept per revision)', async () => {
+    const current = (await s.api.admin('GET', `${CM}/c1`)).json();
+    await eventually(async () => {
+      const r = await get(`${CM}/c1?resourceVersion=0`);
+      return r.status === 200 && r.json().metadata.resourceVersion === current.metadata.resourceVersion;
+    }, 'the cache serves c1');
+    const first = await get(`${CM}/c1?resourceVersion=0`);
+    const again = await get(`${CM}/c1?resourceVersion=0`);
+    assert.deepEqual(again.body, first.body);
+    for (let round = 0; round < 3; round++) {
+      const updated = await s.api.admin('PUT', `${CM}/c1`, {
+        body: {
+          ...current,
+          data: { a: `changed-${round}` },
+          metadata: { ...current.metadata, resourceVersion: undefined },
+        },
+      });
+      assert.equal(updated.status, 200, updated.text);
+      const rv = updated.json().metadata.resourceVersion;
+      let r: HttpResult | undefined;
+      await eventually(async () => {
+        r = await get(`${CM}/c1?resourceVersion=0`);
+        return r.json().metadata.resourceVersion === rv;
+      }, `the cache serves revision ${rv}`);
+      assert.deepEqual(r!.json(), updated.json());
+      assert.equal(r!.headers['content-length'], String(r!.body.length));
+    }
+  });
+
   it('counts every GET in apiserver_request_total', async () => {
     const metrics = async () => (await s.api.admin('GET', '/metrics')).text;
     const before200 = getCount(await metrics(), '200');

@@ -1,12 +1,5 @@
 import type { ApiObject } from '../../apis/object.js';
-import {
-  encodeJsonCompact,
-  type JsonPart,
-  partBytes,
-  partLength,
-  writePart,
-  writeSpliced,
-} from '../../encoding/index.js';
+import { encodeJsonCompact, type JsonPart, partLength, writePart, writeSpliced } from '../../encoding/index.js';
 import type { KeyValue, StoredValues } from '../../storage/store.js';
 import type { MetadataSpan } from '../../util/json-object-check.js';
 import type { EncodedObject, ObjectList } from '../types.js';
@@ -22,6 +15,8 @@ export interface CachedObjectType {
   readonly namespaced: boolean;
   /** The resource's recently decoded objects, shared by whoever reads them meanwhile. */
   readonly recent?: RecentlyDecoded;
+  /** The resource's recently served response bodies (see {@link CachedObject.json}). */
+  readonly bodies?: RecentBodies;
 }
 
 /**
@@ -48,6 +43,39 @@ export class RecentlyDecoded {
     if (this.objects.size > this.capacity) {
       const oldest = this.objects.keys().next().value;
       if (oldest !== undefined) this.objects.delete(oldest);
+    }
+  }
+}
+
+/** One kept response body: the object's JSON followed by `suffix`. */
+interface KeptBody {
+  readonly suffix: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The response bodies of the last few objects of one resource a GET served (first in, first
+ * out): a client polling one object gets the same bytes each time, without reading them from the
+ * store again. Bounded, so memory stays what the cache keeps plus a few bodies. Each kept body
+ * is a buffer of its own (not a slice of Node's shared pool, which it would keep alive).
+ */
+export class RecentBodies {
+  private readonly bodies = new Map<object, KeptBody>();
+
+  constructor(private readonly capacity = 64) {}
+
+  get(holder: object, suffix: string): Uint8Array | undefined {
+    const kept = this.bodies.get(holder);
+    return kept !== undefined && kept.suffix === suffix ? kept.bytes : undefined;
+  }
+
+  set(holder: object, suffix: string, bytes: Uint8Array): void {
+    const bodies = this.bodies;
+    bodies.delete(holder);
+    bodies.set(holder, { suffix, bytes });
+    if (bodies.size > this.capacity) {
+      const oldest = bodies.keys().next().value;
+      if (oldest !== undefined) bodies.delete(oldest);
     }
   }
 }
@@ -237,13 +265,18 @@ export class CachedObject implements EncodedObject {
 
   /**
    * The compact JSON a response writes for the object, followed by `suffix` (see
-   * {@link CachedObject.jsonPart}).
+   * {@link CachedObject.jsonPart}). The bytes are shared with later callers (the resource's
+   * recently served bodies): never modify them.
    */
   json(suffix = ''): Uint8Array {
-    if (this.resolvedEnd() === NOT_FROM_BYTES) return partBytes(this.jsonPart(), suffix);
-    const out = Buffer.allocUnsafe(this.jsonSize() + suffix.length);
+    const bodies = this.type.bodies;
+    const kept = bodies?.get(this, suffix);
+    if (kept !== undefined) return kept;
+    const size = this.jsonSize() + suffix.length;
+    const out = bodies ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
     const at = this.writeJson(out, 0);
     if (suffix) out.write(suffix, at, 'latin1');
+    bodies?.set(this, suffix, out);
     return out;
   }
 
