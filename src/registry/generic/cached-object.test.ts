@@ -38,4 +38,23 @@ describe('RecentBodies', () => {
     assert.equal(bodies.get(h, ''), undefined);
     assert.equal(Buffer.from(bodies.get(h, '\n')!).toString(), 'new\n');
   });
+
+  it('keeps at most its byte budget, and no body over an eighth of it', () => {
+    const bodies = new RecentBodies(64, 800);
+    const cases: { name: string; size: number; kept: boolean }[] = [
+      { name: 'an eighth of the budget', size: 100, kept: true },
+      { name: 'over an eighth', size: 101, kept: false },
+    ];
+    for (const c of cases) {
+      const h = {};
+      bodies.set(h, '', Buffer.alloc(c.size));
+      assert.equal(bodies.get(h, '') !== undefined, c.kept, c.name);
+      assert.equal(bodies.keeps(c.size), c.kept, c.name);
+    }
+    const holders = Array.from({ length: 9 }, () => ({}));
+    for (const h of holders) bodies.set(h, '', Buffer.alloc(100));
+    // Eight bodies of 100 bytes fill the 800: the first of the nine went.
+    assert.equal(bodies.get(holders[0], ''), undefined);
+    for (const h of holders.slice(1)) assert.notEqual(bodies.get(h, ''), undefined);
+  });
 });

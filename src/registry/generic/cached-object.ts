@@ -56,13 +56,23 @@ interface KeptBody {
 /**
  * The response bodies of the last few objects of one resource a GET served (first in, first
  * out): a client polling one object gets the same bytes each time, without reading them from the
- * store again. Bounded, so memory stays what the cache keeps plus a few bodies. Each kept body
- * is a buffer of its own (not a slice of Node's shared pool, which it would keep alive).
+ * store again. Bounded in count and in bytes (a body larger than an eighth of the byte budget is
+ * never kept), so memory stays what the cache keeps plus a few small bodies. Each kept body is a
+ * buffer of its own (not a slice of Node's shared pool, which it would keep alive).
  */
 export class RecentBodies {
   private readonly bodies = new Map<object, KeptBody>();
+  private bytes = 0;
 
-  constructor(private readonly capacity = 64) {}
+  constructor(
+    private readonly capacity = 64,
+    private readonly maxBytes = 1 << 20,
+  ) {}
+
+  /** Whether a body of `size` bytes would be kept. */
+  keeps(size: number): boolean {
+    return size * 8 <= this.maxBytes;
+  }
 
   get(holder: object, suffix: string): Uint8Array | undefined {
     const kept = this.bodies.get(holder);
@@ -70,12 +80,19 @@ export class RecentBodies {
   }
 
   set(holder: object, suffix: string, bytes: Uint8Array): void {
+    if (!this.keeps(bytes.length)) return;
     const bodies = this.bodies;
-    bodies.delete(holder);
+    const replaced = bodies.get(holder);
+    if (replaced !== undefined) {
+      bodies.delete(holder);
+      this.bytes -= replaced.bytes.length;
+    }
     bodies.set(holder, { suffix, bytes });
-    if (bodies.size > this.capacity) {
-      const oldest = bodies.keys().next().value;
-      if (oldest !== undefined) bodies.delete(oldest);
+    this.bytes += bytes.length;
+    while (bodies.size > this.capacity || this.bytes > this.maxBytes) {
+      const [oldest, kept] = bodies.entries().next().value as [object, KeptBody];
+      bodies.delete(oldest);
+      this.bytes -= kept.bytes.length;
     }
   }
 }
@@ -273,10 +290,11 @@ export class CachedObject implements EncodedObject {
     const kept = bodies?.get(this, suffix);
     if (kept !== undefined) return kept;
     const size = this.jsonSize() + suffix.length;
-    const out = bodies ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+    const keep = bodies?.keeps(size) === true;
+    const out = keep ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
     const at = this.writeJson(out, 0);
     if (suffix) out.write(suffix, at, 'latin1');
-    bodies?.set(this, suffix, out);
+    if (keep) bodies?.set(this, suffix, out);
     return out;
   }
 
