@@ -64,6 +64,11 @@ export interface RequestHead {
   /** The peer's IP address (audit's source IPs). */
   readonly remoteAddress?: string | undefined;
   /**
+   * The client's transport connection (the TLS socket of HTTP/1.1, the session of HTTP/2): the
+   * same object for every request it carries. Only its identity is used (per-connection memos).
+   */
+  readonly connection?: object | undefined;
+  /**
    * Aborted when the client goes away or the request times out; created on first read, so an
    * authenticator that never waits (client certificates) costs the request nothing. Authenticators
    * that wait on the network (token webhooks, OIDC discovery) must stop when it aborts.

@@ -37,6 +37,10 @@ class HeadTokenContext implements TokenRequestContext {
   get signal(): AbortSignal {
     return this.head.signal;
   }
+
+  get connection(): object | undefined {
+    return this.head.connection;
+  }
 }
 
 function requestResult(r: TokenAuthResult): AuthResult {

@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock, systemClock } from '../util/clock.js';
 import type { TokenAuthenticator, TokenAuthResult, TokenRequestContext } from './token-authenticator.js';
 
@@ -22,13 +22,26 @@ interface Entry {
   readonly expiresAt: number;
 }
 
+/** The last token a connection sent and its cache key. */
+interface ConnectionToken {
+  readonly token: Buffer;
+  readonly audiences: readonly string[];
+  readonly key: string;
+}
+
 /**
  * Remembers token authentications for a short time so a hot path does not verify a JWT signature
  * (or call a webhook) per request. Keys are a SHA-256 of a secret made at start-up, the audiences
- * and the token: the token itself is never kept, and how long a lookup takes depends on that
- * digest, not on how much of a cached token a guess matches. Concurrent lookups of the same token
- * share one authentication. A hit (and an inner authenticator's synchronous answer) is returned
- * as it is, without a promise.
+ * and the token: how long a lookup takes depends on that digest, not on how much of a cached
+ * token a guess matches. Concurrent lookups of the same token share one authentication. A hit
+ * (and an inner authenticator's synchronous answer) is returned as it is, without a promise.
+ *
+ * Per connection (`ctx.connection`), the last token and its key are kept while the connection
+ * lives: a client sending the same token again on it is given the key after a constant-time
+ * comparison (`timingSafeEqual`) instead of a digest, which costs a cached GET several
+ * microseconds. Only the key is memoized: the entry it names expires and is evicted as before,
+ * and any other token on that connection is hashed and replaces the memo. Tokens sent by no
+ * connection (TokenReview) are never kept.
  */
 export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: TokenCacheOptions): TokenAuthenticator {
   const clock = options.clock ?? systemClock;
@@ -39,11 +52,34 @@ export function cachedTokenAuthenticator(inner: TokenAuthenticator, options: Tok
   const secret = randomBytes(32).toString('base64');
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<TokenAuthResult>>();
+  const byConnection = new WeakMap<object, ConnectionToken>();
   // The audiences part of the key of the last audience list seen (requests share the server's).
   let lastAudiences: readonly string[] | undefined;
   let lastAudiencesKey = '';
 
   const keyOf = (token: string, ctx: TokenRequestContext): string => {
+    const connection = ctx.connection;
+    // Audiences are compared by identity: only a frozen list can be.
+    if (connection === undefined || !Object.isFrozen(ctx.audiences)) return digestKey(token, ctx);
+    const bytes = Buffer.from(token, 'utf8');
+    const last = byConnection.get(connection);
+    if (
+      last !== undefined &&
+      last.audiences === ctx.audiences &&
+      last.token.length === bytes.length &&
+      timingSafeEqual(last.token, bytes)
+    ) {
+      return last.key;
+    }
+    const key = digestKey(token, ctx);
+    // A buffer of its own: a slice of Node's shared pool would keep the whole pool alive.
+    const kept = Buffer.allocUnsafeSlow(bytes.length);
+    bytes.copy(kept);
+    byConnection.set(connection, { token: kept, audiences: ctx.audiences, key });
+    return key;
+  };
+
+  const digestKey = (token: string, ctx: TokenRequestContext): string => {
     let audiencesKey = lastAudiencesKey;
     if (ctx.audiences !== lastAudiences) {
       audiencesKey = '';

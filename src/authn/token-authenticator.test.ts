@@ -178,6 +178,40 @@ describe('cachedTokenAuthenticator', () => {
     await c.authenticateToken('ok', { audiences: frozen, signal: new AbortController().signal });
     assert.equal(inner.calls, 2, "the frozen ['a'] finds the first entry");
   });
+  it("remembers a connection's last token without changing what the cache answers", async () => {
+    const bob: UserInfo = { name: 'bob', groups: [] };
+    const inner = new TableTokens({ 'token-a1': alice, 'token-b1': bob, 'tökén-a': alice });
+    const c = cachedTokenAuthenticator(inner, { successTtlMs: 10_000, failureTtlMs: 0, clock });
+    const audiences = Object.freeze(['api']);
+    const conn1 = {};
+    const conn2 = {};
+    const on = (connection: object, a: readonly string[] = audiences): TokenRequestContext => ({
+      audiences: a,
+      signal: new AbortController().signal,
+      connection,
+    });
+    const name = async (token: string, c2: TokenRequestContext) => {
+      const r = await c.authenticateToken(token, c2);
+      return r.kind === 'user' ? r.user.name : r.kind;
+    };
+    const steps: { token: string; ctx: TokenRequestContext; want: string; calls: number; why: string }[] = [
+      { token: 'token-a1', ctx: on(conn1), want: 'alice', calls: 1, why: 'first use authenticates' },
+      { token: 'token-a1', ctx: on(conn1), want: 'alice', calls: 1, why: 'the same token again is a hit' },
+      { token: 'token-b1', ctx: on(conn1), want: 'bob', calls: 2, why: 'another token of the same length' },
+      { token: 'token-a2', ctx: on(conn1), want: 'no-opinion', calls: 3, why: 'an unknown token is never taken' },
+      { token: 'token-a1', ctx: on(conn2), want: 'alice', calls: 3, why: 'another connection finds the entry' },
+      { token: 'tökén-a', ctx: on(conn2), want: 'alice', calls: 4, why: 'tokens compared as UTF-8' },
+      { token: 'tokén-a', ctx: on(conn2), want: 'no-opinion', calls: 5, why: 'a look-alike is another token' },
+      { token: 'token-a1', ctx: on(conn1, ['api']), want: 'alice', calls: 5, why: 'an unfrozen list is hashed' },
+    ];
+    for (const st of steps) {
+      assert.equal(await name(st.token, st.ctx), st.want, st.why);
+      assert.equal(inner.calls, st.calls, st.why);
+    }
+    now += 10_001;
+    assert.equal(await name('token-a1', on(conn2)), 'alice');
+    assert.equal(inner.calls, 6, 'an expired entry authenticates again, remembered key or not');
+  });
   it('evicts the oldest entry beyond maxEntries', async () => {
     const inner = new TableTokens({ a: alice, b: alice });
     const c = cachedTokenAuthenticator(inner, { successTtlMs: 60_000, failureTtlMs: 0, maxEntries: 1, clock });

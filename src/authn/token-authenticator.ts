@@ -14,6 +14,11 @@ export interface TokenRequestContext {
    * measurably), so only authenticators that wait on the network read it.
    */
   readonly signal: AbortSignal;
+  /**
+   * The identity of the request's transport connection (see `RequestHead.connection`); absent
+   * for tokens not sent by a client (TokenReview).
+   */
+  readonly connection?: object | undefined;
 }
 
 /**

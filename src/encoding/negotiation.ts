@@ -71,11 +71,14 @@ interface Serializer {
   readonly streams: boolean;
   /** Listed in error messages; the kube protobuf name is an accepted alias only. */
   readonly listed: boolean;
+  /** Its answer without conversion or indentation, made once: most requests get this one. */
+  readonly plain: NegotiatedMedia;
 }
 
 function serializer(encoding: Encoding, mediaType: string, streams: boolean, listed = true): Serializer {
   const [type, subType] = mediaType.split('/');
-  return { encoding, mediaType, type, subType, streams, listed };
+  const plain = Object.freeze({ mediaType, contentType: mediaType, encoding, pretty: false });
+  return { encoding, mediaType, type, subType, streams, listed, plain };
 }
 
 interface SerializerSet {
@@ -225,6 +228,8 @@ function toMedia(m: Match, opts: NegotiationOptions): NegotiatedMedia {
   const s = m.serializer;
   // A conversion passed the restrictions only with a known kind, group and version.
   const c = m.convert;
+  const pretty = s.encoding === 'json' && (m.pretty || prettyRequested(opts));
+  if (!c && !pretty) return s.plain;
   const target = c ? { as: c.as as ConversionKind, group: c.group ?? '', version: c.version ?? '' } : undefined;
   return {
     mediaType: s.mediaType,
@@ -232,7 +237,7 @@ function toMedia(m: Match, opts: NegotiationOptions): NegotiatedMedia {
     encoding: s.encoding,
     ...(target ? { target } : {}),
     // Only JSON has a pretty serializer.
-    pretty: s.encoding === 'json' && (m.pretty || prettyRequested(opts)),
+    pretty,
   };
 }
 
@@ -241,7 +246,9 @@ function toMedia(m: Match, opts: NegotiationOptions): NegotiatedMedia {
  * `NotAcceptableError` listing every media type when no clause can be served.
  */
 export function negotiateOutput(accept: string | undefined, opts: NegotiationOptions): NegotiatedMedia {
-  const m = negotiate(accept, serializers(opts.cborEnabled, opts.protobufMediaType), scopeRestrictions(opts));
+  const list = serializers(opts.cborEnabled, opts.protobufMediaType);
+  // Without an Accept header the first serializer answers: no restrictions to build.
+  const m = accept ? negotiate(accept, list, scopeRestrictions(opts)) : { serializer: list[0], pretty: false };
   if (!m) throw new NotAcceptableError(supportedMediaTypes(opts.cborEnabled, opts.protobufMediaType).mediaTypes);
   return toMedia(m, opts);
 }

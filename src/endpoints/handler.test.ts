@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RequestInfo } from '../apis/request/request-info.js';
-import { type ApiRequest, requestContext } from './handler.js';
+import { type ApiRequest, readContext, requestContext } from './handler.js';
 import { parseRequestInfo } from './request/request-info.js';
 import { RequestWarnings } from './request/request-warnings.js';
 
@@ -49,5 +49,26 @@ describe('requestContext', () => {
   it('needs the request-info and authentication filters', () => {
     const { req } = passedRequest();
     assert.throws(() => requestContext({ ...req, user: undefined } as ApiRequest, 'ns'), /authentication filters/);
+  });
+});
+
+describe('readContext', () => {
+  it('carries the request, and reads its signal only when asked, through its prototype', () => {
+    const { req, reads, signal } = passedRequest();
+    const ctx = readContext(req, 'ns');
+    assert.deepEqual(Object.keys(ctx), ['info', 'namespace', 'user', 'auditId', 'warnings']);
+    assert.equal(ctx.info, req.info);
+    assert.equal(ctx.namespace, 'ns');
+    assert.equal(ctx.user, req.user);
+    assert.equal(ctx.auditId, 'audit-1');
+    assert.equal(ctx.warnings, req.warnings);
+    assert.equal(reads(), 0);
+    assert.equal(ctx.signal, signal);
+    assert.equal(reads(), 1);
+  });
+
+  it('needs the request-info and authentication filters', () => {
+    const { req } = passedRequest();
+    assert.throws(() => readContext({ ...req, info: undefined } as ApiRequest, 'ns'), /request-info/);
   });
 });

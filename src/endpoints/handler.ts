@@ -139,6 +139,42 @@ export function requestContext(req: ApiRequest, namespace: string): RequestConte
 }
 
 /**
+ * A request context for a read that neither keeps nor copies its context (the watch cache's
+ * answer to a GET, `ResourceStore.getEncoded`): the same fields as {@link requestContext}'s,
+ * but its `signal` is an accessor of the prototype instead of an own property, whose definition
+ * costs a cached GET about as much as the cache read. A spread copy of it would not carry the
+ * signal: hand it only to such reads.
+ */
+export function readContext(req: ApiRequest, namespace: string): RequestContext {
+  const info = req.info;
+  const user = req.user;
+  if (!info || !user) throw new Error('request context needs the request-info and authentication filters');
+  return new ReadContext(info, namespace, user, req);
+}
+
+class ReadContext implements RequestContext {
+  readonly info: RequestInfo;
+  readonly namespace: string;
+  readonly user: UserInfo;
+  readonly auditId: string;
+  readonly warnings: RequestWarnings;
+  readonly #req: ApiRequest;
+
+  constructor(info: RequestInfo, namespace: string, user: UserInfo, req: ApiRequest) {
+    this.info = info;
+    this.namespace = namespace;
+    this.user = user;
+    this.auditId = req.auditId ?? '';
+    this.warnings = req.warnings;
+    this.#req = req;
+  }
+
+  get signal(): AbortSignal {
+    return this.#req.signal;
+  }
+}
+
+/**
  * The context of a request that passed the filters. Its `signal` is read lazily (a per-request
  * AbortSignal costs more than serving a cached GET) through an own, enumerable accessor that every
  * context shares: copies (`{ ...ctx, namespace }`) still carry the signal, and the object keeps V8's

@@ -283,7 +283,8 @@ function bound<T>(cache: Map<string, T>, key: string, make: () => T): T {
  * everyone else as `other` (no user names in metrics).
  */
 function userClass(name: string, systemDefault: string): string {
-  if (['admin', 'client', 'kube_proxy', 'kubelet', systemDefault].includes(name)) return name;
+  if (name === 'admin' || name === 'client' || name === 'kube_proxy' || name === 'kubelet' || name === systemDefault)
+    return name;
   if (name.includes('@')) return 'email_id';
   return 'other';
 }

@@ -194,6 +194,8 @@ export interface ResourceStore {
    * The same read as `get`, as an encoded object when the watch cache serves it from its bytes
    * (a resourceVersion is set); undefined when `get` must answer. Answered without a promise
    * when the cache has the answer at hand (resourceVersion=0, cache ready); may then throw.
+   * `ctx` may keep its signal on its prototype (the handlers' read context): read it, never
+   * copy the context by spreading.
    */
   getEncoded?(
     ctx: RequestContext,

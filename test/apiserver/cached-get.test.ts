@@ -3,6 +3,7 @@
 // body and metric of the full path.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +12,8 @@ import { eventually } from '../support/eventually.js';
 import { type HttpResult, request } from '../support/http-client.js';
 
 const TOKEN = 'cached-get-token-5a9e0c3d7b1f';
+/** A user with no permissions: its GETs are refused. */
+const OTHER_TOKEN = 'cached-get-token-other-77c1';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CM = '/api/v1/namespaces/default/configmaps';
 
@@ -30,7 +33,7 @@ describe('cached GET with a bearer token over HTTP/1.1', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-cached-get-'));
     const tokenFile = join(dir, 'tokens.csv');
-    await writeFile(tokenFile, `${TOKEN},loader,loader-uid,"system:masters"\n`);
+    await writeFile(tokenFile, `${TOKEN},loader,loader-uid,"system:masters"\n${OTHER_TOKEN},other,other-uid\n`);
     s = await startInProcess({ runControllers: false, authentication: { tokenAuthFile: tokenFile } });
     const created = await s.api.admin('POST', CM, { body: { metadata: { name: 'c1' }, data: { a: '1' } } });
     assert.equal(created.status, 201, created.text);
@@ -100,6 +103,69 @@ describe('cached GET with a bearer token over HTTP/1.1', () => {
       assert.match(String(r.headers['audit-id']), UUID_V4);
     });
   }
+
+  it('serves the same bytes again, and each revision once written (bodies kept per revision)', async () => {
+    const current = (await s.api.admin('GET', `${CM}/c1`)).json();
+    await eventually(async () => {
+      const r = await get(`${CM}/c1?resourceVersion=0`);
+      return r.status === 200 && r.json().metadata.resourceVersion === current.metadata.resourceVersion;
+    }, 'the cache serves c1');
+    const first = await get(`${CM}/c1?resourceVersion=0`);
+    const again = await get(`${CM}/c1?resourceVersion=0`);
+    assert.deepEqual(again.body, first.body);
+    for (let round = 0; round < 3; round++) {
+      const updated = await s.api.admin('PUT', `${CM}/c1`, {
+        body: {
+          ...current,
+          data: { a: `changed-${round}` },
+          metadata: { ...current.metadata, resourceVersion: undefined },
+        },
+      });
+      assert.equal(updated.status, 200, updated.text);
+      const rv = updated.json().metadata.resourceVersion;
+      let r: HttpResult | undefined;
+      await eventually(async () => {
+        r = await get(`${CM}/c1?resourceVersion=0`);
+        return r.json().metadata.resourceVersion === rv;
+      }, `the cache serves revision ${rv}`);
+      assert.deepEqual(r!.json(), updated.json());
+      assert.equal(r!.headers['content-length'], String(r!.body.length));
+    }
+  });
+
+  it('tells tokens apart on one kept-alive connection', async () => {
+    const agent = new HttpsAgent({ keepAlive: true, maxSockets: 1, ca: s.admin.ca });
+    const once = (token: string) =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const req = httpsRequest(
+          new URL(`${CM}/c1?resourceVersion=0`, s.url),
+          { agent, headers: { authorization: `Bearer ${token}` } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const steps: { token: string; status: number }[] = [
+        { token: TOKEN, status: 200 },
+        { token: TOKEN, status: 200 },
+        { token: OTHER_TOKEN, status: 403 },
+        { token: TOKEN, status: 200 },
+        { token: `${TOKEN.slice(0, -1)}x`, status: 401 },
+        { token: TOKEN, status: 200 },
+      ];
+      for (const [i, st] of steps.entries()) {
+        const r = await once(st.token);
+        assert.equal(r.status, st.status, `request ${i}`);
+        if (i > 0) assert.equal(r.reused, true, `request ${i} on the first connection`);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
 
   it('counts every GET in apiserver_request_total', async () => {
     const metrics = async () => (await s.api.admin('GET', '/metrics')).text;

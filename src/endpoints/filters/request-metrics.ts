@@ -16,13 +16,24 @@ function scopeOf(info: RequestInfo): string {
 
 /** kube's reported verb: the HTTP method, GET of a collection as LIST, WATCH, APPLY, CONNECT. */
 function verbOf(req: ApiRequest, info: RequestInfo, scope: string): string {
-  let verb = req.method.toUpperCase();
+  // Methods arrive upper-case (HTTP/1.1's parser, HTTP/2 clients): case-mapped only when not.
+  let verb = req.method;
+  if (hasLowerCase(verb)) verb = verb.toUpperCase();
   if ((verb === 'GET' || verb === 'HEAD') && scope !== 'resource' && scope !== '') verb = 'LIST';
   if (info.verb === 'watch') verb = 'WATCH';
   if (verb === 'PATCH' && (req.headers['content-type'] ?? '').split(';')[0].trim() === 'application/apply-patch+yaml')
     verb = 'APPLY';
   if (info.isResourceRequest && CONNECT_SUBRESOURCES.has(info.subresource) && info.subresource !== '') verb = 'CONNECT';
   return verb;
+}
+
+/** Whether an (ASCII) method name has a lower-case letter; no string is made to find out. */
+function hasLowerCase(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) return true;
+  }
+  return false;
 }
 
 /** kube's `cleanDryRun`: the sorted, de-duplicated `dryRun` values, `invalid` for unknown ones. */

@@ -2,7 +2,7 @@ import { apiErrors, StatusError, successStatus } from '../../apis/meta/status.js
 import type { ApiObject } from '../../apis/object.js';
 import type { ResourceSet, ServedResource } from '../../registry/resource-set/index.js';
 import type { GetOptions, RequestContext } from '../../registry/types.js';
-import { type ApiRequest, type ApiResponse, type Handler, requestContext } from '../handler.js';
+import { type ApiRequest, type ApiResponse, type Handler, readContext, requestContext } from '../handler.js';
 import { handleConnect } from './connect.js';
 import {
   decodeObjectBody,
@@ -60,9 +60,9 @@ function serve(resources: ResourceSet, cfg: ResponseConfig, req: ApiRequest): Ap
   checkScope(served, req);
   const sub = info.subresource ? served.def.subresources.find((s) => s.name === info.subresource) : undefined;
   if (info.subresource && !sub) throw apiErrors.pathNotFound();
-  const ctx = requestContext(req, served.def.namespaced ? info.namespace : '');
+  const namespace = served.def.namespaced ? info.namespace : '';
   if (served.def.deprecationWarning) {
-    ctx.warnings.add(served.def.deprecationWarning);
+    req.warnings.add(served.def.deprecationWarning);
     req.deprecatedApi = { removedRelease: served.def.removedRelease ?? '' };
     if (req.auditAnnotations) {
       req.auditAnnotations[`${req.domain.name}/deprecated`] = 'true';
@@ -70,10 +70,12 @@ function serve(resources: ResourceSet, cfg: ResponseConfig, req: ApiRequest): Ap
         req.auditAnnotations[`${req.domain.name}/removed-release`] = served.def.removedRelease;
     }
   }
+  // A GET makes its full context only when the watch cache cannot answer it.
+  if (info.verb === 'get' && !sub?.kind && !sub?.create && !sub?.connect) return getOne(served, req, namespace, cfg);
+  const ctx = requestContext(req, namespace);
   if (sub?.kind) return handleSubresourceKind(served, sub, req, ctx, cfg);
   if (sub?.create) return handleSubresourceCreate(served, sub, req, ctx, cfg);
   if (sub?.connect) return handleConnect(served, sub, req, ctx);
-  if (info.verb === 'get') return getOne(served, req, ctx, cfg);
   return dispatch(served, req, ctx, cfg);
 }
 
@@ -84,27 +86,30 @@ function serve(resources: ResourceSet, cfg: ResponseConfig, req: ApiRequest): Ap
 function getOne(
   served: ServedResource,
   req: ApiRequest,
-  ctx: RequestContext,
+  namespace: string,
   cfg: ResponseConfig,
 ): ApiResponse | Promise<ApiResponse> {
   const getOptions: GetOptions = { resourceVersion: req.query.get('resourceVersion') ?? undefined };
-  const encoded = served.store.getEncoded?.(ctx, ctx.info.name, getOptions);
-  if (encoded === undefined) return getDecoded(served, req, ctx, cfg, getOptions);
+  const encoded = served.store.getEncoded?.(readContext(req, namespace), req.info!.name, getOptions);
+  if (encoded === undefined) return getDecoded(served, req, namespace, cfg, getOptions);
   if (encoded instanceof Promise) {
     return encoded.then((found) =>
-      found ? writeEncodedObject(req, cfg, served.def, found) : getDecoded(served, req, ctx, cfg, getOptions),
+      found ? writeEncodedObject(req, cfg, served.def, found) : getDecoded(served, req, namespace, cfg, getOptions),
     );
   }
-  return encoded ? writeEncodedObject(req, cfg, served.def, encoded) : getDecoded(served, req, ctx, cfg, getOptions);
+  return encoded
+    ? writeEncodedObject(req, cfg, served.def, encoded)
+    : getDecoded(served, req, namespace, cfg, getOptions);
 }
 
 async function getDecoded(
   served: ServedResource,
   req: ApiRequest,
-  ctx: RequestContext,
+  namespace: string,
   cfg: ResponseConfig,
   getOptions: GetOptions,
 ): Promise<ApiResponse> {
+  const ctx = requestContext(req, namespace);
   return writeObject(req, cfg, served.def, 200, await served.store.get(ctx, ctx.info.name, getOptions));
 }
 

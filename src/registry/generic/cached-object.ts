@@ -1,12 +1,5 @@
 import type { ApiObject } from '../../apis/object.js';
-import {
-  encodeJsonCompact,
-  type JsonPart,
-  partBytes,
-  partLength,
-  writePart,
-  writeSpliced,
-} from '../../encoding/index.js';
+import { encodeJsonCompact, type JsonPart, partLength, writePart, writeSpliced } from '../../encoding/index.js';
 import type { KeyValue, StoredValues } from '../../storage/store.js';
 import type { MetadataSpan } from '../../util/json-object-check.js';
 import type { EncodedObject, ObjectList } from '../types.js';
@@ -22,6 +15,8 @@ export interface CachedObjectType {
   readonly namespaced: boolean;
   /** The resource's recently decoded objects, shared by whoever reads them meanwhile. */
   readonly recent?: RecentlyDecoded;
+  /** The resource's recently served response bodies (see {@link CachedObject.json}). */
+  readonly bodies?: RecentBodies;
 }
 
 /**
@@ -48,6 +43,56 @@ export class RecentlyDecoded {
     if (this.objects.size > this.capacity) {
       const oldest = this.objects.keys().next().value;
       if (oldest !== undefined) this.objects.delete(oldest);
+    }
+  }
+}
+
+/** One kept response body: the object's JSON followed by `suffix`. */
+interface KeptBody {
+  readonly suffix: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * The response bodies of the last few objects of one resource a GET served (first in, first
+ * out): a client polling one object gets the same bytes each time, without reading them from the
+ * store again. Bounded in count and in bytes (a body larger than an eighth of the byte budget is
+ * never kept), so memory stays what the cache keeps plus a few small bodies. Each kept body is a
+ * buffer of its own (not a slice of Node's shared pool, which it would keep alive).
+ */
+export class RecentBodies {
+  private readonly bodies = new Map<object, KeptBody>();
+  private bytes = 0;
+
+  constructor(
+    private readonly capacity = 64,
+    private readonly maxBytes = 1 << 20,
+  ) {}
+
+  /** Whether a body of `size` bytes would be kept. */
+  keeps(size: number): boolean {
+    return size * 8 <= this.maxBytes;
+  }
+
+  get(holder: object, suffix: string): Uint8Array | undefined {
+    const kept = this.bodies.get(holder);
+    return kept !== undefined && kept.suffix === suffix ? kept.bytes : undefined;
+  }
+
+  set(holder: object, suffix: string, bytes: Uint8Array): void {
+    if (!this.keeps(bytes.length)) return;
+    const bodies = this.bodies;
+    const replaced = bodies.get(holder);
+    if (replaced !== undefined) {
+      bodies.delete(holder);
+      this.bytes -= replaced.bytes.length;
+    }
+    bodies.set(holder, { suffix, bytes });
+    this.bytes += bytes.length;
+    while (bodies.size > this.capacity || this.bytes > this.maxBytes) {
+      const [oldest, kept] = bodies.entries().next().value as [object, KeptBody];
+      bodies.delete(oldest);
+      this.bytes -= kept.bytes.length;
     }
   }
 }
@@ -237,13 +282,19 @@ export class CachedObject implements EncodedObject {
 
   /**
    * The compact JSON a response writes for the object, followed by `suffix` (see
-   * {@link CachedObject.jsonPart}).
+   * {@link CachedObject.jsonPart}). The bytes are shared with later callers (the resource's
+   * recently served bodies): never modify them.
    */
   json(suffix = ''): Uint8Array {
-    if (this.resolvedEnd() === NOT_FROM_BYTES) return partBytes(this.jsonPart(), suffix);
-    const out = Buffer.allocUnsafe(this.jsonSize() + suffix.length);
+    const bodies = this.type.bodies;
+    const kept = bodies?.get(this, suffix);
+    if (kept !== undefined) return kept;
+    const size = this.jsonSize() + suffix.length;
+    const keep = bodies?.keeps(size) === true;
+    const out = keep ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
     const at = this.writeJson(out, 0);
     if (suffix) out.write(suffix, at, 'latin1');
+    if (keep) bodies?.set(this, suffix, out);
     return out;
   }
 

@@ -13,7 +13,7 @@ import {
   listSemantics,
   parseResourceVersion,
 } from './read-semantics.js';
-import { collectionPrefix, keyFor, type RegistryContext } from './registry-context.js';
+import { collectionPrefix, keyFor, type LastKey, type RegistryContext } from './registry-context.js';
 import { toStatusError } from './storage-errors.js';
 import { convertFromStorage, convertOneFromStorage } from './stored-conversion.js';
 
@@ -113,12 +113,14 @@ export function getEncodedFromCache(
   ctx: RequestContext,
   name: string,
   resourceVersion: string,
+  keys?: LastKey,
 ): EncodedObject | undefined | Promise<EncodedObject | undefined> {
   if (rc.codec.async) return undefined;
   if (cacher.ready && (resourceVersion === '0' || parseResourceVersion(resourceVersion) === 0n)) {
     let object: CachedObject | undefined;
     try {
-      object = cacher.peek(keyFor(rc, ctx.namespace, name)) as CachedObject | undefined;
+      const key = keys ? keys.of(rc, ctx.namespace, name) : keyFor(rc, ctx.namespace, name);
+      object = cacher.peek(key) as CachedObject | undefined;
     } catch (e) {
       throw cacherErrorToStatus(rc, e);
     }

@@ -25,13 +25,16 @@ import { collectionDeleteOptions } from './delete-options.js';
 import { deleteWithFinalization } from './delete-with-finalization.js';
 import { selectionPredicate } from './predicate.js';
 import { getObject, listObjects } from './read.js';
-import type { RegistryContext } from './registry-context.js';
+import { LastKey, type RegistryContext } from './registry-context.js';
 import { convertOneFromStorage } from './stored-conversion.js';
 import { updateObject } from './update.js';
 import { watchObjects } from './watch.js';
 
 /** The generic registry of one resource: each verb lives in its own module. */
 export class GenericRegistry implements ResourceStore {
+  /** The key of the object the last cached GET read. */
+  private readonly lastKey = new LastKey();
+
   constructor(readonly rc: RegistryContext) {}
 
   create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject> {
@@ -60,7 +63,7 @@ export class GenericRegistry implements ResourceStore {
     o: GetOptions,
   ): EncodedObject | undefined | Promise<EncodedObject | undefined> {
     if (!this.rc.cacher || !o.resourceVersion) return undefined;
-    return getEncodedFromCache(this.rc, this.rc.cacher, ctx, name, o.resourceVersion);
+    return getEncodedFromCache(this.rc, this.rc.cacher, ctx, name, o.resourceVersion, this.lastKey);
   }
   async list(ctx: RequestContext, o: ListOptions): Promise<ObjectList> {
     if (this.rc.cacher) {

@@ -70,3 +70,25 @@ export function collectionPrefix(rc: RegistryContext, namespace: string): string
 export function validatedKind(rc: RegistryContext): { group: string; kind: string } {
   return { group: storageResourceOf(rc.def).group, kind: rc.def.kind };
 }
+
+/**
+ * The storage key of the object last asked for, kept with its namespace and name: a client
+ * polling one object (whose names come from the request-info cache, the same strings each time)
+ * finds its key without building it again, already hashed for the watch cache's map. One per
+ * registry: a key is only valid for its registry context.
+ */
+export class LastKey {
+  private namespace = '';
+  private name = '';
+  private key = '';
+
+  /** `keyFor(rc, namespace, name)`, kept from the previous call when both are the same. */
+  of(rc: RegistryContext, namespace: string, name: string): string {
+    if (this.key !== '' && name === this.name && namespace === this.namespace) return this.key;
+    const key = keyFor(rc, namespace, name);
+    this.namespace = namespace;
+    this.name = name;
+    this.key = key;
+    return key;
+  }
+}

@@ -7,7 +7,7 @@ import { type KeyScheme, resourcePrefix } from '../../storage/keys.js';
 import type { Store } from '../../storage/store.js';
 import type { Clock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
-import { CachedObject, RecentlyDecoded } from '../generic/cached-object.js';
+import { CachedObject, RecentBodies, RecentlyDecoded } from '../generic/cached-object.js';
 import { ResourceFieldTracking } from '../generic/field-tracking.js';
 import { GenericRegistry } from '../generic/generic-registry.js';
 import type { RegistryContext } from '../generic/registry-context.js';
@@ -59,6 +59,7 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
       fieldSet: fieldLabelsOf(def).fieldSet,
       namespaced: def.namespaced,
       recent: new RecentlyDecoded(),
+      bodies: new RecentBodies(),
     };
     const stored = storageResourceOf(def);
     const cacher =

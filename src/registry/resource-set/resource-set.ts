@@ -26,6 +26,8 @@ export class ResourceSet {
   private ordered: ServedResource[] = [];
   private readonly listeners = new Set<ResourceSetListener>();
   private changes = 0;
+  /** The last resource `lookup` found: a run of requests to one resource builds no map key. */
+  private last: { group: string; version: string; resource: string; served: ServedResource } | undefined;
 
   constructor(
     private readonly factory: ResourceFactory,
@@ -54,6 +56,7 @@ export class ResourceSet {
       throw new Error(`resource ${key} is served already`);
     }
     this.byPath.set(key, { built, stop });
+    this.last = undefined;
     this.ordered = [...this.ordered, built.served];
     this.changed({ type: 'added', resource: built.served });
     return built.served;
@@ -69,6 +72,7 @@ export class ResourceSet {
     const entry = this.byPath.get(key);
     if (!entry) return false;
     this.byPath.delete(key);
+    this.last = undefined;
     this.ordered = this.ordered.filter((r) => r !== entry.built.served);
     const gr = group ? `${resource}.${group}` : resource;
     entry.built.terminateWatchers(apiErrors.gone(`the resource ${gr}/${version} is no longer served`));
@@ -78,7 +82,12 @@ export class ResourceSet {
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.byPath.get(pathKey(group, version, resource))?.built.served;
+    const last = this.last;
+    if (last !== undefined && last.resource === resource && last.version === version && last.group === group)
+      return last.served;
+    const served = this.byPath.get(pathKey(group, version, resource))?.built.served;
+    if (served !== undefined) this.last = { group, version, resource, served };
+    return served;
   }
 
   /** Every served resource, in the order added. The array is not changed later (a new one replaces it). */

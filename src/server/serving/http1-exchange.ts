@@ -46,6 +46,10 @@ export class Http1Exchange extends ExchangeLifecycle implements HttpExchange, Re
     return this.req.socket.remoteAddress;
   }
 
+  get connection(): object {
+    return this.req.socket;
+  }
+
   get body(): Readable {
     return this.req;
   }

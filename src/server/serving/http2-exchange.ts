@@ -67,6 +67,10 @@ export class Http2Exchange extends ExchangeLifecycle implements HttpExchange, Re
     return this.h2stream.session?.socket.remoteAddress;
   }
 
+  get connection(): object | undefined {
+    return this.h2stream.session;
+  }
+
   get body(): Readable {
     return this.h2stream;
   }
