@@ -81,13 +81,12 @@ export function customResourceDefinitionResource(
       ...schemaStrategy<CustomResourceDefinition>({
         schema: validation,
         namespaced: false,
+        defaults: defaultCrd,
         prepareForCreate(crd) {
-          defaultCrd(crd);
           crd.status = {};
           recordStorageVersion(crd);
         },
         prepareForUpdate(crd, old) {
-          defaultCrd(crd);
           crd.status = structuredClone(old.status ?? {});
           recordStorageVersion(crd);
         },

@@ -33,6 +33,7 @@ function createErrors(c: CustomResourceDefinition): string[] {
   const obj = structuredClone(c) as ApiObject;
   obj.metadata.uid = 'uid';
   obj.metadata.creationTimestamp = '2024-01-01T00:00:00Z';
+  def.strategy.defaults?.(obj);
   def.strategy.prepareForCreate(obj);
   return def.strategy.validateCreate(obj).map(formatFieldError);
 }
@@ -54,6 +55,7 @@ describe('CustomResourceDefinition validation', () => {
     const c = crd(obj({ spec: obj({ replicas: { type: 'integer', default: 1 } }) }));
     assert.deepEqual(createErrors(c), []);
     const prepared = structuredClone(c) as ApiObject & CustomResourceDefinition;
+    def.strategy.defaults?.(prepared);
     def.strategy.prepareForCreate(prepared);
     assert.equal(prepared.spec.names?.singular, 'widget');
     assert.equal(prepared.spec.names?.listKind, 'WidgetList');
@@ -537,6 +539,7 @@ describe('CustomResourceDefinition validation', () => {
       x.spec.group = 'things.k8s.io';
       x.metadata.name = 'widgets.things.k8s.io';
     }) as ApiObject;
+    k8s.strategy.defaults?.(c);
     k8s.strategy.prepareForCreate(c);
     assert.deepEqual(k8s.strategy.validateCreate(c).map(formatFieldError), [
       'metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation "api-approved.kubernetes.io", see https://github.com/kubernetes/enhancements/pull/1111',
@@ -548,11 +551,13 @@ describe('CustomResourceDefinition validation', () => {
   it('keeps group and plural, and (once established) scope and kind', () => {
     const old = crd(obj({ spec: { type: 'object' } })) as ApiObject & CustomResourceDefinition;
     old.metadata = { ...old.metadata, uid: 'u', resourceVersion: '1', creationTimestamp: '2024-01-01T00:00:00Z' };
+    def.strategy.defaults?.(old);
     def.strategy.prepareForCreate(old);
     old.status = { ...old.status, conditions: [{ type: 'Established', status: 'True' }] };
     const next = structuredClone(old);
     next.spec.scope = 'Cluster';
     next.spec.names = { ...next.spec.names, kind: 'Gadget', plural: 'gadgets' };
+    def.strategy.defaults?.(next);
     def.strategy.prepareForUpdate(next, old);
     assert.deepEqual(def.strategy.validateUpdate(next, old).map(formatFieldError), [
       'spec.scope: Invalid value: "Cluster": field is immutable',
