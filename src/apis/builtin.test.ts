@@ -352,6 +352,7 @@ describe('builtinResources', () => {
   it('accepts a minimal object of every kind', () => {
     for (const d of defs) {
       const obj = (minimal[`${d.group}/${d.kind}`] ?? minimal[d.kind])(d.namespaced ? 'default' : '');
+      d.strategy.defaults?.(obj);
       d.strategy.prepareForCreate(obj);
       assert.deepEqual(d.strategy.validateCreate(obj), [], d.kind);
     }
