@@ -469,6 +469,34 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
     );
   });
 
+  it('answers 400 for a value its Go field cannot hold, as kube decoding does (never 500)', async () => {
+    const post = (resource: string, body: Record<string, unknown>) =>
+      s.api.admin('POST', `/api/v1/namespaces/${NS}/${resource}`, { body });
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        'pods',
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad' }, spec: 'x' },
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field Pod.spec of type v1.PodSpec',
+      ],
+      [
+        'pods',
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad' }, spec: { containers: 5 } },
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field PodSpec.spec.containers of type []v1.Container',
+      ],
+      [
+        'persistentvolumeclaims',
+        { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad' }, spec: 'x' },
+        'PersistentVolumeClaim in version "v1" cannot be handled as a PersistentVolumeClaim: json: cannot unmarshal string into Go struct field PersistentVolumeClaim.spec of type v1.PersistentVolumeClaimSpec',
+      ],
+    ];
+    for (const [resource, body, message] of cases) {
+      const r = await post(resource, body);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.json().reason, 'BadRequest');
+      assert.equal(r.json().message, message);
+    }
+  });
+
   it('keeps pod specs immutable but for images, and status writes to the status sub-resource', async () => {
     const api = s.api.admin;
     const path = `/api/v1/namespaces/${NS}/pods/immutable`;

@@ -1,6 +1,7 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import { goIntegerDecodeError } from '../../apis/schema/go-integer-decode.js';
+import { goTypeDecodeError } from '../../apis/schema/go-type-decode.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
 import {
   CborDecodeError,
@@ -152,13 +153,13 @@ export async function decodeObjectBody(
 
 /**
  * kube decodes a JSON or YAML body of a compiled-in kind (a schema named by
- * `x-orch-type-name`) into its Go struct, where an integer outside its field's int32/int64
- * range is a 400 before any validation. Custom resources decode untyped; their schema
+ * `x-orch-type-name`) into its Go struct, where a value of the wrong JSON kind for its field, or
+ * an integer outside its field's int32/int64 range, is a 400 before any validation. Custom resources decode untyped; their schema
  * validation reports such values (422).
  */
 function rejectUndecodableIntegers(def: ResourceDefinition, obj: Record<string, unknown>): void {
   if (!def.schema['x-orch-type-name']) return;
-  const cause = goIntegerDecodeError(def.schema, obj);
+  const cause = goTypeDecodeError(def.schema, obj) ?? goIntegerDecodeError(def.schema, obj);
   if (cause === undefined) return;
   throw apiErrors.badRequest(
     cannotBeHandledMessage({ kind: def.kind, version: def.version, targetKind: def.kind, cause }),
