@@ -153,6 +153,14 @@ export function readContext(req: ApiRequest, namespace: string): RequestContext 
 }
 
 class ReadContext implements RequestContext {
+  /** The subclass's own `signal` (see ApiRequestContext), reading this class's request. */
+  protected static readonly ownSignal: PropertyDescriptor = {
+    enumerable: true,
+    get(this: ReadContext): AbortSignal {
+      return this.#req.signal;
+    },
+  };
+
   readonly info: RequestInfo;
   readonly namespace: string;
   readonly user: UserInfo;
@@ -180,30 +188,10 @@ class ReadContext implements RequestContext {
  * context shares: copies (`{ ...ctx, namespace }`) still carry the signal, and the object keeps V8's
  * fast properties, which a literal with a getter of its own does not (about 1 µs per request).
  */
-class ApiRequestContext implements RequestContext {
-  static readonly #signalProperty: PropertyDescriptor = {
-    enumerable: true,
-    get(this: ApiRequestContext): AbortSignal {
-      return this.#req.signal;
-    },
-  };
-
-  readonly info: RequestInfo;
-  readonly namespace: string;
-  readonly user: UserInfo;
-  readonly auditId: string;
-  readonly warnings: RequestWarnings;
-  declare readonly signal: AbortSignal;
-  readonly #req: ApiRequest;
-
+class ApiRequestContext extends ReadContext {
   constructor(info: RequestInfo, namespace: string, user: UserInfo, req: ApiRequest) {
-    this.info = info;
-    this.namespace = namespace;
-    this.user = user;
-    this.auditId = req.auditId ?? '';
-    this.warnings = req.warnings;
-    this.#req = req;
-    Object.defineProperty(this, 'signal', ApiRequestContext.#signalProperty);
+    super(info, namespace, user, req);
+    Object.defineProperty(this, 'signal', ReadContext.ownSignal);
   }
 }
 

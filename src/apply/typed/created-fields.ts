@@ -179,19 +179,13 @@ function sortEntries(entries: Entry[]): void {
 const byRank = (a: Entry, b: Entry): number => a.rank - b.rank;
 const byPathElement = (a: Entry, b: Entry): number => comparePathElements(a.pe, b.pe);
 
-/** A level as `fieldsV1`: keys in path-element order, `"."` first for a member with children. */
-function levelObject(entries: Entry[]): JsonObject {
+/**
+ * A level as `fieldsV1`: keys in path-element order, `"."` first when the element holding them is
+ * itself a member.
+ */
+function levelObject(entries: Entry[], member = false): JsonObject {
   sortEntries(entries);
-  const out: JsonObject = {};
-  for (const e of entries) out[e.pe.id] = entryObject(e);
-  return out;
-}
-
-function entryObject(e: Entry): JsonObject {
-  if (!e.children) return {};
-  if (!e.member) return levelObject(e.children);
-  const out: JsonObject = { '.': {} };
-  sortEntries(e.children);
-  for (const c of e.children) out[c.pe.id] = entryObject(c);
+  const out: JsonObject = member ? { '.': {} } : {};
+  for (const e of entries) out[e.pe.id] = e.children ? levelObject(e.children, e.member) : {};
   return out;
 }

@@ -56,27 +56,14 @@ async function createStored(
   if (refused !== undefined) {
     throw new StatusError(405, 'MethodNotAllowed', refused, { group: rc.def.group, kind: rc.def.resource });
   }
-  // Defaults first, as kube defaults on decode: the writer owns the defaults it got. The field
-  // manager returns a copy of what it reads; without one, the copy is made here.
-  const defaults = rc.def.strategy.defaults;
-  let obj: ApiObject;
-  if (o.fieldManager === undefined) {
-    obj = structuredClone(input);
-    defaults?.call(rc.def.strategy, obj);
-  } else {
-    let next = input;
-    if (defaults) {
-      next = cloneValue(input);
-      defaults.call(rc.def.strategy, next);
-    }
-    const write = rc.fields.writeOptions('');
-    obj = rc.fields.fieldManager.update(
-      undefined,
-      next,
-      o.fieldManager,
-      next === input ? write : { ...write, owned: true },
-    );
-  }
+  // A copy of the input (which is only read), defaulted first, as kube defaults on decode: the
+  // writer owns the defaults it got. The field manager takes the copy as its own.
+  const copy = cloneValue(input);
+  rc.def.strategy.defaults?.(copy);
+  const obj =
+    o.fieldManager === undefined
+      ? copy
+      : rc.fields.fieldManager.update(undefined, copy, o.fieldManager, { ...rc.fields.writeOptions(''), owned: true });
   checkObjectIdentity(rc, ctx, obj);
   const createOptions = { dryRun: o.dryRun ? ['All'] : undefined, fieldManager: o.fieldManager };
   await admitWrite(rc, ctx, {
