@@ -84,8 +84,8 @@ export class Http1Exchange extends ExchangeLifecycle implements HttpExchange, Re
       if (mustClose) out.connection = 'close';
     }
     this.res.writeHead(status, out);
-    if (body === undefined || bodyless || this.method === 'HEAD') this.res.end();
-    else this.res.end(body);
+    // Written with the other responses completed in this turn (see TurnEndWrites).
+    this.ctx.endAfterTurn(this.res, body === undefined || bodyless || this.method === 'HEAD' ? undefined : body);
   }
 
   stream(status: number, headers: ResponseHeaders): ResponseStream {

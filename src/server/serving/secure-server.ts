@@ -16,6 +16,7 @@ import { Http1Exchange } from './http1-exchange.js';
 import { Http2Exchange } from './http2-exchange.js';
 import { PeerCertificateCache } from './peer-certificate.js';
 import type { ServingContext, ServingLogger } from './serving-context.js';
+import { TurnEndWrites } from './turn-end-writes.js';
 
 /** Serves one exchange. It must call `respond` or `stream` exactly once; a rejection becomes a 500 here as a last resort. */
 export type ExchangeHandler = (exchange: HttpExchange) => Promise<void> | void;
@@ -97,6 +98,7 @@ class SecureServerImpl implements SecureServer, ServingContext {
   inFlight = 0;
   readonly certificates = new PeerCertificateCache();
   readonly logger: ServingLogger;
+  private readonly turnEndWrites: TurnEndWrites;
   private readonly shutdown = new AbortController();
   private readonly sockets = new Set<Socket>();
   private readonly sessions = new Set<ServerHttp2Session>();
@@ -111,6 +113,9 @@ class SecureServerImpl implements SecureServer, ServingContext {
     logger: ServingLogger | undefined,
   ) {
     this.logger = logger ?? silentLogger;
+    this.turnEndWrites = new TurnEndWrites((e) =>
+      this.logger.debug?.('response end failed', { error: e instanceof Error ? e.message : String(e) }),
+    );
     const sockets = this.sockets;
     const sessions = this.sessions;
     const untrackSocket = function (this: Socket): void {
@@ -148,6 +153,10 @@ class SecureServerImpl implements SecureServer, ServingContext {
 
   updateTls(tls: TlsMaterial): void {
     this.server.setSecureContext(tlsOptions(tls));
+  }
+
+  endAfterTurn(res: ServerResponse, body?: Uint8Array | string): void {
+    this.turnEndWrites.end(res, body);
   }
 
   exchangeClosed(): void {

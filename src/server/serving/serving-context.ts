@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Logger } from '../../util/logger.js';
 import type { ResponseHeaders } from './exchange.js';
 import type { PeerCertificateCache } from './peer-certificate.js';
@@ -14,6 +14,8 @@ export interface ServingContext {
   readonly logger: ServingLogger;
   /** Called exactly once per exchange, when its response completed or its client went away. */
   exchangeClosed(): void;
+  /** Ends an HTTP/1.1 response, with `body` when given, at the end of this turn (see TurnEndWrites). */
+  endAfterTurn(res: ServerResponse, body?: Uint8Array | string): void;
 }
 
 /** Status codes whose responses never carry a body or Content-Length. */
