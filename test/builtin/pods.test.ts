@@ -488,6 +488,17 @@ describe('pods, nodes, volumes, quotas and disruption budgets', () => {
         { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad' }, spec: 'x' },
         'PersistentVolumeClaim in version "v1" cannot be handled as a PersistentVolumeClaim: json: cannot unmarshal string into Go struct field PersistentVolumeClaim.spec of type v1.PersistentVolumeClaimSpec',
       ],
+      [
+        // Go keeps the first error it meets: an integer out of range before a value of the wrong kind.
+        'pods',
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'bad' },
+          spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 2147483648 }] }], hostname: 1 },
+        },
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 2147483648 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32',
+      ],
     ];
     for (const [resource, body, message] of cases) {
       const r = await post(resource, body);

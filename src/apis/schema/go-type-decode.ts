@@ -1,5 +1,106 @@
+import { goIntegerDecodeError, integerDecodeErrorWithin, integerRangeError, structName } from './go-integer-decode.js';
 import { isPlainObject } from './json-value.js';
 import type { Schema } from './schema.js';
+
+/**
+ * What Go's decoder reports for a body of a compiled-in kind: the first value, in document
+ * order, that {@link goTypeDecodeError} or `goIntegerDecodeError` would report (Go keeps the first
+ * error it meets and reads on), in one walk of the body. `undefined` when every value fits.
+ */
+export function goDecodeError(schema: Schema, value: unknown): string | undefined {
+  if (!schema['x-orch-type-name']) return goIntegerDecodeError(schema, value);
+  if (!isPlainObject(value)) return undefined;
+  return decodeStruct(schema, value, [], KINDS_AND_INTEGERS);
+}
+
+/** Which checks a walk makes: JSON kinds always, integer ranges when `integers`. */
+interface Checks {
+  readonly integers: boolean;
+}
+const KINDS_AND_INTEGERS: Checks = { integers: true };
+const KINDS_ONLY: Checks = { integers: false };
+
+/** The integer check of a subtree whose kinds are not checked (none in a kinds-only walk). */
+function integersWithin(checks: Checks, schema: Schema, value: unknown, struct: Schema, fields: string[]) {
+  return checks.integers ? integerDecodeErrorWithin(schema, value, structName(struct), fields) : undefined;
+}
+
+/** A struct's fields, both checks; `schema` is the struct (it names the fields' errors). */
+function decodeStruct(
+  schema: Schema,
+  value: Record<string, unknown>,
+  fields: string[],
+  checks: Checks,
+): string | undefined {
+  const properties = schema.properties;
+  if (!properties || schema['x-orch-preserve-unknown-fields'])
+    return integersWithin(checks, schema, value, schema, fields);
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(properties, key)) continue;
+    fields.push(key);
+    const err = decodeValue(properties[key]!, value[key], schema, fields, checks);
+    fields.pop();
+    if (err) return err;
+  }
+  return undefined;
+}
+
+/** A field's value (or an item or map value of it) in `struct`, both checks. */
+function decodeValue(
+  schema: Schema,
+  value: unknown,
+  struct: Schema,
+  fields: string[],
+  checks: Checks,
+): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  // Where the kind is not checked, integers still are (as goIntegerDecodeError walks).
+  if (!isChecked(schema) || expectedKind(schema) === undefined) {
+    return integersWithin(checks, schema, value, struct, fields);
+  }
+  const kind = jsonKind(value);
+  if (kind !== expectedKind(schema)) {
+    // Go skips a value of the wrong kind: nothing inside it is read.
+    const type = goTypeName(schema);
+    return type === undefined ? undefined : kindError(kind, structName(struct), fields, type);
+  }
+  switch (kind) {
+    case 'number':
+      return checks.integers
+        ? integerRangeError(schema, value as number | bigint, structName(struct), fields)
+        : undefined;
+    case 'array': {
+      const items = schema.items;
+      if (!items) return undefined;
+      for (const item of value as unknown[]) {
+        const err = decodeValue(items, item, struct, fields, checks);
+        if (err) return err;
+      }
+      return undefined;
+    }
+    case 'object': {
+      const obj = value as Record<string, unknown>;
+      if (schema.properties) {
+        return schema['x-orch-type-name']
+          ? decodeStruct(schema, obj, fields, checks)
+          : integersWithin(checks, schema, obj, struct, fields);
+      }
+      const values = schema.additionalProperties;
+      if (typeof values !== 'object') return undefined;
+      for (const key of Object.keys(obj)) {
+        const err = decodeValue(values, obj[key], struct, fields, checks);
+        if (err) return err;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function kindError(kind: JsonKind, struct: string, fields: readonly string[], type: string): string {
+  return `json: cannot unmarshal ${kind} into Go struct field ${struct}.${fields.join('.')} of type ${type}`;
+}
 
 /**
  * Why kube-apiserver's decoder could not read `value` into the compiled-in Go type `schema`
@@ -15,62 +116,8 @@ import type { Schema } from './schema.js';
  * is named `string` here. Integer ranges are `goIntegerDecodeError`'s. Pure.
  */
 export function goTypeDecodeError(schema: Schema, value: unknown): string | undefined {
-  const root = shortName(schema);
-  if (!root || !isPlainObject(value)) return undefined;
-  return visitStruct(schema, value, root, []);
-}
-
-function visitStruct(
-  schema: Schema,
-  value: Record<string, unknown>,
-  struct: string,
-  fields: string[],
-): string | undefined {
-  const properties = schema.properties;
-  if (!properties || schema['x-orch-preserve-unknown-fields']) return undefined;
-  for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(properties, key)) continue;
-    fields.push(key);
-    const err = visitValue(properties[key]!, value[key], struct, fields);
-    fields.pop();
-    if (err) return err;
-  }
-  return undefined;
-}
-
-/** A field's value (or an item or map value of it): `struct` and `fields` name the field. */
-function visitValue(schema: Schema, value: unknown, struct: string, fields: string[]): string | undefined {
-  if (value === null || value === undefined || !isChecked(schema)) return undefined;
-  const kind = jsonKind(value);
-  const expected = expectedKind(schema);
-  if (expected === undefined) return undefined;
-  if (kind !== expected) {
-    const type = goTypeName(schema);
-    if (type === undefined) return undefined;
-    return `json: cannot unmarshal ${kind} into Go struct field ${struct}.${fields.join('.')} of type ${type}`;
-  }
-  if (kind === 'array') {
-    const items = schema.items;
-    if (!items) return undefined;
-    for (const item of value as unknown[]) {
-      const err = visitValue(items, item, struct, fields);
-      if (err) return err;
-    }
-    return undefined;
-  }
-  if (kind !== 'object') return undefined;
-  const obj = value as Record<string, unknown>;
-  if (schema.properties) {
-    const name = shortName(schema);
-    return name ? visitStruct(schema, obj, name, fields) : undefined;
-  }
-  const values = schema.additionalProperties;
-  if (typeof values !== 'object') return undefined;
-  for (const key of Object.keys(obj)) {
-    const err = visitValue(values, obj[key], struct, fields);
-    if (err) return err;
-  }
-  return undefined;
+  if (!schema['x-orch-type-name'] || !isPlainObject(value)) return undefined;
+  return decodeStruct(schema, value, [], KINDS_ONLY);
 }
 
 /** Nodes decoded by Go's plain rules: not a type with its own decoder, not free-form. */
@@ -115,14 +162,6 @@ function expectedKind(schema: Schema): JsonKind | undefined {
     default:
       return undefined;
   }
-}
-
-/** `v1.PodSpec` from `io.orch.api.core.v1.PodSpec`: Go's package-qualified type name. */
-function shortName(schema: Schema): string | undefined {
-  const name = schema['x-orch-type-name'];
-  if (!name) return undefined;
-  const parts = name.split('.');
-  return parts.length < 2 ? name : parts[parts.length - 1];
 }
 
 function goTypeName(schema: Schema): string | undefined {

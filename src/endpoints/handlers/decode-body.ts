@@ -1,7 +1,6 @@
 import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
-import { goIntegerDecodeError } from '../../apis/schema/go-integer-decode.js';
-import { goTypeDecodeError } from '../../apis/schema/go-type-decode.js';
+import { goDecodeError } from '../../apis/schema/go-type-decode.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
 import {
   CborDecodeError,
@@ -159,7 +158,7 @@ export async function decodeObjectBody(
  */
 function rejectUndecodableIntegers(def: ResourceDefinition, obj: Record<string, unknown>): void {
   if (!def.schema['x-orch-type-name']) return;
-  const cause = goTypeDecodeError(def.schema, obj) ?? goIntegerDecodeError(def.schema, obj);
+  const cause = goDecodeError(def.schema, obj);
   if (cause === undefined) return;
   throw apiErrors.badRequest(
     cannotBeHandledMessage({ kind: def.kind, version: def.version, targetKind: def.kind, cause }),
