@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { Agent } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'node:tls';
@@ -6,6 +7,7 @@ import { createTestPki, type TestPki } from '../tls/testing/test-pki.js';
 import type { HttpExchange } from './exchange.js';
 import { h1Request } from './testing/clients.js';
 import { clientTls, recordingLogger, withServer } from './testing/server-fixture.js';
+import { TurnEndWrites } from './turn-end-writes.js';
 
 let pki: TestPki;
 before(async () => {
@@ -95,5 +97,61 @@ describe('HTTP/1.1 responses ended at the end of the turn', () => {
       logger.entries.filter((e) => e.level === 'error'),
       [],
     );
+  });
+});
+
+/** What TurnEndWrites touches of a response: its end is recorded in `log` as `name:body`. */
+function recordedResponse(name: string, log: string[], fails = false): ServerResponse {
+  const res = {
+    destroyed: false,
+    writableEnded: false,
+    end(body?: unknown) {
+      if (fails) throw new Error('write failed');
+      log.push(`${name}:${String(body)}`);
+      res.writableEnded = true;
+    },
+  };
+  return res as unknown as ServerResponse;
+}
+
+const noError = (e: unknown): void => assert.fail(String(e));
+
+describe('TurnEndWrites', () => {
+  it('ends nothing before the end of the turn, then every response in order', async () => {
+    const writes = new TurnEndWrites(noError);
+    const ended: string[] = [];
+    writes.end(recordedResponse('a', ended), 'x');
+    writes.end(recordedResponse('b', ended));
+    assert.deepEqual(ended, []);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(ended, ['a:x', 'b:undefined']);
+  });
+
+  it('writes what waited longer than its bound when a long turn adds another', async () => {
+    const writes = new TurnEndWrites(noError, 2);
+    const ended: string[] = [];
+    writes.end(recordedResponse('early', ended), 'x');
+    const until = performance.now() + 5;
+    while (performance.now() < until) {
+      // A turn busy with other requests' work.
+    }
+    writes.end(recordedResponse('late', ended), 'y');
+    assert.deepEqual(ended, ['early:x']);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(ended, ['early:x', 'late:y']);
+  });
+
+  it('skips a response whose client went away and reports a failing end without stopping', async () => {
+    const errors: unknown[] = [];
+    const writes = new TurnEndWrites((e) => errors.push(e));
+    const ended: string[] = [];
+    const gone = recordedResponse('gone', ended);
+    (gone as { destroyed: boolean }).destroyed = true;
+    writes.end(gone, 'lost');
+    writes.end(recordedResponse('failing', ended, true), 'x');
+    writes.end(recordedResponse('fine', ended), 'kept');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(ended, ['fine:kept']);
+    assert.equal(errors.length, 1);
   });
 });

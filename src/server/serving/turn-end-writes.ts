@@ -18,19 +18,30 @@ export class TurnEndWrites {
   /** Pending ends: response, body (or undefined), response, body, ... */
   private readonly pending: (ServerResponse | Uint8Array | string | undefined)[] = [];
   private readonly flush = (): void => this.flushPending();
+  /** When the oldest pending end was made (`performance.now()`). */
+  private oldestAt = 0;
 
-  constructor(private readonly onError: (error: unknown) => void) {}
+  /**
+   * @param maxWaitMs a turn that runs long (many requests arriving together, each with work of
+   *   its own) writes what waited this long before it adds the next response: an answer waits at
+   *   most about that long for the answers completed after it.
+   */
+  constructor(
+    private readonly onError: (error: unknown) => void,
+    private readonly maxWaitMs = 2,
+  ) {}
 
   /** Ends `res` (with `body`, when given) once the current turn's I/O is handled. */
   end(res: ServerResponse, body?: Uint8Array | string): void {
     const pending = this.pending;
-    if (pending.length === 0) setImmediate(this.flush);
+    if (pending.length === 0) {
+      setImmediate(this.flush);
+      this.oldestAt = performance.now();
+    } else if (performance.now() - this.oldestAt > this.maxWaitMs) {
+      this.flushPending();
+      this.oldestAt = performance.now();
+    }
     pending.push(res, body);
-  }
-
-  /** How many responses wait for the end of the turn. */
-  get size(): number {
-    return this.pending.length / 2;
   }
 
   private flushPending(): void {
@@ -50,6 +61,9 @@ export class TurnEndWrites {
       }
     }
     pending.splice(0, count);
-    if (pending.length > 0) setImmediate(this.flush);
+    if (pending.length > 0) {
+      setImmediate(this.flush);
+      this.oldestAt = performance.now();
+    }
   }
 }
