@@ -23,19 +23,25 @@ function passedRequest(): { req: ApiRequest; reads: () => number; signal: AbortS
   return { req, reads: () => reads, signal };
 }
 
+/** `ctx` carries what the request carries (namespace `ns`), and reads its signal only when asked. */
+function assertCarries(ctx: ReturnType<typeof readContext>, passed: ReturnType<typeof passedRequest>): void {
+  const { req, reads, signal } = passed;
+  assert.equal(ctx.info, req.info);
+  assert.equal(ctx.namespace, 'ns');
+  assert.equal(ctx.user, req.user);
+  assert.equal(ctx.auditId, 'audit-1');
+  assert.equal(ctx.warnings, req.warnings);
+  assert.equal(reads(), 0);
+  assert.equal(ctx.signal, signal);
+  assert.equal(reads(), 1);
+}
+
 describe('requestContext', () => {
   it('carries the request, and reads its signal only when asked', () => {
-    const { req, reads, signal } = passedRequest();
-    const ctx = requestContext(req, 'ns');
+    const passed = passedRequest();
+    const ctx = requestContext(passed.req, 'ns');
     assert.deepEqual(Object.keys(ctx), ['info', 'namespace', 'user', 'auditId', 'warnings', 'signal']);
-    assert.equal(ctx.info, req.info);
-    assert.equal(ctx.namespace, 'ns');
-    assert.equal(ctx.user, req.user);
-    assert.equal(ctx.auditId, 'audit-1');
-    assert.equal(ctx.warnings, req.warnings);
-    assert.equal(reads(), 0);
-    assert.equal(ctx.signal, signal);
-    assert.equal(reads(), 1);
+    assertCarries(ctx, passed);
   });
 
   it('keeps the signal in copies made by spreading', () => {
@@ -54,17 +60,10 @@ describe('requestContext', () => {
 
 describe('readContext', () => {
   it('carries the request, and reads its signal only when asked, through its prototype', () => {
-    const { req, reads, signal } = passedRequest();
-    const ctx = readContext(req, 'ns');
+    const passed = passedRequest();
+    const ctx = readContext(passed.req, 'ns');
     assert.deepEqual(Object.keys(ctx), ['info', 'namespace', 'user', 'auditId', 'warnings']);
-    assert.equal(ctx.info, req.info);
-    assert.equal(ctx.namespace, 'ns');
-    assert.equal(ctx.user, req.user);
-    assert.equal(ctx.auditId, 'audit-1');
-    assert.equal(ctx.warnings, req.warnings);
-    assert.equal(reads(), 0);
-    assert.equal(ctx.signal, signal);
-    assert.equal(reads(), 1);
+    assertCarries(ctx, passed);
   });
 
   it('needs the request-info and authentication filters', () => {

@@ -78,40 +78,44 @@ function visit(schema: Schema, value: unknown, where: Where): string | undefined
 }
 
 function integerError(schema: Schema, value: number | bigint, where: Where): string | undefined {
-  return integerRangeError(schema, value, where.structs[where.structs.length - 1]!, where.fields);
+  const format = outOfRange(schema, value);
+  return format && rangeMessage(value, where.structs[where.structs.length - 1]!, where.fields, format);
 }
 
 /**
- * Go's error for `value` in a field of `schema` named by `struct` (the innermost struct's Go
- * name) and `fields` (the JSON names from the root), when the field is an int32/int64 the value
- * does not fit; `undefined` otherwise.
+ * The format (`int32`, `int64`) of the integer field `schema` when `value` does not fit it;
+ * `undefined` when it fits or the field is no bounded integer.
  */
-export function integerRangeError(
-  schema: Schema,
-  value: number | bigint,
-  struct: string,
-  fields: readonly string[],
-): string | undefined {
+export function outOfRange(schema: Schema, value: number | bigint): string | undefined {
   if (schema.type !== 'integer' || schema['x-orch-int-or-string']) return undefined;
   const format = schema.format;
   const bounds = format === undefined ? undefined : INTEGER_FORMAT_BOUNDS[format];
   if (!bounds || (typeof value === 'number' && !Number.isInteger(value))) return undefined;
-  if (value >= bounds[0] && value <= bounds[1]) return undefined;
+  return value >= bounds[0] && value <= bounds[1] ? undefined : format;
+}
+
+/** Go's words for an integer `value` its `format` field (in `struct`, at `fields`) cannot hold. */
+export function rangeMessage(
+  value: number | bigint,
+  struct: string,
+  fields: readonly string[],
+  format: string,
+): string {
   return `json: cannot unmarshal number ${value} into Go struct field ${struct}.${fields.join('.')} of type ${format}`;
 }
 
 /**
- * {@link goIntegerDecodeError} for a value met inside a larger walk: `struct` names the innermost
+ * {@link goIntegerDecodeError} for a value met inside a larger walk: `struct` is the innermost
  * struct around it and `fields` the JSON names of the fields from the root to it.
  */
 export function integerDecodeErrorWithin(
   schema: Schema,
   value: unknown,
-  struct: string,
+  struct: Schema,
   fields: readonly string[],
 ): string | undefined {
   if (!holdsBoundedIntegers(schema)) return undefined;
-  return visit(schema, value, { structs: [struct], fields: [...fields] });
+  return visit(schema, value, { structs: [structName(struct)], fields: [...fields] });
 }
 
 /** `PodSpec` from `io.orch.api.core.v1.PodSpec`: the struct's Go name without its package. */

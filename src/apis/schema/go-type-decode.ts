@@ -1,4 +1,10 @@
-import { goIntegerDecodeError, integerDecodeErrorWithin, integerRangeError, structName } from './go-integer-decode.js';
+import {
+  goIntegerDecodeError,
+  integerDecodeErrorWithin,
+  outOfRange,
+  rangeMessage,
+  structName,
+} from './go-integer-decode.js';
 import { isPlainObject } from './json-value.js';
 import type { Schema } from './schema.js';
 
@@ -22,7 +28,7 @@ const KINDS_ONLY: Checks = { integers: false };
 
 /** The integer check of a subtree whose kinds are not checked (none in a kinds-only walk). */
 function integersWithin(checks: Checks, schema: Schema, value: unknown, struct: Schema, fields: string[]) {
-  return checks.integers ? integerDecodeErrorWithin(schema, value, structName(struct), fields) : undefined;
+  return checks.integers ? integerDecodeErrorWithin(schema, value, struct, fields) : undefined;
 }
 
 /** A struct's fields, both checks; `schema` is the struct (it names the fields' errors). */
@@ -55,20 +61,20 @@ function decodeValue(
 ): string | undefined {
   if (value === null || value === undefined) return undefined;
   // Where the kind is not checked, integers still are (as goIntegerDecodeError walks).
-  if (!isChecked(schema) || expectedKind(schema) === undefined) {
-    return integersWithin(checks, schema, value, struct, fields);
-  }
+  const expected = isChecked(schema) ? expectedKind(schema) : undefined;
+  if (expected === undefined) return integersWithin(checks, schema, value, struct, fields);
   const kind = jsonKind(value);
-  if (kind !== expectedKind(schema)) {
+  if (kind !== expected) {
     // Go skips a value of the wrong kind: nothing inside it is read.
     const type = goTypeName(schema);
     return type === undefined ? undefined : kindError(kind, structName(struct), fields, type);
   }
   switch (kind) {
-    case 'number':
-      return checks.integers
-        ? integerRangeError(schema, value as number | bigint, structName(struct), fields)
-        : undefined;
+    case 'number': {
+      // The struct's name is worded only for an error: most numbers fit.
+      const format = checks.integers ? outOfRange(schema, value as number | bigint) : undefined;
+      return format && rangeMessage(value as number | bigint, structName(struct), fields, format);
+    }
     case 'array': {
       const items = schema.items;
       if (!items) return undefined;
