@@ -203,8 +203,8 @@ export class CachedObject implements EncodedObject {
       const checked = reload ? { key, modRevision, createRevision: kv.createRevision, value } : kv;
       // A converting codec can fail on a well-formed value too: check what it would do.
       let scanned = false;
-      if (plain) scanned = checkStored(checked, found);
-      else type.codec.decode(checked);
+      if (!plain) type.codec.decode(checked);
+      else if (kv.corrupt || !type.codec.encodedHere?.(value)) scanned = checkStored(checked, found);
       const co = new CachedObject(key, modRevision, reload ?? value, value.length, type);
       // Where a response writes the resourceVersion in, learnt from the check's scan.
       if (scanned && !type.codec.async) co.end = bytesEndFromScan(value, found);

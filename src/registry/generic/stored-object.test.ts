@@ -29,6 +29,19 @@ const v1ToV2: StorageVersionConversion = {
 };
 
 describe('stored objects', () => {
+  it('are known as encoded here only as the arrays the codec returned', () => {
+    const codec = storedCodec({});
+    const obj: ApiObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } };
+    const value = codec.encode(obj);
+    assert.equal(codec.encodedHere?.(value), true);
+    // The same bytes read back from a store, or encoded by another definition's codec, are not.
+    assert.equal(codec.encodedHere?.(Uint8Array.from(value)), false);
+    assert.equal(storedCodec({}).encodedHere?.(value), false);
+    // A converting codec's bytes are not the object as served: it never claims any.
+    const converting = storedCodec({ storageVersion: v1ToV2 });
+    assert.equal(converting.encodedHere?.(converting.encode(obj)) ?? false, false);
+  });
+
   it('keep integers past 2^53 exact through the store', () => {
     const obj = {
       apiVersion: 'v1',

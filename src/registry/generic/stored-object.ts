@@ -82,9 +82,31 @@ export interface StoredCodec {
   readonly async?: AsyncStorageVersionConversion;
   /** True when `decode` converts: the stored bytes are not the object as served. */
   readonly convertsOnRead?: boolean;
+  /**
+   * Whether `value` is the very array `encode` returned (a stored object by construction, which
+   * `checkStored` would scan in vain): the watch cache of an in-process store receives the
+   * writer's own bytes. Arrays from anywhere else (a store read, an etcd watch) are never known.
+   */
+  encodedHere?(value: Uint8Array): boolean;
 }
 
-const PLAIN_CODEC: StoredCodec = Object.freeze({ encode: encodeStored, decode: decodeStored });
+/**
+ * The codec of objects stored as they are served. It remembers the arrays it encoded (weakly:
+ * each is forgotten once nothing else holds it) for {@link StoredCodec.encodedHere}; nothing
+ * writes into an encoded array afterwards (responses copy it).
+ */
+function plainCodec(): StoredCodec {
+  const encoded = new WeakSet<Uint8Array>();
+  return {
+    encode(obj) {
+      const value = encodeStored(obj);
+      encoded.add(value);
+      return value;
+    },
+    decode: decodeStored,
+    encodedHere: (value) => encoded.has(value),
+  };
+}
 
 /**
  * The codec of a definition: objects as they are, or, for a definition with a storage version,
@@ -94,7 +116,7 @@ const PLAIN_CODEC: StoredCodec = Object.freeze({ encode: encodeStored, decode: d
  */
 export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>): StoredCodec {
   const conversion = def.storageVersion;
-  if (!conversion) return PLAIN_CODEC;
+  if (!conversion) return plainCodec();
   if ('async' in conversion) {
     // Writes convert first (stored-conversion.ts); deletes write back what they read, in the
     // version it was stored in.
