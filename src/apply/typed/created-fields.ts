@@ -4,7 +4,7 @@ import { comparePathElements, fieldElement, type PathElement } from '../fieldpat
 import { valueEquals } from './compare.js';
 import { type ItemKeys, isObject } from './list-items.js';
 import { isEmptyObject } from './to-field-set.js';
-import { fieldType, type ListType, resolveType, type TypeNode } from './type-node.js';
+import { fieldType, type ListType, type MapType, resolveType, type TypeNode } from './type-node.js';
 
 /** One element of a level being built: whether it is a member, and what is below it. */
 interface Entry {
@@ -93,7 +93,7 @@ function compared(
       if (r === undefined) continue;
       const ft = fieldType(t, key);
       if (!ft) continue;
-      const c = compared(fieldElement(key), t.fieldRanks?.get(key) ?? -1, lm?.[key], r, ft, keys);
+      const c = compared(elementOf(t, key), t.fieldRanks?.get(key) ?? -1, lm?.[key], r, ft, keys);
       if (c === UNDECIDED) return UNDECIDED;
       if (!c) continue;
       if (children) children.push(c);
@@ -111,6 +111,11 @@ function compared(
   return children && children.length > 0 ? { pe: pe as PathElement, rank, member: false, children } : undefined;
 }
 
+/** The path element of `key` in `t`: a declared field's own, else a new one. */
+function elementOf(t: MapType, key: string): PathElement {
+  return t.fieldElements?.get(key) ?? fieldElement(key);
+}
+
 /** A value that appeared: its path, and for a granular map or list that is not empty, all below. */
 function added(pe: PathElement, rank: number, value: unknown, t: TypeNode, keys: ItemKeys): Entry {
   const rt = resolveType(t, value);
@@ -121,7 +126,7 @@ function added(pe: PathElement, rank: number, value: unknown, t: TypeNode, keys:
       if (v === undefined) continue;
       const ft = fieldType(rt, key);
       if (!ft) continue;
-      const child = added(fieldElement(key), rt.fieldRanks?.get(key) ?? -1, v, ft, keys);
+      const child = added(elementOf(rt, key), rt.fieldRanks?.get(key) ?? -1, v, ft, keys);
       if (children) children.push(child);
       else children = [child];
     }

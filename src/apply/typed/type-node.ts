@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../apis/object.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { compareGoStrings } from '../../util/go-strings.js';
+import { type FieldElement, fieldElement } from '../fieldpath/path-element.js';
 
 /**
  * The merge-relevant shape of a schema node, as kube's OpenAPI-to-structured-merge-diff
@@ -30,6 +31,12 @@ export interface MapType {
    * `fieldsV1` keys: sorting a struct's fields by it needs no string comparison.
    */
   readonly fieldRanks?: ReadonlyMap<string, number>;
+  /**
+   * Each declared field's path element, built once: walks that run per request take it instead
+   * of making their own, and its `id` is then one string, a `fieldsV1` key V8 has already
+   * internalized.
+   */
+  readonly fieldElements?: ReadonlyMap<string, FieldElement>;
 }
 
 export interface ListType {
@@ -144,6 +151,7 @@ export class TypeCompiler {
       for (const [name, sub] of Object.entries(s.properties)) fields.set(name, this.compile(sub));
       node.fields = fields;
       node.fieldRanks = new Map([...fields.keys()].sort(compareGoStrings).map((name, i) => [name, i]));
+      node.fieldElements = new Map([...fields.keys()].map((name) => [name, fieldElement(name)]));
     }
     if (typeof s.additionalProperties === 'object') node.element = this.compile(s.additionalProperties);
     else if (s.additionalProperties === true || s['x-orch-preserve-unknown-fields'] || !node.fields)
