@@ -14,6 +14,7 @@ export interface Tool {
 }
 
 const WRK: Tool = { command: 'wrk', hint: 'apt-get install -y wrk' };
+const H2LOAD: Tool = { command: 'h2load', hint: 'apt-get install -y nghttp2-client' };
 const ETCD: Tool = {
   command: 'etcd',
   envVar: 'ORCH_ETCD_BIN',
@@ -28,7 +29,7 @@ const HAPROXY: Tool = {
 };
 
 /** The external tools, by name, for suites that need a tool's path. */
-export const TOOLS = { wrk: WRK, etcd: ETCD, haproxy: HAPROXY } as const;
+export const TOOLS = { wrk: WRK, h2load: H2LOAD, etcd: ETCD, haproxy: HAPROXY } as const;
 
 /**
  * What each suite of `npm run bench -- <suite>` runs besides Node: checked by the entry point
@@ -43,7 +44,7 @@ export const SUITE_TOOLS = {
   cel: [],
   authn: [],
   authz: [WRK],
-  builtin: [WRK],
+  builtin: [WRK, H2LOAD],
   cluster: [WRK, ETCD, HAPROXY],
   crd: [WRK],
   controllers: [],

@@ -8,11 +8,14 @@ import { post } from '../authz/seed-http.js';
 import type { BenchOptions } from '../cli.js';
 import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
+import { h2loadCreates } from './h2load-creates.js';
 
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
 const ROUNDS = 3;
 /** Seconds of creates of each kind, twice over, before the measured rounds. */
 const CREATE_WARM_UP_SECONDS = 3;
+/** Seconds each create round runs before its measured window (its connections' handshakes). */
+const CREATE_ROUND_WARM_UP_SECONDS = 1;
 const TOKEN = 'builtin-bench-token-7c1d93ab5e20';
 const NS = 'bench';
 
@@ -106,8 +109,9 @@ function nodeStartMs(): Promise<number> {
 
 /**
  * Built-in kinds against a ConfigMap of the same JSON size, one server, rounds alternating:
- * creates/s (wrk POST, 64 connections) and cached GETs/s (wrk GET `?resourceVersion=0`) of a Pod
- * with two containers; start-to-ready on an empty store with every kind registered.
+ * creates/s (h2load POST, 64 connections, see h2load-creates.ts) and cached GETs/s (wrk GET
+ * `?resourceVersion=0`) of a Pod with two containers; start-to-ready on an empty store with every
+ * kind registered.
  */
 export async function runBuiltinBench(options: BenchOptions): Promise<void> {
   const wrkSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
@@ -143,17 +147,25 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
       const creates: Record<string, number[]> = { pod: [], cm: [] };
       const gets: Record<string, number[]> = { pod: [], cm: [] };
       // Warm-up, so that the figures are the server's steady state, not its JIT compiler's: a
-      // create runs several times the code a cached GET runs, and on two cores (wrk on one) V8's
-      // optimizing compiler takes several seconds of load to catch up with the Pod's path.
+      // create runs several times the code a cached GET runs, and on two cores (the load
+      // generator on one) V8's optimizing compiler takes several seconds of load to catch up
+      // with the Pod's path.
       await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, 1, TOKEN);
       await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, 1, TOKEN);
+      const createLoad = (tag: string, seconds: number) => ({
+        seconds,
+        warmUpSeconds: CREATE_ROUND_WARM_UP_SECONDS,
+        token: TOKEN,
+        dir,
+        tag,
+      });
       for (let i = 0; i < 2; i++) {
-        await wrkCreates(`${base}/configmaps`, cm, warmUpSeconds, dir, 'cm');
-        await wrkCreates(`${base}/pods`, pod, warmUpSeconds, dir, 'pod');
+        await h2loadCreates(`${base}/configmaps`, cm, createLoad('cm', warmUpSeconds));
+        await h2loadCreates(`${base}/pods`, pod, createLoad('pod', warmUpSeconds));
       }
       for (let round = 0; round < rounds; round++) {
-        creates.cm!.push(await wrkCreates(`${base}/configmaps`, cm, wrkSeconds, dir, 'cm'));
-        creates.pod!.push(await wrkCreates(`${base}/pods`, pod, wrkSeconds, dir, 'pod'));
+        creates.cm!.push(await h2loadCreates(`${base}/configmaps`, cm, createLoad('cm', wrkSeconds)));
+        creates.pod!.push(await h2loadCreates(`${base}/pods`, pod, createLoad('pod', wrkSeconds)));
         gets.cm!.push(await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, wrkSeconds, TOKEN));
         gets.pod!.push(await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, wrkSeconds, TOKEN));
       }
@@ -172,7 +184,7 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
       const startRatios = starts.map((s, i) => nodeStarts[i]! / s);
       const rows: Row[] = [
         row(
-          `creates: Pod (2 containers, ${JSON.stringify(pod).length} B) vs ConfigMap of the same size, wrk 64 conns`,
+          `creates: Pod (2 containers, ${JSON.stringify(pod).length} B) vs ConfigMap of the same size, h2load 64 conns`,
           creates,
         ),
         row('cached GETs: the same Pod vs the same ConfigMap, wrk 64 conns', gets),
