@@ -79,14 +79,12 @@ function compared(
 ): Entry | undefined | typeof UNDECIDED {
   if (lhs === undefined) return added(pe as PathElement, rank, rhs, t, keys);
   if (t.kind === 'deduced') return UNDECIDED;
-  const leaf = () =>
-    valueEquals(lhs, rhs) ? undefined : { pe: pe as PathElement, rank, member: true, children: undefined };
-  if (t.kind === 'scalar' || t.atomic) return leaf();
+  if (t.kind === 'scalar' || t.atomic) return leaf(pe, rank, lhs, rhs);
   let children: Entry[] | undefined;
   if (t.kind === 'map') {
     const lm = isObject(lhs) ? lhs : undefined;
     const rm = isObject(rhs) ? rhs : undefined;
-    if ((!lm || isEmptyObject(lm)) && (!rm || isEmptyObject(rm))) return leaf();
+    if ((!lm || isEmptyObject(lm)) && (!rm || isEmptyObject(rm))) return leaf(pe, rank, lhs, rhs);
     if (!rm) return undefined;
     for (const key of Object.keys(rm)) {
       const r = rm[key];
@@ -102,13 +100,18 @@ function compared(
   } else {
     const ll = Array.isArray(lhs) ? lhs : undefined;
     const rl = Array.isArray(rhs) ? rhs : undefined;
-    if ((!ll || ll.length === 0) && (!rl || rl.length === 0)) return leaf();
+    if ((!ll || ll.length === 0) && (!rl || rl.length === 0)) return leaf(pe, rank, lhs, rhs);
     if (ll && ll.length > 0) return UNDECIDED;
     if (!rl) return undefined;
     children = addedItems(rl, t, keys);
   }
   // Present on both sides: not a member itself, only what changed below it.
   return children && children.length > 0 ? { pe: pe as PathElement, rank, member: false, children } : undefined;
+}
+
+/** `lhs` and `rhs` compared as leaves: an entry when they differ. */
+function leaf(pe: PathElement | undefined, rank: number, lhs: unknown, rhs: unknown): Entry | undefined {
+  return valueEquals(lhs, rhs) ? undefined : { pe: pe as PathElement, rank, member: true, children: undefined };
 }
 
 /** The path element of `key` in `t`: a declared field's own, else a new one. */
