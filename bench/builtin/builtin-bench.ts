@@ -163,9 +163,19 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
         await h2loadCreates(`${base}/configmaps`, cm, createLoad('cm', warmUpSeconds));
         await h2loadCreates(`${base}/pods`, pod, createLoad('pod', warmUpSeconds));
       }
+      // The server's CPU time (every thread) per create in the measured window: unlike the
+      // rate, it does not move with what else the machine's cores are running.
+      const cpuPerCreate: Record<string, number[]> = { pod: [], cm: [] };
+      const measuredCreates = async (tag: 'pod' | 'cm', url: string, body: unknown) => {
+        let cpuAtStart = Number.NaN;
+        const load = { ...createLoad(tag, wrkSeconds), onMeasureStart: () => (cpuAtStart = server.cpuMs()) };
+        const rate = await h2loadCreates(url, body, load);
+        cpuPerCreate[tag]!.push(((server.cpuMs() - cpuAtStart) * 1000) / (rate * wrkSeconds));
+        creates[tag]!.push(rate);
+      };
       for (let round = 0; round < rounds; round++) {
-        creates.cm!.push(await h2loadCreates(`${base}/configmaps`, cm, createLoad('cm', wrkSeconds)));
-        creates.pod!.push(await h2loadCreates(`${base}/pods`, pod, createLoad('pod', wrkSeconds)));
+        await measuredCreates('cm', `${base}/configmaps`, cm);
+        await measuredCreates('pod', `${base}/pods`, pod);
         gets.cm!.push(await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, wrkSeconds, TOKEN));
         gets.pod!.push(await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, wrkSeconds, TOKEN));
       }
@@ -182,11 +192,20 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
         };
       };
       const startRatios = starts.map((s, i) => nodeStarts[i]! / s);
+      const cpuRatios = cpuPerCreate.pod!.map((p, i) => cpuPerCreate.cm![i]! / p);
       const rows: Row[] = [
         row(
           `creates: Pod (2 containers, ${JSON.stringify(pod).length} B) vs ConfigMap of the same size, h2load 64 conns`,
           creates,
         ),
+        {
+          metric: 'server CPU per create (all threads) in those rounds; ratio: ConfigMap over Pod',
+          ours: median(cpuPerCreate.pod!),
+          baseline: median(cpuPerCreate.cm!),
+          unit: 'µs',
+          ratio: median(cpuRatios),
+          spread: [Math.min(...cpuRatios), Math.max(...cpuRatios)],
+        },
         row('cached GETs: the same Pod vs the same ConfigMap, wrk 64 conns', gets),
         {
           metric: 'start-to-ready, empty store, every kind (baseline: bare node start)',
@@ -202,6 +221,9 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
         'pod.creates': Math.round(median(creates.pod!)),
         'cm.creates': Math.round(median(creates.cm!)),
         'creates.ratio': Math.round(median(ratios(creates)) * 1000) / 1000,
+        'pod.create_cpu_us': Math.round(median(cpuPerCreate.pod!)),
+        'cm.create_cpu_us': Math.round(median(cpuPerCreate.cm!)),
+        'create_cpu.ratio': Math.round(median(cpuRatios) * 1000) / 1000,
         'pod.gets': Math.round(median(gets.pod!)),
         'cm.gets': Math.round(median(gets.cm!)),
         'gets.ratio': Math.round(median(ratios(gets)) * 1000) / 1000,

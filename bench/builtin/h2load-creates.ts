@@ -13,6 +13,8 @@ export interface CreateLoad {
   readonly dir: string;
   /** Names the run in file names and errors (`pod`, `cm`). */
   readonly tag: string;
+  /** Called when the measured window starts (the warm-up's end, to a few milliseconds). */
+  readonly onMeasureStart?: () => void;
 }
 
 /**
@@ -44,8 +46,13 @@ export function h2loadCreates(url: string, body: unknown, load: CreateLoad): Pro
   ];
   const timeout = (load.warmUpSeconds + load.seconds + 30) * 1000;
   return new Promise((resolve, reject) => {
-    execFile('h2load', args, { timeout }, (err, stdout) => {
-      if (err) return reject(new Error(`h2load failed creating ${load.tag}: ${err.message}`));
+    const started = load.onMeasureStart ? setTimeout(load.onMeasureStart, load.warmUpSeconds * 1000) : undefined;
+    execFile('h2load', args, { timeout }, (err, stdout, stderr) => {
+      clearTimeout(started);
+      if (err) {
+        const said = `${stderr}${stdout}`.trim().split('\n').slice(-3).join(' / ');
+        return reject(new Error(`h2load failed creating ${load.tag} (${err.code ?? err.signal}): ${said}`));
+      }
       try {
         resolve(h2loadRate(stdout, load.tag));
       } catch (e) {
