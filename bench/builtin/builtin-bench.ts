@@ -11,7 +11,8 @@ import { median, printTable, type Row } from '../storage/measure.js';
 import { h2loadCreates } from './h2load-creates.js';
 
 const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 5);
-const ROUNDS = 3;
+/** Rounds of each measurement, alternating the kinds; figures are medians (the machine drifts between rounds). */
+const ROUNDS = 5;
 /** Seconds of creates of each kind, twice over, before the measured rounds. */
 const CREATE_WARM_UP_SECONDS = 3;
 /** Seconds each create round runs before its measured window (its connections' handshakes). */

@@ -190,7 +190,9 @@ export class CachedObject implements EncodedObject {
   /**
    * The watch cache's decoder: decodes once to check the value (a corrupt one throws, and the
    * cache records it as unreadable) and keeps only the bytes, or, from a store that reads values
-   * again on demand, only the way to read them (the store's pages hold them already).
+   * again on demand, only the way to read them (the store's pages hold them already). The very
+   * bytes its codec just encoded (an in-process store's own write) are not checked again; where
+   * their metadata ends is then found when a response first needs it.
    */
   static decoder(type: CachedObjectType): (kv: KeyValue) => CachedObject {
     const plain = !type.codec.async && !type.codec.convertsOnRead;
