@@ -133,7 +133,7 @@ describe('SUITE_TOOLS', () => {
     ['cluster', [TOOLS.wrk, TOOLS.etcd, TOOLS.haproxy]],
     ['authz', [TOOLS.wrk]],
     ['builtin', [TOOLS.wrk, TOOLS.h2load]],
-    ['crd', [TOOLS.wrk]],
+    ['crd', [TOOLS.wrk, TOOLS.h2load]],
     ['cel', []],
   ];
   for (const [suite, tools] of needs) {

@@ -46,7 +46,7 @@ export const SUITE_TOOLS = {
   authz: [WRK],
   builtin: [WRK, H2LOAD],
   cluster: [WRK, ETCD, HAPROXY],
-  crd: [WRK],
+  crd: [WRK, H2LOAD],
   controllers: [],
 } as const satisfies Record<string, readonly Tool[]>;
 

@@ -62,44 +62,6 @@ function configMapBody(like: Record<string, unknown>): Record<string, unknown> {
   return cm;
 }
 
-/** Creates per second with wrk: POSTs of `body` (with `generateName`) on 64 connections. */
-export function wrkCreates(
-  url: string,
-  body: unknown,
-  seconds: number,
-  dir: string,
-  tag: string,
-  token: string = TOKEN,
-): Promise<number> {
-  const script = join(dir, `${tag}.lua`);
-  writeFileSync(
-    script,
-    [
-      'wrk.method = "POST"',
-      `wrk.body = ${JSON.stringify(JSON.stringify(body))}`,
-      'wrk.headers["Content-Type"] = "application/json"',
-      `wrk.headers["Authorization"] = "Bearer ${token}"`,
-      '',
-    ].join('\n'),
-  );
-  return new Promise((resolve, reject) => {
-    execFile(
-      'wrk',
-      ['-t2', '-c64', `-d${seconds}s`, '-s', script, url],
-      { timeout: (seconds + 30) * 1000 },
-      (err, stdout) => {
-        if (err) return reject(err);
-        const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout);
-        if (non2xx) return reject(new Error(`wrk saw ${non2xx[1]} error responses creating ${tag}`));
-        const m = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
-        if (!m) return reject(new Error(`wrk printed no rate for ${tag}: ${stdout}`));
-        if (Number(m[1]) === 0) return reject(new Error(`no ${tag} create completed in ${seconds} s`));
-        resolve(Number(m[1]));
-      },
-    );
-  });
-}
-
 /** Milliseconds for a bare `node` process to start and exit: the floor of any start-up. */
 function nodeStartMs(): Promise<number> {
   const t0 = performance.now();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { wrkRps } from '../api/load.js';
 import { startBenchServer } from '../api/server-proc.js';
-import { wrkCreates } from '../builtin/builtin-bench.js';
+import { h2loadCreates } from '../builtin/h2load-creates.js';
 import type { BenchOptions } from '../cli.js';
 import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
@@ -208,8 +208,10 @@ export async function runCrdBench(options: BenchOptions): Promise<void> {
       await wrkRps(`${crBase}/${crName}?resourceVersion=0`, 1, TOKEN);
       await wrkRps(`${cmBase}/${cmName}?resourceVersion=0`, 1, TOKEN);
       for (let round = 0; round < rounds; round++) {
-        creates.cm.push(await wrkCreates(cmBase, cm, wrkSeconds, dir, 'cm', TOKEN));
-        creates.cr.push(await wrkCreates(crBase, widget, wrkSeconds, dir, 'cr', TOKEN));
+        // h2load, not wrk, for creates: see h2load-creates.ts.
+        const load = (tag: string) => ({ seconds: wrkSeconds, warmUpSeconds: 1, token: TOKEN, dir, tag });
+        creates.cm.push(await h2loadCreates(cmBase, cm, load('cm')));
+        creates.cr.push(await h2loadCreates(crBase, widget, load('cr')));
         gets.cm.push(await wrkRps(`${cmBase}/${cmName}?resourceVersion=0`, wrkSeconds, TOKEN));
         gets.cr.push(await wrkRps(`${crBase}/${crName}?resourceVersion=0`, wrkSeconds, TOKEN));
       }
@@ -237,7 +239,7 @@ export async function runCrdBench(options: BenchOptions): Promise<void> {
       const slower = (xs: number[]) => xs.map((x, i) => visible[i] / x);
       const rows: Row[] = [
         row(
-          `creates: custom resource (5 rules, ${JSON.stringify(widget).length} B) vs ConfigMap of the same size, wrk 64 conns`,
+          `creates: custom resource (5 rules, ${JSON.stringify(widget).length} B) vs ConfigMap of the same size, h2load 64 conns`,
           creates,
         ),
         row('cached GETs: the same custom resource vs the same ConfigMap, wrk 64 conns', gets),
