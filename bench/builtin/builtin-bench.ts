@@ -77,7 +77,7 @@ function nodeStartMs(): Promise<number> {
  * kind registered.
  */
 export async function runBuiltinBench(options: BenchOptions): Promise<void> {
-  const wrkSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
+  const roundSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
   const rounds = options.quick ? Math.min(2, ROUNDS) : ROUNDS;
   const warmUpSeconds = options.quick ? 1 : CREATE_WARM_UP_SECONDS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-builtin-bench-'));
@@ -131,16 +131,16 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
       const cpuPerCreate: Record<string, number[]> = { pod: [], cm: [] };
       const measuredCreates = async (tag: 'pod' | 'cm', url: string, body: unknown) => {
         let cpuAtStart = Number.NaN;
-        const load = { ...createLoad(tag, wrkSeconds), onMeasureStart: () => (cpuAtStart = server.cpuMs()) };
+        const load = { ...createLoad(tag, roundSeconds), onMeasureStart: () => (cpuAtStart = server.cpuMs()) };
         const rate = await h2loadCreates(url, body, load);
-        cpuPerCreate[tag]!.push(((server.cpuMs() - cpuAtStart) * 1000) / (rate * wrkSeconds));
+        cpuPerCreate[tag]!.push(((server.cpuMs() - cpuAtStart) * 1000) / (rate * roundSeconds));
         creates[tag]!.push(rate);
       };
       for (let round = 0; round < rounds; round++) {
         await measuredCreates('cm', `${base}/configmaps`, cm);
         await measuredCreates('pod', `${base}/pods`, pod);
-        gets.cm!.push(await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, wrkSeconds, TOKEN));
-        gets.pod!.push(await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, wrkSeconds, TOKEN));
+        gets.cm!.push(await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, roundSeconds, TOKEN));
+        gets.pod!.push(await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, roundSeconds, TOKEN));
       }
       const ratios = (r: Record<string, number[]>) => r.pod!.map((p, i) => p / r.cm![i]!);
       const row = (metric: string, r: Record<string, number[]>): Row => {

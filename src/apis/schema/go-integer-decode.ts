@@ -79,7 +79,7 @@ function visit(schema: Schema, value: unknown, where: Where): string | undefined
 
 function integerError(schema: Schema, value: number | bigint, where: Where): string | undefined {
   const format = outOfRange(schema, value);
-  return format && rangeMessage(value, where.structs[where.structs.length - 1]!, where.fields, format);
+  return format && goUnmarshalError(`number ${value}`, where.structs[where.structs.length - 1]!, where.fields, format);
 }
 
 /**
@@ -94,14 +94,12 @@ export function outOfRange(schema: Schema, value: number | bigint): string | und
   return value >= bounds[0] && value <= bounds[1] ? undefined : format;
 }
 
-/** Go's words for an integer `value` its `format` field (in `struct`, at `fields`) cannot hold. */
-export function rangeMessage(
-  value: number | bigint,
-  struct: string,
-  fields: readonly string[],
-  format: string,
-): string {
-  return `json: cannot unmarshal number ${value} into Go struct field ${struct}.${fields.join('.')} of type ${format}`;
+/**
+ * `encoding/json`'s words for a value (`what`: `string`, `number 2147483648`) that the field at
+ * `fields` (JSON names from the root) of the Go struct `struct` cannot hold as its `type`.
+ */
+export function goUnmarshalError(what: string, struct: string, fields: readonly string[], type: string): string {
+  return `json: cannot unmarshal ${what} into Go struct field ${struct}.${fields.join('.')} of type ${type}`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import {
   goIntegerDecodeError,
+  goUnmarshalError,
   integerDecodeErrorWithin,
   outOfRange,
-  rangeMessage,
   structName,
 } from './go-integer-decode.js';
 import { isPlainObject } from './json-value.js';
@@ -67,13 +67,13 @@ function decodeValue(
   if (kind !== expected) {
     // Go skips a value of the wrong kind: nothing inside it is read.
     const type = goTypeName(schema);
-    return type === undefined ? undefined : kindError(kind, structName(struct), fields, type);
+    return type === undefined ? undefined : goUnmarshalError(kind, structName(struct), fields, type);
   }
   switch (kind) {
     case 'number': {
       // The struct's name is worded only for an error: most numbers fit.
       const format = checks.integers ? outOfRange(schema, value as number | bigint) : undefined;
-      return format && rangeMessage(value as number | bigint, structName(struct), fields, format);
+      return format && goUnmarshalError(`number ${value}`, structName(struct), fields, format);
     }
     case 'array': {
       const items = schema.items;
@@ -102,10 +102,6 @@ function decodeValue(
     default:
       return undefined;
   }
-}
-
-function kindError(kind: JsonKind, struct: string, fields: readonly string[], type: string): string {
-  return `json: cannot unmarshal ${kind} into Go struct field ${struct}.${fields.join('.')} of type ${type}`;
 }
 
 /**
