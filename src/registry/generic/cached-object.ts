@@ -192,7 +192,7 @@ export class CachedObject implements EncodedObject {
    * cache records it as unreadable) and keeps only the bytes, or, from a store that reads values
    * again on demand, only the way to read them (the store's pages hold them already). The very
    * bytes its codec just encoded (an in-process store's own write) are not checked again; where
-   * their metadata ends is then found when a response first needs it.
+   * their metadata ends is what the codec recorded when it wrote them.
    */
   static decoder(type: CachedObjectType): (kv: KeyValue) => CachedObject {
     const plain = !type.codec.async && !type.codec.convertsOnRead;
@@ -205,11 +205,14 @@ export class CachedObject implements EncodedObject {
       const checked = reload ? { key, modRevision, createRevision: kv.createRevision, value } : kv;
       // A converting codec can fail on a well-formed value too: check what it would do.
       let scanned = false;
+      const known = plain && !kv.corrupt ? type.codec.encodedMetadataEnd?.(value) : undefined;
       if (!plain) type.codec.decode(checked);
-      else if (kv.corrupt || !type.codec.encodedHere?.(value)) scanned = checkStored(checked, found);
+      else if (known === undefined) scanned = checkStored(checked, found);
       const co = new CachedObject(key, modRevision, reload ?? value, value.length, type);
-      // Where a response writes the resourceVersion in, learnt from the check's scan.
-      if (scanned && !type.codec.async) co.end = bytesEndFromScan(value, found);
+      // Where a response writes the resourceVersion in: as the encoder recorded it, or learnt
+      // from the check's scan.
+      if (known !== undefined) co.end = known === null ? NOT_FROM_BYTES : known.close * 2 + (known.empty ? 1 : 0);
+      else if (scanned && !type.codec.async) co.end = bytesEndFromScan(value, found);
       return co;
     };
   }

@@ -125,7 +125,10 @@ async function storeCreated(
       if (form) return { obj: await shownAfterWrite(rc, form, revision, ctx.signal) };
       // The answer is what a read of the new object serves: the written bytes, when they are
       // the object in this version, with the resourceVersion written in (no second encoding).
-      const json = !o.withJson || rc.codec.convertsOnRead ? undefined : servedJsonOfStored(value, revision, '\n');
+      const json =
+        !o.withJson || rc.codec.convertsOnRead
+          ? undefined
+          : servedJsonOfStored(value, revision, '\n', rc.codec.encodedMetadataEnd?.(value));
       return json ? { obj, json } : { obj };
     } catch (e) {
       if (e instanceof KeyExistsError && o.wantsGeneratedName && attempt < GENERATE_NAME_ATTEMPTS) {

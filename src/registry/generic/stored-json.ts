@@ -140,13 +140,24 @@ export function needsGoEscaping(b: Uint8Array): boolean {
  * `suffix` (ASCII): the stored bytes with `"resourceVersion":"<revision>"` written last into
  * `metadata`, as a read from the watch cache serves them. Undefined when the bytes cannot go out
  * as they are (Go's encoder escapes something in them, or no `metadata` object is found).
- * Only for bytes that are the object as served (no storage-version conversion).
+ * Only for bytes that are the object as served (no storage-version conversion). `known`: what
+ * the encoder of these very bytes recorded (`StoredCodec.encodedMetadataEnd`), which spares the
+ * scan.
  */
-export function servedJsonOfStored(stored: Uint8Array, revision: bigint, suffix = ''): Buffer | undefined {
-  // A byte-order mark or anything other than an object is not found by findMetadataEnd.
-  if (needsGoEscaping(stored)) return undefined;
-  const end = findMetadataEnd(stored);
-  if (end === undefined) return undefined;
+export function servedJsonOfStored(
+  stored: Uint8Array,
+  revision: bigint,
+  suffix = '',
+  known?: MetadataEnd | null,
+): Buffer | undefined {
+  const end = known === undefined ? scannedMetadataEnd(stored) : known;
+  if (!end) return undefined;
   const insert = `${end.empty ? '' : ','}"resourceVersion":"${revision}"`;
   return partBytes({ bytes: stored, at: end.close, insert }, suffix);
+}
+
+/** Where a response writes the resourceVersion into `stored`, found by scanning it. */
+function scannedMetadataEnd(stored: Uint8Array): MetadataEnd | undefined {
+  // A byte-order mark or anything other than an object is not found by findMetadataEnd.
+  return needsGoEscaping(stored) ? undefined : findMetadataEnd(stored);
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ApiObject } from '../../apis/object.js';
 import type { StorageVersionConversion } from '../../apis/resource-definition.js';
+import { findMetadataEnd, needsGoEscaping, servedJsonOfStored } from './stored-json.js';
 import { decodeStored, encodeStored, storedCodec } from './stored-object.js';
 
 /** v1 `spec.count` is v2 `spec.replicas`; v2's `spec.color` travels in an annotation on v1. */
@@ -33,13 +34,48 @@ describe('stored objects', () => {
     const codec = storedCodec({});
     const obj: ApiObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } };
     const value = codec.encode(obj);
-    assert.equal(codec.encodedHere?.(value), true);
+    assert.deepEqual(codec.encodedMetadataEnd?.(value), findMetadataEnd(value));
     // The same bytes read back from a store, or encoded by another definition's codec, are not.
-    assert.equal(codec.encodedHere?.(Uint8Array.from(value)), false);
-    assert.equal(storedCodec({}).encodedHere?.(value), false);
+    assert.equal(codec.encodedMetadataEnd?.(Uint8Array.from(value)), undefined);
+    assert.equal(storedCodec({}).encodedMetadataEnd?.(value), undefined);
     // A converting codec's bytes are not the object as served: it never claims any.
     const converting = storedCodec({ storageVersion: v1ToV2 });
-    assert.equal(converting.encodedHere?.(converting.encode(obj)) ?? false, false);
+    assert.equal(converting.encodedMetadataEnd?.(converting.encode(obj)), undefined);
+  });
+
+  it('record where metadata ends exactly as a scan of their bytes finds it', () => {
+    const codec = storedCodec({});
+    const managedFields = [{ manager: 'm', operation: 'Update', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }];
+    const objects: Record<string, unknown>[] = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '5' }, data: { k: 'v' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: {}, data: { k: 'v' } },
+      { metadata: { name: 'first', managedFields }, kind: 'ConfigMap', apiVersion: 'v1' },
+      // Characters beyond ASCII before and inside metadata move byte offsets away from string ones.
+      { apiVersion: 'v1', kind: 'Ünïcode', metadata: { name: 'a', labels: { app: 'café 😀' } }, data: { k: 'ü' } },
+      // What a response cannot write as stored: Go escapes these, or metadata names a resourceVersion.
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', annotations: { a: '<b>' } } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { resourceVersion: 'x' } } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: '\u2028' } },
+      // Members JSON leaves out, and integers beyond 2^53.
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', generation: 2n ** 60n }, skipped: undefined },
+    ];
+    for (const obj of objects) {
+      const value = codec.encode(obj as unknown as ApiObject);
+      const text = Buffer.from(value).toString();
+      const { resourceVersion: _rv, ...meta } = obj.metadata as Record<string, unknown>;
+      assert.equal(text, Buffer.from(encodeStored(obj as unknown as ApiObject)).toString());
+      assert.deepEqual(
+        JSON.parse(text.replace(/(\d{17,})/g, '"$1"')),
+        JSON.parse(JSON.stringify({ ...obj, metadata: meta }, (_k, v) => (typeof v === 'bigint' ? String(v) : v))),
+        text,
+      );
+      const scanned = needsGoEscaping(value) ? undefined : findMetadataEnd(value);
+      assert.deepEqual(codec.encodedMetadataEnd?.(value), scanned ?? null, text);
+      assert.deepEqual(
+        servedJsonOfStored(value, 9n, '', codec.encodedMetadataEnd?.(value)),
+        servedJsonOfStored(value, 9n),
+      );
+    }
   });
 
   it('keep integers past 2^53 exact through the store', () => {

@@ -6,6 +6,7 @@ import { CorruptValueError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import { isJsonObjectWithMetadata, type MetadataSpan } from '../../util/json-object-check.js';
 import { parseJson, stringifyJson } from '../../util/json-text.js';
+import { type MetadataEnd, namesResourceVersion, needsGoEscaping } from './stored-json.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -17,8 +18,46 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * fields are stored in one order (Go's), whatever order a write path added them in.
  */
 export function encodeStored(obj: ApiObject): Uint8Array {
+  return encodeStoredText(obj).bytes;
+}
+
+/** The stored bytes of an object, and where in them its `metadata` object opens and closes. */
+interface EncodedStored {
+  readonly bytes: Uint8Array;
+  /** Byte offsets of the braces of `metadata` (both -1 when it is not an object). */
+  readonly open: number;
+  readonly close: number;
+}
+
+/**
+ * {@link encodeStored}, written member by member (the same text `JSON.stringify` gives) so that
+ * where `metadata` lies is known without scanning the bytes again.
+ */
+function encodeStoredText(obj: ApiObject): EncodedStored {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return encoder.encode(stringifyJson({ ...obj, metadata: inObjectMetaOrder(meta) }));
+  const source = obj as unknown as Record<string, unknown>;
+  let text = '{';
+  let open = -1;
+  let close = -1;
+  for (const key of Object.keys(source)) {
+    const member = key === 'metadata' ? inObjectMetaOrder(meta) : source[key];
+    const json = stringifyJson(member);
+    if (json === undefined) continue;
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:`;
+    if (key === 'metadata' && json.charCodeAt(0) === 0x7b) {
+      open = text.length;
+      close = open + json.length - 1;
+    }
+    text += json;
+  }
+  text += '}';
+  const bytes = encoder.encode(text);
+  // Offsets count UTF-16 units: bytes differ only after a character beyond ASCII.
+  if (bytes.length !== text.length && open >= 0) {
+    open = Buffer.byteLength(text.slice(0, open));
+    close = Buffer.byteLength(text.slice(0, close));
+  }
+  return { bytes, open, close };
 }
 
 /** Decodes a stored value; throws CorruptValueError when it is not a stored object. */
@@ -83,28 +122,32 @@ export interface StoredCodec {
   /** True when `decode` converts: the stored bytes are not the object as served. */
   readonly convertsOnRead?: boolean;
   /**
-   * Whether `value` is the very array `encode` returned (a stored object by construction, which
-   * `checkStored` would scan in vain): the watch cache of an in-process store receives the
-   * writer's own bytes. Arrays from anywhere else (a store read, an etcd watch) are never known.
+   * For the very array `encode` returned (a stored object by construction, which `checkStored`
+   * would scan in vain: the watch cache of an in-process store receives the writer's own bytes),
+   * where a response writes the resourceVersion in, as `findMetadataEnd` would find it; null when
+   * the bytes cannot go out as they are (see `servedJsonOfStored`). Undefined for arrays from
+   * anywhere else (a store read, an etcd watch), which are never known.
    */
-  encodedHere?(value: Uint8Array): boolean;
+  encodedMetadataEnd?(value: Uint8Array): MetadataEnd | null | undefined;
 }
 
 /**
  * The codec of objects stored as they are served. It remembers the arrays it encoded (weakly:
- * each is forgotten once nothing else holds it) for {@link StoredCodec.encodedHere}; nothing
- * writes into an encoded array afterwards (responses copy it).
+ * each is forgotten once nothing else holds it) with where their metadata ends, for
+ * {@link StoredCodec.encodedMetadataEnd}; nothing writes into an encoded array afterwards
+ * (responses copy it).
  */
 function plainCodec(): StoredCodec {
-  const encoded = new WeakSet<Uint8Array>();
+  const encoded = new WeakMap<Uint8Array, MetadataEnd | null>();
   return {
     encode(obj) {
-      const value = encodeStored(obj);
-      encoded.add(value);
-      return value;
+      const { bytes, open, close } = encodeStoredText(obj);
+      const servable = open >= 0 && !needsGoEscaping(bytes) && !namesResourceVersion(bytes, open, close);
+      encoded.set(bytes, servable ? { close, empty: close === open + 1 } : null);
+      return bytes;
     },
     decode: decodeStored,
-    encodedHere: (value) => encoded.has(value),
+    encodedMetadataEnd: (value) => encoded.get(value),
   };
 }
 
