@@ -38,13 +38,22 @@ export function decodeJsonStrict(text: string, options: { detectDuplicates?: boo
   } catch (err) {
     throw findJsonSyntaxError(text) ?? new JsonSyntaxError((err as Error).message, 0);
   }
-  // Without a repeated key, the text holds as many keys as the value has properties: counting
-  // both is much cheaper than the walk that names the repeats, which runs only when they differ.
-  if (options.detectDuplicates === false || countTextKeys(text) === countValueKeys(value)) {
+  if (options.detectDuplicates === false) {
     // Go cannot hold a number beyond float64 range (JSON.parse makes it Infinity), nor nest
     // deeper than 10000; the walk below checks both, and finds long integers, here only when
     // the text could need it.
     if ((text.length > 2 * MAX_DEPTH || MAYBE_LONG_NUMBER.test(text)) && walkKeys(text, {}).longIntegers) {
+      value = parseJsonExact(text);
+    }
+    return { value, duplicates: [] };
+  }
+  // Without a repeated key, the text holds as many keys as the value has properties: counting
+  // both is much cheaper than the walk that names the repeats, which runs only when they differ.
+  const parsed = keysAndLargeNumbers(value);
+  if (countTextKeys(text) === parsed.keys) {
+    // As above; a number the text writes with 16 digits or more, or beyond float64 range, is
+    // one of at least 1e15 in the value, which the count has looked at already.
+    if ((text.length > 2 * MAX_DEPTH || parsed.largeNumbers) && walkKeys(text, {}).longIntegers) {
       value = parseJsonExact(text);
     }
     return { value, duplicates: [] };
@@ -64,36 +73,56 @@ export function decodeJsonStrict(text: string, options: { detectDuplicates?: boo
 
 const MAYBE_LONG_NUMBER = /[eE]\+?\d{3}|\d{16}/;
 
-/** The keys of every object in a valid JSON text: its strings followed by `:`. */
+/**
+ * The keys of every object in a valid JSON text: the colons outside its strings. One pass over
+ * the characters, skipping strings whole.
+ */
 function countTextKeys(text: string): number {
   let n = 0;
-  let i = text.indexOf('"');
-  while (i !== -1) {
-    let j = jsonStringEnd(text, i);
-    let c = text.charCodeAt(j);
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++j);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c === 0x3a) n++;
-    i = text.indexOf('"', j);
+    else if (c === 0x22) i = jsonStringEnd(text, i) - 1;
   }
   return n;
 }
 
-/** The properties of every object in a parsed JSON value (no recursion: any depth). */
-function countValueKeys(value: unknown): number {
-  let n = 0;
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const v = pending.pop();
-    if (v === null || typeof v !== 'object') continue;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) pending.push(v[i]);
-      continue;
+/** The smallest magnitude of a number literal with 16 digits before its point (or exponent). */
+const SIXTEEN_DIGITS = 1e15;
+
+/**
+ * The properties of every object in a parsed JSON value, and whether it holds a number of
+ * magnitude 1e15 or more (or an infinite one). No recursion: any depth. `for...in` rather than
+ * `Object.keys`: the parsed objects inherit nothing enumerable, and it makes no array per object.
+ */
+function keysAndLargeNumbers(value: unknown): { keys: number; largeNumbers: boolean } {
+  let keys = 0;
+  let largeNumbers = isLarge(value);
+  const pending: object[] = [];
+  let next: unknown = value;
+  while (next !== null && typeof next === 'object') {
+    if (Array.isArray(next)) {
+      for (let i = 0; i < next.length; i++) {
+        const v: unknown = next[i];
+        if (v !== null && typeof v === 'object') pending.push(v);
+        else if (!largeNumbers) largeNumbers = isLarge(v);
+      }
+    } else {
+      const obj = next as Record<string, unknown>;
+      for (const key in obj) {
+        keys++;
+        const v = obj[key];
+        if (v !== null && typeof v === 'object') pending.push(v);
+        else if (!largeNumbers) largeNumbers = isLarge(v);
+      }
     }
-    const keys = Object.keys(v);
-    n += keys.length;
-    for (let i = 0; i < keys.length; i++) pending.push((v as Record<string, unknown>)[keys[i]!]);
+    next = pending.pop();
   }
-  return n;
+  return { keys, largeNumbers };
+}
+
+function isLarge(value: unknown): boolean {
+  return typeof value === 'number' && !(value < SIXTEEN_DIGITS && value > -SIXTEEN_DIGITS);
 }
 
 /**

@@ -8,6 +8,12 @@ export interface CreateOptions {
   readonly dryRun: boolean;
   /** Whose object this is, for `metadata.managedFields`; unset leaves them to the caller. */
   readonly fieldManager?: string;
+  /**
+   * The caller gives the input away (a request body decoded for this create, plain JSON that
+   * nothing else holds): the create defaults and keeps it instead of a copy. Unset: the input
+   * is only read.
+   */
+  readonly inputIsOwned?: boolean;
 }
 
 /** A created object, with its response JSON when that was made from the bytes written. */

@@ -18,8 +18,16 @@ export const DEFAULT_VOLUME_FILE_MODE = 0o644;
 
 type Json = Record<string, unknown>;
 
-function objectsOf<T>(list: unknown): T[] {
-  return Array.isArray(list) ? (list.filter(isPlainObject) as T[]) : [];
+/**
+ * Calls `visit` on each object in `list`, when it is a list; other items are left alone. Runs per
+ * request: no array is made for the objects, and `visit` is a named function, not a closure.
+ */
+function forEachObject<T>(list: unknown, visit: (item: T) => void): void {
+  if (!Array.isArray(list)) return;
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    if (isPlainObject(item)) visit(item as T);
+  }
 }
 
 /**
@@ -60,6 +68,15 @@ function defaultProbe(p: Probe | undefined): void {
   defaultHandler(p);
 }
 
+function defaultPortProtocol(port: Json): void {
+  port.protocol ||= 'TCP';
+}
+
+function defaultEnvFieldRef(env: Json): void {
+  const fieldRef = isPlainObject(env.valueFrom) ? env.valueFrom.fieldRef : undefined;
+  if (isPlainObject(fieldRef)) fieldRef.apiVersion ||= 'v1';
+}
+
 /** `SetDefaults_Container` and the defaults of its nested types. */
 export function defaultContainer(c: Container): void {
   if (!c.imagePullPolicy) c.imagePullPolicy = defaultPullPolicy(c.image);
@@ -67,11 +84,8 @@ export function defaultContainer(c: Container): void {
   c.terminationMessagePolicy ||= 'File';
   // A non-pointer struct in Go: always present in kube's output.
   if (c.resources === undefined || c.resources === null) c.resources = {};
-  for (const port of objectsOf<Json>(c.ports)) port.protocol ||= 'TCP';
-  for (const env of objectsOf<Json>(c.env)) {
-    const fieldRef = isPlainObject(env.valueFrom) ? env.valueFrom.fieldRef : undefined;
-    if (isPlainObject(fieldRef)) fieldRef.apiVersion ||= 'v1';
-  }
+  forEachObject(c.ports, defaultPortProtocol);
+  forEachObject(c.env, defaultEnvFieldRef);
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
   defaultProbe(c.startupProbe);
@@ -87,16 +101,30 @@ function defaultMode(source: unknown): void {
 }
 
 function defaultDownwardItems(source: unknown): void {
-  if (!isPlainObject(source)) return;
-  for (const item of objectsOf<Json>(source.items)) {
-    if (isPlainObject(item.fieldRef)) item.fieldRef.apiVersion ||= 'v1';
+  if (isPlainObject(source)) forEachObject(source.items, defaultItemFieldRef);
+}
+
+function defaultItemFieldRef(item: Json): void {
+  if (isPlainObject(item.fieldRef)) item.fieldRef.apiVersion ||= 'v1';
+}
+
+/** Whether a volume names a source: any field but `name` that is set. */
+function hasSource(v: Volume): boolean {
+  for (const key of Object.keys(v)) {
+    if (key !== 'name' && v[key] !== undefined && v[key] !== null) return true;
   }
+  return false;
+}
+
+function defaultProjection(src: Json): void {
+  const token = src.serviceAccountToken;
+  if (isPlainObject(token) && token.expirationSeconds === undefined) token.expirationSeconds = 3600;
+  defaultDownwardItems(src.downwardAPI);
 }
 
 /** `SetDefaults_Volume` (an empty source is an emptyDir) and the defaults of each source. */
 export function defaultVolume(v: Volume): void {
-  const sources = Object.keys(v).filter((k) => k !== 'name' && v[k] !== undefined && v[k] !== null);
-  if (sources.length === 0) v.emptyDir = {};
+  if (!hasSource(v)) v.emptyDir = {};
   defaultMode(v.secret);
   defaultMode(v.configMap);
   defaultMode(v.downwardAPI);
@@ -104,11 +132,7 @@ export function defaultVolume(v: Volume): void {
   if (isPlainObject(v.hostPath) && v.hostPath.type === undefined) v.hostPath.type = '';
   if (isPlainObject(v.projected)) {
     defaultMode(v.projected);
-    for (const src of objectsOf<Json>(v.projected.sources)) {
-      const token = src.serviceAccountToken;
-      if (isPlainObject(token) && token.expirationSeconds === undefined) token.expirationSeconds = 3600;
-      defaultDownwardItems(src.downwardAPI);
-    }
+    forEachObject(v.projected.sources, defaultProjection);
   }
   if (isPlainObject(v.iscsi)) v.iscsi.iscsiInterface ||= 'default';
   if (isPlainObject(v.rbd)) {
@@ -149,10 +173,10 @@ export function defaultPodSpec(spec: PodSpec): void {
   }
   if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   else delete spec.serviceAccount;
-  for (const list of [spec.containers, spec.initContainers, spec.ephemeralContainers]) {
-    for (const c of objectsOf<Container>(list)) defaultContainer(c);
-  }
-  for (const v of objectsOf<Volume>(spec.volumes)) defaultVolume(v);
+  forEachObject(spec.containers, defaultContainer);
+  forEachObject(spec.initContainers, defaultContainer);
+  forEachObject(spec.ephemeralContainers, defaultContainer);
+  forEachObject(spec.volumes, defaultVolume);
 }
 
 /** The defaults of a `PodTemplateSpec` (workload templates): those of its pod spec. */
@@ -165,9 +189,19 @@ function requestsFromLimits(c: Container): void {
   if (!isPlainObject(res) || !isPlainObject(res.limits)) return;
   if (!isPlainObject(res.requests)) res.requests = {};
   const requests = res.requests as Record<string, string>;
-  for (const [name, value] of Object.entries(res.limits as Record<string, string>)) {
-    if (!Object.hasOwn(requests, name)) requests[name] = value;
+  const limits = res.limits as Record<string, string>;
+  for (const name of Object.keys(limits)) {
+    if (!Object.hasOwn(requests, name)) requests[name] = limits[name]!;
   }
+}
+
+/** With the host's network, a container port without a host port is its own host port. */
+function hostPortsFromContainerPorts(c: Container): void {
+  forEachObject(c.ports, defaultHostPort);
+}
+
+function defaultHostPort(port: Json): void {
+  if (!port.hostPort) port.hostPort = port.containerPort;
 }
 
 /**
@@ -179,17 +213,11 @@ export function defaultPod(pod: Pod): void {
   if (!isPlainObject(pod.spec)) return;
   const spec = pod.spec;
   defaultPodSpec(spec);
-  for (const list of [spec.containers, spec.initContainers]) {
-    for (const c of objectsOf<Container>(list)) requestsFromLimits(c);
-  }
+  forEachObject(spec.containers, requestsFromLimits);
+  forEachObject(spec.initContainers, requestsFromLimits);
   spec.enableServiceLinks ??= true;
   if (spec.hostNetwork === true) {
-    for (const list of [spec.containers, spec.initContainers]) {
-      for (const c of objectsOf<Container>(list)) {
-        for (const port of objectsOf<Json>(c.ports)) {
-          if (!port.hostPort) port.hostPort = port.containerPort;
-        }
-      }
-    }
+    forEachObject(spec.containers, hostPortsFromContainerPorts);
+    forEachObject(spec.initContainers, hostPortsFromContainerPorts);
   }
 }

@@ -27,52 +27,64 @@ function canonical(value: unknown): unknown {
 }
 
 /**
- * What the walk needs of an object schema, computed once per (immutable) schema: its properties
- * that are or may hold quantities, and its map-entry schema when that may.
+ * What the walk needs of a schema node, derived once per (immutable) schema and linked to the
+ * nodes below it, so that the walk reads no schema keywords per request: whether it is a
+ * quantity, and only the properties, map values and items that are or may hold one.
  */
-interface QuantityFacts {
-  readonly props: ReadonlyMap<string, Schema>;
-  readonly extra: Schema | undefined;
+interface QuantityNode {
+  readonly quantity: boolean;
+  readonly fields: ReadonlyMap<string, QuantityNode>;
+  /** The schema's `properties`: a declared key is never a map entry. */
+  readonly declared: Readonly<Record<string, Schema>> | undefined;
+  readonly extra: QuantityNode | undefined;
+  readonly items: QuantityNode | undefined;
 }
 
-const factsMemo = new WeakMap<Schema, QuantityFacts>();
+const nodeMemo = new WeakMap<Schema, QuantityNode>();
 
-function factsOf(schema: Schema): QuantityFacts {
-  let facts = factsMemo.get(schema);
-  if (facts === undefined) {
-    const props = new Map<string, Schema>();
-    for (const [name, sub] of Object.entries(schema.properties ?? {})) {
-      if (isQuantitySchema(sub) || holdsQuantities(sub)) props.set(name, sub);
-    }
-    const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-    facts = { props, extra: extra && (isQuantitySchema(extra) || holdsQuantities(extra)) ? extra : undefined };
-    factsMemo.set(schema, facts);
+function nodeOf(schema: Schema): QuantityNode {
+  const known = nodeMemo.get(schema);
+  if (known !== undefined) return known;
+  const fields = new Map<string, QuantityNode>();
+  const node: { -readonly [K in keyof QuantityNode]: QuantityNode[K] } = {
+    quantity: isQuantitySchema(schema),
+    fields,
+    declared: schema.properties,
+    extra: undefined,
+    items: undefined,
+  };
+  // Remembered before its children are made: a schema may reach itself.
+  nodeMemo.set(schema, node);
+  for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+    if (holdsQuantities(sub)) fields.set(name, nodeOf(sub));
   }
-  return facts;
+  const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  if (extra && holdsQuantities(extra)) node.extra = nodeOf(extra);
+  if (schema.items && holdsQuantities(schema.items)) node.items = nodeOf(schema.items);
+  return node;
 }
 
-function walk(schema: Schema, value: unknown): void {
+function walk(node: QuantityNode, value: unknown): void {
   if (Array.isArray(value)) {
-    const items = schema.items;
+    const items = node.items;
     if (!items) return;
     for (let i = 0; i < value.length; i++) {
-      if (isQuantitySchema(items)) value[i] = canonical(value[i]);
-      else if (holdsQuantities(items)) walk(items, value[i]);
+      if (items.quantity) value[i] = canonical(value[i]);
+      else walk(items, value[i]);
     }
     return;
   }
   if (!isPlainObject(value)) return;
-  const facts = factsOf(schema);
   // In the object's order (the first malformed quantity met is the one reported); a key the
   // schema declares, or an entry of a map, that can hold no quantity is passed over.
   for (const key of Object.keys(value)) {
-    let sub = facts.props.get(key);
+    let sub = node.fields.get(key);
     if (sub === undefined) {
-      if (facts.extra === undefined || schema.properties?.[key] !== undefined) continue;
-      sub = facts.extra;
+      if (node.extra === undefined || node.declared?.[key] !== undefined) continue;
+      sub = node.extra;
     }
     const child = value[key];
-    if (isQuantitySchema(sub)) value[key] = canonical(child);
+    if (sub.quantity) value[key] = canonical(child);
     else if (child !== null && typeof child === 'object') walk(sub, child);
   }
 }
@@ -85,7 +97,7 @@ function walk(schema: Schema, value: unknown): void {
  */
 export function canonicalizeQuantities(schema: Schema, obj: ApiObject): void {
   try {
-    walk(schema, obj);
+    walk(nodeOf(schema), obj);
   } catch (e) {
     if (!(e instanceof QuantityError)) throw e;
     const version = obj.apiVersion.includes('/')
@@ -107,7 +119,7 @@ export function canonicalizeQuantities(schema: Schema, obj: ApiObject): void {
  */
 export function canonicalizeEmbeddedQuantities(schema: Schema, value: Record<string, unknown>): void {
   try {
-    walk(schema, value);
+    walk(nodeOf(schema), value);
   } catch (e) {
     if (!(e instanceof QuantityError)) throw e;
     throw apiErrors.badRequest(e.message);

@@ -15,34 +15,113 @@ import { canonicalTimestamp } from './time-format.js';
  * Idempotent; pure apart from the mutation of `obj`; synchronous.
  */
 export function applyDefaults(schema: Schema, obj: unknown): void {
-  if (Array.isArray(obj)) {
-    const items = schema.items;
-    if (items) for (const item of obj) if (item !== null && typeof item === 'object') applyDefaults(items, item);
+  defaultValue(defaultsNodeOf(schema), obj);
+}
+
+function defaultValue(node: DefaultsNode, value: unknown): void {
+  if (Array.isArray(value)) {
+    const items = node.items;
+    if (items === undefined) return;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item !== null && typeof item === 'object') defaultValue(items, item);
+    }
     return;
   }
-  if (!isPlainObject(obj)) return;
-  const facts = factsOf(schema);
-  for (const [name, propSchema] of facts.defaulted) {
-    const current = obj[name];
-    if (current === undefined || (current === null && !propSchema.nullable)) obj[name] = cloneJson(propSchema.default);
+  if (!isPlainObject(value)) return;
+  const defaulted = node.defaulted;
+  for (let i = 0; i < defaulted.length; i++) {
+    const field = defaulted[i]!;
+    const current = value[field.name];
+    if (current === undefined || (current === null && !field.node.nullable)) {
+      value[field.name] = copyOfDefault(field.node.default);
+    }
   }
-  const props = schema.properties;
-  const extra = facts.extra;
-  if (props === undefined && extra === undefined) return;
-  for (const key of Object.keys(obj)) {
-    const sub = props !== undefined && Object.hasOwn(props, key) ? props[key] : extra;
-    if (sub !== undefined) defaultEntry(obj, key, sub);
+  const fields = node.fields;
+  const extra = node.extra;
+  if (fields === undefined && extra === undefined) return;
+  for (const key of Object.keys(value)) {
+    const sub = fields?.get(key) ?? extra;
+    if (sub !== undefined) defaultEntry(value, key, sub);
   }
 }
 
-function defaultEntry(obj: Record<string, unknown>, key: string, schema: Schema): void {
+function defaultEntry(obj: Record<string, unknown>, key: string, node: DefaultsNode): void {
   const current = obj[key];
-  if (current === undefined || (current === null && !schema.nullable)) {
-    if (schema.default !== undefined) obj[key] = cloneJson(schema.default);
+  if (current === undefined || (current === null && !node.nullable)) {
+    if (node.default !== undefined) obj[key] = copyOfDefault(node.default);
     else if (current === null) delete obj[key];
   }
   const value = obj[key];
-  if (value !== null && typeof value === 'object') applyDefaults(schema, value);
+  if (node.descends && value !== null && typeof value === 'object') defaultValue(node, value);
+}
+
+/**
+ * A deep copy of a default, as a JSON round trip makes it: the default stays the schema's. Most
+ * defaults are scalars or `{}`, which need no round trip.
+ */
+function copyOfDefault(value: unknown): unknown {
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  // The round trip writes -0 as 0, non-finite numbers as null, and reads a whole number beyond
+  // the safe range back as a `bigint`.
+  if (typeof value === 'number' && isOwnRoundTrip(value)) return value;
+  if (isPlainObject(value) && Object.getPrototypeOf(value) === Object.prototype && Object.keys(value).length === 0) {
+    return {};
+  }
+  return cloneJson(value);
+}
+
+function isOwnRoundTrip(n: number): boolean {
+  return Number.isInteger(n) ? Number.isSafeInteger(n) && !Object.is(n, -0) : Number.isFinite(n);
+}
+
+/**
+ * What defaulting needs of a schema node, derived once per schema object and linked to the nodes
+ * below it: defaulting runs per request, and reading the keywords of (many differently shaped)
+ * schema objects for every key was most of its cost. Schemas are not changed after they are
+ * built, so the facts stay true.
+ */
+interface DefaultsNode {
+  readonly nullable: boolean;
+  readonly default: unknown;
+  /** The properties that carry a `default`, in the schema's order. */
+  readonly defaulted: readonly { readonly name: string; readonly node: DefaultsNode }[];
+  /** The nodes of the declared properties; `undefined` when the schema declares none. */
+  readonly fields: ReadonlyMap<string, DefaultsNode> | undefined;
+  /** The node of map values (`additionalProperties` as a schema). */
+  readonly extra: DefaultsNode | undefined;
+  readonly items: DefaultsNode | undefined;
+  /** Whether anything inside a value can change (else the walk does not go down). */
+  readonly descends: boolean;
+}
+
+const defaultsMemo = new WeakMap<Schema, DefaultsNode>();
+
+function defaultsNodeOf(schema: Schema): DefaultsNode {
+  const known = defaultsMemo.get(schema);
+  if (known !== undefined) return known;
+  const additional = schema.additionalProperties;
+  const fields = schema.properties ? new Map<string, DefaultsNode>() : undefined;
+  const defaulted: { name: string; node: DefaultsNode }[] = [];
+  const node: { -readonly [K in keyof DefaultsNode]: DefaultsNode[K] } = {
+    nullable: !!schema.nullable,
+    default: schema.default,
+    defaulted,
+    fields,
+    extra: undefined,
+    items: undefined,
+    descends: fields !== undefined || schema.items !== undefined || (!!additional && typeof additional === 'object'),
+  };
+  // Remembered before its children are made: a schema may reach itself.
+  defaultsMemo.set(schema, node);
+  for (const [name, sub] of Object.entries(schema.properties ?? {})) {
+    const child = defaultsNodeOf(sub);
+    fields!.set(name, child);
+    if (sub.default !== undefined) defaulted.push({ name, node: child });
+  }
+  if (additional && typeof additional === 'object') node.extra = defaultsNodeOf(additional);
+  if (schema.items) node.items = defaultsNodeOf(schema.items);
+  return node;
 }
 
 /**
@@ -99,7 +178,6 @@ function canonicalValue(schema: Schema, value: unknown): unknown {
  * (built-in ones are frozen), so the facts stay true.
  */
 interface SchemaFacts {
-  readonly defaulted: readonly (readonly [string, Schema])[];
   readonly extra: Schema | undefined;
   /** The properties whose values may hold a timestamp. */
   readonly timestamped: readonly (readonly [string, Schema])[];
@@ -116,7 +194,6 @@ function factsOf(schema: Schema): SchemaFacts {
     const extra = additional && typeof additional === 'object' ? additional : undefined;
     const props = Object.entries(schema.properties ?? {});
     facts = {
-      defaulted: props.filter(([, p]) => p.default !== undefined),
       extra,
       timestamped: props.filter(([, p]) => holdsTimestamps(p)),
       extraHoldsTimestamps: extra !== undefined && holdsTimestamps(extra),

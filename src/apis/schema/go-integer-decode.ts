@@ -39,7 +39,7 @@ function isBoundedInteger(schema: Schema): boolean {
 }
 
 /** Whether a value of a schema may hold a checked integer: the walk skips subtrees that cannot. */
-const holdsBoundedIntegers = reachTest(isBoundedInteger);
+export const holdsBoundedIntegers = reachTest(isBoundedInteger);
 
 function visit(schema: Schema, value: unknown, where: Where): string | undefined {
   if (typeof value === 'number' || typeof value === 'bigint') return integerError(schema, value, where);

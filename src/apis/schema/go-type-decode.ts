@@ -1,6 +1,7 @@
 import {
   goIntegerDecodeError,
   goUnmarshalError,
+  holdsBoundedIntegers,
   integerDecodeErrorWithin,
   outOfRange,
   structName,
@@ -16,7 +17,7 @@ import type { Schema } from './schema.js';
 export function goDecodeError(schema: Schema, value: unknown): string | undefined {
   if (!schema['x-orch-type-name']) return goIntegerDecodeError(schema, value);
   if (!isPlainObject(value)) return undefined;
-  return decodeStruct(schema, value, [], KINDS_AND_INTEGERS);
+  return decodeStruct(nodeOf(schema), value, [], KINDS_AND_INTEGERS);
 }
 
 /** Which checks a walk makes: JSON kinds always, integer ranges when `integers`. */
@@ -26,25 +27,71 @@ interface Checks {
 const KINDS_AND_INTEGERS: Checks = { integers: true };
 const KINDS_ONLY: Checks = { integers: false };
 
-/** The integer check of a subtree whose kinds are not checked (none in a kinds-only walk). */
-function integersWithin(checks: Checks, schema: Schema, value: unknown, struct: Schema, fields: string[]) {
-  return checks.integers ? integerDecodeErrorWithin(schema, value, struct, fields) : undefined;
+/**
+ * What the walk needs of a schema node, derived once per schema object and linked to the nodes
+ * of its fields, items and map values: the walk runs per request, and reading the keywords of
+ * (many differently shaped) schema objects for every value was most of its cost. Schemas are
+ * not changed after they are built, so the facts stay true.
+ */
+interface GoNode {
+  readonly schema: Schema;
+  /** The JSON kind Go's decoder requires here; `undefined` where the kind is not checked. */
+  readonly kind: JsonKind | undefined;
+  /** Whether an int32/int64 whose range is checked may lie in the value. */
+  readonly holdsIntegers: boolean;
+  readonly preservesUnknownFields: boolean;
+  readonly typeNamed: boolean;
+  /** The nodes of the declared properties; `undefined` when the schema declares none. */
+  readonly fields: ReadonlyMap<string, GoNode> | undefined;
+  readonly items: GoNode | undefined;
+  /** The node of a map's values (`additionalProperties` as a schema). */
+  readonly values: GoNode | undefined;
 }
 
-/** A struct's fields, both checks; `schema` is the struct (it names the fields' errors). */
+const nodeMemo = new WeakMap<Schema, GoNode>();
+
+function nodeOf(schema: Schema): GoNode {
+  const known = nodeMemo.get(schema);
+  if (known !== undefined) return known;
+  const fields = schema.properties ? new Map<string, GoNode>() : undefined;
+  const node: { -readonly [K in keyof GoNode]: GoNode[K] } = {
+    schema,
+    kind: isChecked(schema) ? expectedKind(schema) : undefined,
+    holdsIntegers: holdsBoundedIntegers(schema),
+    preservesUnknownFields: !!schema['x-orch-preserve-unknown-fields'],
+    typeNamed: !!schema['x-orch-type-name'],
+    fields,
+    items: undefined,
+    values: undefined,
+  };
+  // Remembered before its children are made: a schema may reach itself.
+  nodeMemo.set(schema, node);
+  if (fields) for (const [name, sub] of Object.entries(schema.properties!)) fields.set(name, nodeOf(sub));
+  if (schema.items) node.items = nodeOf(schema.items);
+  if (typeof schema.additionalProperties === 'object') node.values = nodeOf(schema.additionalProperties);
+  return node;
+}
+
+/** The integer check of a subtree whose kinds are not checked (none in a kinds-only walk). */
+function integersWithin(checks: Checks, node: GoNode, value: unknown, struct: GoNode, fields: string[]) {
+  if (!checks.integers || !node.holdsIntegers) return undefined;
+  return integerDecodeErrorWithin(node.schema, value, struct.schema, fields);
+}
+
+/** A struct's fields, both checks; `struct` names the fields' errors. */
 function decodeStruct(
-  schema: Schema,
+  struct: GoNode,
   value: Record<string, unknown>,
   fields: string[],
   checks: Checks,
 ): string | undefined {
-  const properties = schema.properties;
-  if (!properties || schema['x-orch-preserve-unknown-fields'])
-    return integersWithin(checks, schema, value, schema, fields);
+  const declared = struct.fields;
+  if (!declared || struct.preservesUnknownFields) return integersWithin(checks, struct, value, struct, fields);
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(properties, key)) continue;
+    const field = declared.get(key);
+    if (field === undefined) continue;
     fields.push(key);
-    const err = decodeValue(properties[key]!, value[key], schema, fields, checks);
+    const err = decodeValue(field, value[key], struct, fields, checks);
     fields.pop();
     if (err) return err;
   }
@@ -53,46 +100,50 @@ function decodeStruct(
 
 /** A field's value (or an item or map value of it) in `struct`, both checks. */
 function decodeValue(
-  schema: Schema,
+  node: GoNode,
   value: unknown,
-  struct: Schema,
+  struct: GoNode,
   fields: string[],
   checks: Checks,
 ): string | undefined {
   if (value === null || value === undefined) return undefined;
+  const expected = node.kind;
+  // Most values are strings where strings belong: nothing more to check.
+  if (expected === 'string' && typeof value === 'string') return undefined;
   // Where the kind is not checked, integers still are (as goIntegerDecodeError walks).
-  const expected = isChecked(schema) ? expectedKind(schema) : undefined;
-  if (expected === undefined) return integersWithin(checks, schema, value, struct, fields);
+  if (expected === undefined) return integersWithin(checks, node, value, struct, fields);
   const kind = jsonKind(value);
   if (kind !== expected) {
     // Go skips a value of the wrong kind: nothing inside it is read.
-    const type = goTypeName(schema);
-    return type === undefined ? undefined : goUnmarshalError(kind, structName(struct), fields, type);
+    const type = goTypeName(node.schema);
+    return type === undefined ? undefined : goUnmarshalError(kind, structName(struct.schema), fields, type);
   }
   switch (kind) {
     case 'number': {
       // The struct's name is worded only for an error: most numbers fit.
-      const format = checks.integers ? outOfRange(schema, value as number | bigint) : undefined;
-      return format && goUnmarshalError(`number ${value}`, structName(struct), fields, format);
+      const format =
+        checks.integers && node.holdsIntegers ? outOfRange(node.schema, value as number | bigint) : undefined;
+      return format && goUnmarshalError(`number ${value}`, structName(struct.schema), fields, format);
     }
     case 'array': {
-      const items = schema.items;
+      const items = node.items;
       if (!items) return undefined;
-      for (const item of value as unknown[]) {
-        const err = decodeValue(items, item, struct, fields, checks);
+      const list = value as unknown[];
+      for (let i = 0; i < list.length; i++) {
+        const err = decodeValue(items, list[i], struct, fields, checks);
         if (err) return err;
       }
       return undefined;
     }
     case 'object': {
       const obj = value as Record<string, unknown>;
-      if (schema.properties) {
-        return schema['x-orch-type-name']
-          ? decodeStruct(schema, obj, fields, checks)
-          : integersWithin(checks, schema, obj, struct, fields);
+      if (node.fields) {
+        return node.typeNamed
+          ? decodeStruct(node, obj, fields, checks)
+          : integersWithin(checks, node, obj, struct, fields);
       }
-      const values = schema.additionalProperties;
-      if (typeof values !== 'object') return undefined;
+      const values = node.values;
+      if (values === undefined) return undefined;
       for (const key of Object.keys(obj)) {
         const err = decodeValue(values, obj[key], struct, fields, checks);
         if (err) return err;
@@ -119,7 +170,7 @@ function decodeValue(
  */
 export function goTypeDecodeError(schema: Schema, value: unknown): string | undefined {
   if (!schema['x-orch-type-name'] || !isPlainObject(value)) return undefined;
-  return decodeStruct(schema, value, [], KINDS_ONLY);
+  return decodeStruct(nodeOf(schema), value, [], KINDS_ONLY);
 }
 
 /** Nodes decoded by Go's plain rules: not a type with its own decoder, not free-form. */

@@ -21,7 +21,7 @@ const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
  */
 export function pruneUnknownFields(schema: Schema, obj: unknown, path = ''): string[] {
   const removed: string[] = [];
-  prune(schema, obj, new Where(path), removed);
+  prune(nodeOf(schema), obj, new Where(path), removed);
   return removed;
 }
 
@@ -46,26 +46,83 @@ class Where {
   }
 }
 
-function prune(schema: Schema | undefined, value: unknown, where: Where, removed: string[]): void {
-  if (schema?.['x-orch-preserve-unknown-fields']) {
-    pruneDeclaredOnly(schema, value, where, removed);
+/**
+ * What pruning needs of a schema node, derived once per schema object and linked to the nodes
+ * below it: pruning runs per request, and reading the keywords of (many differently shaped)
+ * schema objects for every key was most of its cost. Schemas are not changed after they are
+ * built, so the facts stay true.
+ */
+interface PruneNode {
+  readonly preservesUnknownFields: boolean;
+  readonly embeddedResource: boolean;
+  /** The nodes of the declared properties. */
+  readonly fields: ReadonlyMap<string, PruneNode>;
+  /** The schema's `properties`, for the keys it does not own (see {@link declaredField}). */
+  readonly properties: Readonly<Record<string, Schema>> | undefined;
+  readonly items: PruneNode | undefined;
+  /** `additionalProperties`: the node of the values, `true` (any key), or none. */
+  readonly extra: PruneNode | true | undefined;
+}
+
+const nodeMemo = new WeakMap<Schema, PruneNode>();
+
+function nodeOf(schema: Schema): PruneNode {
+  const known = nodeMemo.get(schema);
+  if (known !== undefined) return known;
+  const fields = new Map<string, PruneNode>();
+  const additional = schema.additionalProperties;
+  const node: { -readonly [K in keyof PruneNode]: PruneNode[K] } = {
+    preservesUnknownFields: !!schema['x-orch-preserve-unknown-fields'],
+    embeddedResource: !!schema['x-orch-embedded-resource'],
+    fields,
+    properties: schema.properties,
+    items: undefined,
+    extra: additional === true ? true : undefined,
+  };
+  // Remembered before its children are made: a schema may reach itself.
+  nodeMemo.set(schema, node);
+  for (const [name, sub] of Object.entries(schema.properties ?? {})) fields.set(name, nodeOf(sub));
+  if (schema.items) node.items = nodeOf(schema.items);
+  if (additional && typeof additional === 'object') node.extra = nodeOf(additional);
+  return node;
+}
+
+/** The node of no schema, or of one that declares nothing: every object field below is unknown. */
+const EMPTY = nodeOf(Object.freeze({}));
+
+/**
+ * The node of a declared field. A key the `properties` object does not own but inherits
+ * (`toString`, `constructor`) has always been looked up as a field with an empty schema: kept.
+ */
+function declaredField(node: PruneNode, key: string): PruneNode | undefined {
+  const field = node.fields.get(key);
+  if (field !== undefined) return field;
+  return node.properties !== undefined && key in node.properties ? EMPTY : undefined;
+}
+
+function prune(node: PruneNode, value: unknown, where: Where, removed: string[]): void {
+  if (node.preservesUnknownFields) {
+    pruneDeclaredOnly(node, value, where, removed);
     return;
   }
   if (Array.isArray(value)) {
-    const items = schema?.items;
+    const items = node.items ?? EMPTY;
     for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      // Scalars hold no fields: no need to go down.
+      if (item === null || typeof item !== 'object') continue;
       where.push(i);
-      prune(items, value[i], where, removed);
+      prune(items, item, where, removed);
       where.pop();
     }
     return;
   }
   if (!isPlainObject(value)) return;
   for (const key of Object.keys(value)) {
-    if (schema?.['x-orch-embedded-resource'] && META_FIELDS.has(key)) continue;
-    const prop = schema?.properties?.[key];
-    const extra = schema?.additionalProperties;
-    if (prop) pruneBelow(prop, value[key], key, where, removed);
+    if (node.embeddedResource && META_FIELDS.has(key)) continue;
+    const field = declaredField(node, key);
+    const extra = node.extra;
+    if (field) pruneBelow(field, value[key], key, where, removed);
     else if (extra === true) continue;
     else if (extra) pruneBelow(extra, value[key], key, where, removed);
     else {
@@ -75,18 +132,18 @@ function prune(schema: Schema | undefined, value: unknown, where: Where, removed
   }
 }
 
-function pruneBelow(schema: Schema, value: unknown, key: string, where: Where, removed: string[]): void {
+function pruneBelow(node: PruneNode, value: unknown, key: string, where: Where, removed: string[]): void {
   // Scalars hold no fields: no need to go down.
   if (value === null || typeof value !== 'object') return;
   where.push(key);
-  prune(schema, value, where, removed);
+  prune(node, value, where, removed);
   where.pop();
 }
 
 /** Under preserve-unknown-fields: keep unknown keys, prune inside the declared ones. */
-function pruneDeclaredOnly(schema: Schema, value: unknown, where: Where, removed: string[]): void {
+function pruneDeclaredOnly(node: PruneNode, value: unknown, where: Where, removed: string[]): void {
   if (Array.isArray(value)) {
-    const items = schema.items;
+    const items = node.items;
     if (!items) return;
     for (let i = 0; i < value.length; i++) {
       where.push(i);
@@ -97,10 +154,10 @@ function pruneDeclaredOnly(schema: Schema, value: unknown, where: Where, removed
   }
   if (!isPlainObject(value)) return;
   for (const key of Object.keys(value)) {
-    if (schema['x-orch-embedded-resource'] && META_FIELDS.has(key)) continue;
-    const prop = schema.properties?.[key];
-    const extra = schema.additionalProperties;
-    if (prop) pruneBelow(prop, value[key], key, where, removed);
-    else if (extra && typeof extra === 'object') pruneBelow(extra, value[key], key, where, removed);
+    if (node.embeddedResource && META_FIELDS.has(key)) continue;
+    const field = declaredField(node, key);
+    const extra = node.extra;
+    if (field) pruneBelow(field, value[key], key, where, removed);
+    else if (extra !== undefined && extra !== true) pruneBelow(extra, value[key], key, where, removed);
   }
 }

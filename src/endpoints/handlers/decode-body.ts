@@ -48,6 +48,11 @@ export interface DecodedBody {
   readonly obj: Record<string, unknown>;
   /** `Warning` texts for unknown and duplicate fields (fieldValidation=Warn). */
   readonly warnings: string[];
+  /**
+   * The object is plain JSON that nothing else holds, equal in every respect to a deep copy of
+   * it: a create may keep it instead of a copy (`CreateOptions.inputIsOwned`).
+   */
+  readonly ownable: boolean;
 }
 
 /**
@@ -135,7 +140,7 @@ export async function decodeObjectBody(
       kind: def.schema['x-orch-type-name'] ? 'typed' : 'unstructured',
       jsonText,
     });
-    return { obj, warnings };
+    return { obj, warnings, ownable: jsonText !== undefined && copiesExactly(jsonText) };
   } catch (e) {
     if (e instanceof StrictDecodingError) {
       throw new StatusError(
@@ -163,6 +168,15 @@ function rejectUndecodableIntegers(def: ResourceDefinition, obj: Record<string, 
   throw apiErrors.badRequest(
     cannotBeHandledMessage({ kind: def.kind, version: def.version, targetKind: def.kind, cause }),
   );
+}
+
+/**
+ * Whether the value of a JSON text is reproduced exactly by a deep copy (`cloneValue`): every
+ * JSON value is, but for an object with a `__proto__` key, whose copy by assignment makes it a
+ * prototype. Such a key is written out, or with `\u` escapes (no other escape makes a letter).
+ */
+function copiesExactly(jsonText: string): boolean {
+  return !jsonText.includes('__proto__') && !jsonText.includes('\\u');
 }
 
 /** Decodes an optional JSON or YAML body without a schema (DeleteOptions). */

@@ -162,7 +162,8 @@ async function dispatch(
       const directive = fieldValidationOf(req, 'CreateOptions');
       const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
       addWarnings(ctx, withDedupedOwnerReferences(body.obj as ApiObject, body.warnings));
-      const options = { dryRun, fieldManager: manager };
+      // The decoded body is this create's alone.
+      const options = { dryRun, fieldManager: manager, inputIsOwned: body.ownable };
       if (store.createWithJson) {
         const created = await store.createWithJson(ctx, body.obj as ApiObject, options);
         return writeCreated(req, cfg, def, created.obj, created.json);

@@ -57,13 +57,14 @@ async function createStored(
     throw new StatusError(405, 'MethodNotAllowed', refused, { group: rc.def.group, kind: rc.def.resource });
   }
   // A copy of the input (which is only read), defaulted first, as kube defaults on decode: the
-  // writer owns the defaults it got. The field manager takes the copy as its own.
-  const copy = cloneValue(input);
-  rc.def.strategy.defaults?.(copy);
+  // writer owns the defaults it got. The field manager takes the copy as its own. An input given
+  // away needs no copy: it is equal to one, and nothing else reads it.
+  const own = o.inputIsOwned ? input : cloneValue(input);
+  rc.def.strategy.defaults?.(own);
   const obj =
     o.fieldManager === undefined
-      ? copy
-      : rc.fields.fieldManager.update(undefined, copy, o.fieldManager, { ...rc.fields.writeOptions(''), owned: true });
+      ? own
+      : rc.fields.fieldManager.update(undefined, own, o.fieldManager, { ...rc.fields.writeOptions(''), owned: true });
   checkObjectIdentity(rc, ctx, obj);
   const createOptions = { dryRun: o.dryRun ? ['All'] : undefined, fieldManager: o.fieldManager };
   await admitWrite(rc, ctx, {

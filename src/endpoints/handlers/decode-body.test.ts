@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ORCH_DOMAIN } from '../../apis/api-domain.js';
+import { builtinResources } from '../../apis/builtin.js';
+import type { ApiRequest } from '../handler.js';
+import { decodeObjectBody } from './decode-body.js';
+
+const pods = builtinResources().find((d) => d.group === '' && d.kind === 'Pod')!;
+
+function request(body: string, contentType = 'application/json'): ApiRequest {
+  return {
+    headers: { 'content-type': contentType },
+    query: new URLSearchParams(),
+    domain: ORCH_DOMAIN,
+    readBody: async () => Buffer.from(body),
+  } as unknown as ApiRequest;
+}
+
+const decode = (body: string, contentType?: string) =>
+  decodeObjectBody(request(body, contentType), pods, { directive: 'Warn', cborEnabled: false });
+
+describe('decodeObjectBody: whether a create may keep the decoded object', () => {
+  it('may keep a JSON body: a copy of it would be equal in every respect', async () => {
+    const body = await decode('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"x":1}}');
+    assert.equal(body.ownable, true);
+    assert.deepEqual(body.warnings, ['unknown field "spec.x"']);
+  });
+
+  it('copies a JSON body with a __proto__ key, written out or with escapes', async () => {
+    for (const key of ['__proto__', '\\u005f_proto__']) {
+      const body = await decode(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"${key}":"a"}}}`);
+      assert.equal(body.ownable, false, key);
+    }
+  });
+
+  it('copies other escapes to be safe, and bodies of other media types', async () => {
+    assert.equal((await decode('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p\\u0031"}}')).ownable, false);
+    assert.equal(
+      (await decode('apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n', 'application/yaml')).ownable,
+      false,
+    );
+  });
+});
