@@ -61,7 +61,10 @@ describe('custom resources over HTTP', () => {
       });
 
       it('creates with defaults, prunes unknown fields with a warning, and refuses them when strict', async () => {
-        const r = await s.api.admin('POST', k.base, { body: obj('a', { color: 'red', bogus: 1 }, { junk: true }) });
+        // A name every JavaScript object inherits is no declared field either.
+        const r = await s.api.admin('POST', k.base, {
+          body: obj('a', { color: 'red', bogus: 1, toString: 'x' }, { junk: true }),
+        });
         assert.equal(r.status, 201, r.text);
         const created = r.json();
         assert.deepEqual(created.spec, { color: 'red', replicas: 1 });
@@ -76,6 +79,7 @@ describe('custom resources over HTTP', () => {
         assert.deepEqual(String(r.headers.warning).split(/,\s*(?=299)/), [
           '299 - "unknown field \\"junk\\""',
           '299 - "unknown field \\"spec.bogus\\""',
+          '299 - "unknown field \\"spec.toString\\""',
         ]);
         const strict = await s.api.admin('POST', `${k.base}?fieldValidation=Strict`, { body: obj('b', { bogus: 1 }) });
         assert.equal(strict.status, 400);

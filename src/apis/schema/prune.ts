@@ -57,8 +57,6 @@ interface PruneNode {
   readonly embeddedResource: boolean;
   /** The nodes of the declared properties. */
   readonly fields: ReadonlyMap<string, PruneNode>;
-  /** The schema's `properties`, for the keys it does not own (see {@link declaredField}). */
-  readonly properties: Readonly<Record<string, Schema>> | undefined;
   readonly items: PruneNode | undefined;
   /** `additionalProperties`: the node of the values, `true` (any key), or none. */
   readonly extra: PruneNode | true | undefined;
@@ -75,7 +73,6 @@ function nodeOf(schema: Schema): PruneNode {
     preservesUnknownFields: !!schema['x-orch-preserve-unknown-fields'],
     embeddedResource: !!schema['x-orch-embedded-resource'],
     fields,
-    properties: schema.properties,
     items: undefined,
     extra: additional === true ? true : undefined,
   };
@@ -90,14 +87,9 @@ function nodeOf(schema: Schema): PruneNode {
 /** The node of no schema, or of one that declares nothing: every object field below is unknown. */
 const EMPTY = nodeOf(Object.freeze({}));
 
-/**
- * The node of a declared field. A key the `properties` object does not own but inherits
- * (`toString`, `constructor`) has always been looked up as a field with an empty schema: kept.
- */
+/** The node of a declared field: only the schema's own `properties` (never `toString` and such). */
 function declaredField(node: PruneNode, key: string): PruneNode | undefined {
-  const field = node.fields.get(key);
-  if (field !== undefined) return field;
-  return node.properties !== undefined && key in node.properties ? EMPTY : undefined;
+  return node.fields.get(key);
 }
 
 function prune(node: PruneNode, value: unknown, where: Where, removed: string[]): void {
