@@ -24,7 +24,7 @@ import {
 import { ConflictsError, Updater } from './merge/updater.js';
 import { cloneValue, gvkString, isResetManagedFields, objectRef, stripManagedFields } from './object-helpers.js';
 import { createdFields } from './typed/created-fields.js';
-import { ItemKeys, isObject } from './typed/list-items.js';
+import { isObject } from './typed/list-items.js';
 import { TypeCompiler, type TypeNode } from './typed/type-node.js';
 import { formatValidationErrors, validateTyped } from './typed/validate.js';
 
@@ -126,6 +126,8 @@ class SchemaFieldManager implements FieldManager {
   private readonly clock: Clock;
   private readonly maxUpdateManagers: number;
   private readonly keys = new PathElementCache();
+  /** The last time written, by its second: writes come many a second, and formatting costs. */
+  private lastTime = { second: Number.NaN, text: '' };
 
   constructor(private readonly config: FieldManagerConfig) {
     this.type = new TypeCompiler().compile(config.schema);
@@ -224,7 +226,7 @@ class SchemaFieldManager implements FieldManager {
     const sets = applied.managers;
     stripMeta(sets, id);
     const times = new Map(current.times);
-    if (applied.object !== undefined) times.set(id, formatTime(this.clock.now()));
+    if (applied.object !== undefined) times.set(id, this.now());
     const object = cloneValue((applied.object ?? liveValue) as ApiObject);
     return { object, managed: { sets, times } };
   }
@@ -258,7 +260,7 @@ class SchemaFieldManager implements FieldManager {
       sets.delete(CURRENT_OPERATION);
       const previous = sets.get(id);
       sets.set(id, previous ? { ...current, set: current.set.union(previous.set) } : current);
-      times.set(id, formatTime(this.clock.now()));
+      times.set(id, this.now());
     }
     const out: Managed = { sets, times };
     capUpdateManagers(out, this.maxUpdateManagers);
@@ -272,7 +274,7 @@ class SchemaFieldManager implements FieldManager {
   private created(next: ApiObject, manager: string, opts: WriteOptions): ApiObject | undefined {
     const out = opts.owned ? next : cloneValue(next);
     const zero = this.newObject() as Record<string, unknown>;
-    const created = createdFields(out, zero, this.type, new ItemKeys(), opts.resetFields, STRIPPED_METADATA_FIELDS);
+    const created = createdFields(out, zero, this.type, opts.resetFields, STRIPPED_METADATA_FIELDS);
     if (!created) return undefined;
     const metadata: ApiObject['metadata'] = { ...out.metadata };
     if (created.fieldsV1) {
@@ -280,7 +282,7 @@ class SchemaFieldManager implements FieldManager {
       entry.manager = manager || 'unknown';
       entry.operation = 'Update';
       if (this.config.apiVersion) entry.apiVersion = this.config.apiVersion;
-      entry.time = formatTime(this.clock.now());
+      entry.time = this.now();
       entry.fieldsType = 'FieldsV1';
       entry.fieldsV1 = created.fieldsV1;
       metadata.managedFields = [entry];
@@ -312,6 +314,14 @@ class SchemaFieldManager implements FieldManager {
       if (e instanceof ManagedFieldsDecodeError) return emptyManaged();
       throw e;
     }
+  }
+
+  /** The clock's time as a managedFields entry holds it (whole seconds). */
+  private now(): string {
+    const d = this.clock.now();
+    const second = Math.floor(d.getTime() / 1000);
+    if (second !== this.lastTime.second) this.lastTime = { second, text: formatTime(d) };
+    return this.lastTime.text;
   }
 
   private newObject(): ApiObject {

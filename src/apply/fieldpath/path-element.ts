@@ -56,13 +56,48 @@ export function fieldElement(name: string): FieldElement {
 
 /** A list-map item by its key fields (any order; they are sorted here). */
 export function keyElement(fields: readonly KeyField[]): KeyElement {
-  const sorted = fields.length < 2 ? fields : [...fields].sort((a, b) => compareGoStrings(a.name, b.name));
-  let id = 'k:{';
-  for (let i = 0; i < sorted.length; i++) {
-    if (i > 0) id += ',';
-    id += `${goJsonString(sorted[i].name)}:${goJsonValue(sorted[i].value)}`;
-  }
-  return { kind: 'key', id: `${id}}`, fields: sorted };
+  const sorted = fields.length < 2 ? fields : [...fields].sort(byName);
+  let id = '';
+  for (let i = 0; i < sorted.length; i++) id += keyIdPrefix(sorted[i].name, i) + goJsonValue(sorted[i].value);
+  return { kind: 'key', id: closedKeyId(id), fields: sorted };
+}
+
+const byName = (a: KeyField, b: KeyField): number => compareGoStrings(a.name, b.name);
+
+/** The text of a `k:` id before the value of its `i`th key field `name`. */
+function keyIdPrefix(name: string, i: number): string {
+  return `${i === 0 ? 'k:{' : ','}${goJsonString(name)}:`;
+}
+
+/** A `k:` id from the text of its fields. */
+function closedKeyId(fieldsText: string): string {
+  return fieldsText === '' ? 'k:{}' : `${fieldsText}}`;
+}
+
+/**
+ * A list map's key field names as its items' `k:` ids hold them (sorted in Go's byte order), each
+ * with the id text written before its value: prepared once per list type, so that the id of an
+ * item is a concatenation.
+ */
+export interface KeyFieldOrder {
+  readonly names: readonly string[];
+  readonly prefixes: readonly string[];
+}
+
+/** The order and id text of key fields `names` (any order; they are sorted here). */
+export function keyFieldOrder(names: readonly string[]): KeyFieldOrder {
+  const sorted = names.length < 2 ? names : [...names].sort(compareGoStrings);
+  return { names: sorted, prefixes: sorted.map(keyIdPrefix) };
+}
+
+/**
+ * The element of an item whose key fields are `fields` in `order` (`fields[i].name` is
+ * `order.names[i]`): `keyElement` without its sort.
+ */
+export function orderedKeyElement(order: KeyFieldOrder, fields: readonly KeyField[]): KeyElement {
+  let id = '';
+  for (let i = 0; i < fields.length; i++) id += order.prefixes[i] + goJsonValue(fields[i].value);
+  return { kind: 'key', id: closedKeyId(id), fields };
 }
 
 /** A set item by its value. */

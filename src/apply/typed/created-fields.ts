@@ -1,19 +1,11 @@
 import type { JsonObject } from '../../apis/object.js';
+import { compareGoStrings } from '../../util/go-strings.js';
 import type { FieldSet } from '../fieldpath/field-set.js';
-import { comparePathElements, fieldElement, type PathElement } from '../fieldpath/path-element.js';
+import { comparePathElements, type FieldElement, fieldElement, type PathElement } from '../fieldpath/path-element.js';
 import { valueEquals } from './compare.js';
-import { type ItemKeys, isObject } from './list-items.js';
+import { isObject, tryListItemElement } from './list-items.js';
 import { isEmptyObject } from './to-field-set.js';
-import { fieldType, type ListType, type MapType, resolveType, type TypeNode } from './type-node.js';
-
-/** One element of a level being built: whether it is a member, and what is below it. */
-interface Entry {
-  readonly pe: PathElement;
-  /** The field's rank among its struct's declared fields (`MapType.fieldRanks`), else -1. */
-  readonly rank: number;
-  member: boolean;
-  children: Entry[] | undefined;
-}
+import { type DeclaredField, fieldType, type ListType, type MapType, resolveType, type TypeNode } from './type-node.js';
 
 /** What a create of `obj` gives its writer, as `fieldsV1`; `undefined` when that is nothing. */
 export type CreatedFields = { readonly fieldsV1: JsonObject | undefined };
@@ -22,12 +14,33 @@ export type CreatedFields = { readonly fieldsV1: JsonObject | undefined };
 const UNDECIDED = Symbol('undecided');
 
 /**
+ * The `fieldsV1` object of one element (its `"."` key, then its fields or items), undefined when
+ * the element is neither a member nor has members below it.
+ */
+type Level = JsonObject | undefined | typeof UNDECIDED;
+
+/**
+ * Where a map level sits. Kube records neither `apiVersion`, `kind` and `metadata` (at the root)
+ * nor the stripped fields (below metadata) as members; everything else is `ELSEWHERE`.
+ */
+const ELSEWHERE = 0;
+const ROOT = 1;
+const METADATA = 2;
+type Place = typeof ELSEWHERE | typeof ROOT | typeof METADATA;
+
+const UNRECORDED_AT_ROOT: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
+
+/** Up to this many items, a list's repeated elements are found by scanning, not with a Map. */
+const SCANNED_ITEMS = 8;
+
+/**
  * The fields the writer of a create owns, as `fieldsV1`, in one walk of the new object: what
  * comparing the kind's zero object (`zero`: `{apiVersion, kind, metadata: {}}`, and for some kinds
  * empty structs such as `spec: {}` or null lists) with `obj` reports as added or modified, less
  * `reset` (with everything below its members), and with the fields kube never records taken out
  * as members (`apiVersion`, `kind`, `metadata`, and `stripped` below metadata). The same set the
- * general path (`compareTyped`, set algebra, `toFieldsV1`) computes, without building its sets.
+ * general path (`compareTyped`, set algebra, `toFieldsV1`) computes, without building its sets:
+ * each level's object is written directly, its keys visited in `fieldsV1` order.
  *
  * Returns undefined when a part of the zero object is one this walk does not compare (a
  * non-empty list, or a schema-less node): the caller then takes the general path.
@@ -36,164 +49,222 @@ export function createdFields(
   obj: Record<string, unknown>,
   zero: Record<string, unknown>,
   t: TypeNode,
-  keys: ItemKeys,
   reset: FieldSet | undefined,
   stripped: ReadonlySet<string>,
 ): CreatedFields | undefined {
-  const root = compared(undefined, -1, zero, obj, t, keys);
-  if (root === UNDECIDED) return undefined;
-  let entries = root?.children ?? [];
-  for (const e of entries) {
-    const name = e.pe.kind === 'field' ? e.pe.name : '';
-    if (name === 'apiVersion' || name === 'kind') e.member = false;
-    else if (name === 'metadata') {
-      e.member = false;
-      if (e.children)
-        for (const m of e.children) if (m.pe.kind === 'field' && stripped.has(m.pe.name)) m.member = false;
-      const kept = e.children && nonEmpty(e.children);
-      e.children = kept && kept.length > 0 ? kept : undefined;
-    }
-  }
-  entries = nonEmpty(entries);
-  if (reset) entries = withoutReset(entries, reset);
-  return { fieldsV1: entries.length === 0 ? undefined : levelObject(entries) };
+  const root = new CreatedWalk(stripped).compared(zero, obj, t, reset, ROOT, false);
+  // The root is never a member: it is undefined or holds keys.
+  return root === UNDECIDED ? undefined : { fieldsV1: root };
 }
 
-/** The entries that are members or have members below them. */
-function nonEmpty(entries: Entry[]): Entry[] {
-  const out = entries.filter((e) => e.member || e.children !== undefined);
-  return out.length === entries.length ? entries : out;
-}
+class CreatedWalk {
+  constructor(private readonly stripped: ReadonlySet<string>) {}
 
-/**
- * `compareTyped(lhs, rhs)` where `rhs` is defined, as an entry at element `pe` (undefined: the
- * root): its added and modified paths. `lhs` is a part of a zero object.
- */
-function compared(
-  pe: PathElement | undefined,
-  rank: number,
-  lhs: unknown,
-  rhs: unknown,
-  t: TypeNode,
-  keys: ItemKeys,
-): Entry | undefined | typeof UNDECIDED {
-  if (lhs === undefined) return added(pe as PathElement, rank, rhs, t, keys);
-  if (t.kind === 'deduced') return UNDECIDED;
-  if (t.kind === 'scalar' || t.atomic) return leaf(pe, rank, lhs, rhs);
-  let children: Entry[] | undefined;
-  if (t.kind === 'map') {
-    const lm = isObject(lhs) ? lhs : undefined;
-    const rm = isObject(rhs) ? rhs : undefined;
-    if ((!lm || isEmptyObject(lm)) && (!rm || isEmptyObject(rm))) return leaf(pe, rank, lhs, rhs);
-    if (!rm) return undefined;
-    for (const key of Object.keys(rm)) {
-      const r = rm[key];
-      if (r === undefined) continue;
-      const ft = fieldType(t, key);
-      if (!ft) continue;
-      const c = compared(elementOf(t, key), t.fieldRanks?.get(key) ?? -1, lm?.[key], r, ft, keys);
-      if (c === UNDECIDED) return UNDECIDED;
-      if (!c) continue;
-      if (children) children.push(c);
-      else children = [c];
+  /**
+   * `compareTyped(lhs, rhs)` with both defined, as the level of their element: its added and
+   * modified paths. `lhs` is a part of a zero object; `owned` says whether the element itself
+   * may be a member (it is one when it is a leaf that changed).
+   */
+  compared(lhs: unknown, rhs: unknown, t: TypeNode, reset: FieldSet | undefined, place: Place, owned: boolean): Level {
+    if (t.kind === 'deduced') return UNDECIDED;
+    if (t.kind === 'scalar' || t.atomic) return changedLeaf(lhs, rhs, owned);
+    if (t.kind === 'map') {
+      const lm = isObject(lhs) ? lhs : undefined;
+      const rm = isObject(rhs) ? rhs : undefined;
+      if ((!lm || isEmptyObject(lm)) && (!rm || isEmptyObject(rm))) return changedLeaf(lhs, rhs, owned);
+      if (!rm) return undefined;
+      // Present on both sides: not a member itself, only what changed below it.
+      return this.mapLevel(lm, rm, t, reset, place, false);
     }
-  } else {
     const ll = Array.isArray(lhs) ? lhs : undefined;
     const rl = Array.isArray(rhs) ? rhs : undefined;
-    if ((!ll || ll.length === 0) && (!rl || rl.length === 0)) return leaf(pe, rank, lhs, rhs);
+    if ((!ll || ll.length === 0) && (!rl || rl.length === 0)) return changedLeaf(lhs, rhs, owned);
     if (ll && ll.length > 0) return UNDECIDED;
     if (!rl) return undefined;
-    children = addedItems(rl, t, keys);
+    return this.listLevel(rl, t, reset, false);
   }
-  // Present on both sides: not a member itself, only what changed below it.
-  return children && children.length > 0 ? { pe: pe as PathElement, rank, member: false, children } : undefined;
-}
 
-/** `lhs` and `rhs` compared as leaves: an entry when they differ. */
-function leaf(pe: PathElement | undefined, rank: number, lhs: unknown, rhs: unknown): Entry | undefined {
-  return valueEquals(lhs, rhs) ? undefined : { pe: pe as PathElement, rank, member: true, children: undefined };
-}
-
-/** The path element of `key` in `t`: a declared field's own, else a new one. */
-function elementOf(t: MapType, key: string): PathElement {
-  return t.fieldElements?.get(key) ?? fieldElement(key);
-}
-
-/** A value that appeared: its path, and for a granular map or list that is not empty, all below. */
-function added(pe: PathElement, rank: number, value: unknown, t: TypeNode, keys: ItemKeys): Entry {
-  const rt = resolveType(t, value);
-  let children: Entry[] | undefined;
-  if (rt.kind === 'map' && !rt.atomic && isObject(value) && !isEmptyObject(value)) {
-    for (const key of Object.keys(value)) {
-      const v = value[key];
-      if (v === undefined) continue;
-      const ft = fieldType(rt, key);
-      if (!ft) continue;
-      const child = added(elementOf(rt, key), rt.fieldRanks?.get(key) ?? -1, v, ft, keys);
-      if (children) children.push(child);
-      else children = [child];
+  /**
+   * A value that appeared: its element (a member when `owned`), and for a granular map or list
+   * that is not empty, everything below it. Never `UNDECIDED`.
+   */
+  added(value: unknown, t: TypeNode, reset: FieldSet | undefined, place: Place, owned: boolean): Level {
+    const rt = resolveType(t, value);
+    if (rt.kind === 'map' && !rt.atomic && isObject(value) && !isEmptyObject(value)) {
+      return this.mapLevel(undefined, value, rt, reset, place, owned);
     }
-  } else if (rt.kind === 'list' && !rt.atomic && Array.isArray(value) && value.length > 0) {
-    children = addedItems(value, rt, keys);
-  }
-  return { pe, rank, member: true, children: children && children.length > 0 ? children : undefined };
-}
-
-/** Items by path element; an element that repeats is a member alone, as the comparison has it. */
-function addedItems(list: unknown[], t: ListType, keys: ItemKeys): Entry[] {
-  const byId = new Map<string, { pe: PathElement; item: unknown; repeated: boolean }>();
-  for (const item of list) {
-    const pe = keys.element(t, item);
-    if (!pe) continue;
-    const seen = byId.get(pe.id);
-    if (seen) seen.repeated = true;
-    else byId.set(pe.id, { pe, item, repeated: false });
-  }
-  const out: Entry[] = [];
-  for (const { pe, item, repeated } of byId.values()) {
-    out.push(repeated ? { pe, rank: -1, member: true, children: undefined } : added(pe, -1, item, t.element, keys));
-  }
-  return out;
-}
-
-/** The entries less `reset`: a member of it goes with everything below; otherwise it recurses. */
-function withoutReset(entries: Entry[], reset: FieldSet): Entry[] {
-  const out: Entry[] = [];
-  for (const e of entries) {
-    const r = reset.get(e.pe);
-    if (!r) {
-      out.push(e);
-      continue;
+    if (rt.kind === 'list' && !rt.atomic && Array.isArray(value) && value.length > 0) {
+      return this.listLevel(value, rt, reset, owned);
     }
-    if (r.member) continue;
-    const children = e.children && r.children ? withoutReset(e.children, r.children) : e.children;
-    if (e.member || (children && children.length > 0)) {
-      const kept = children && children.length > 0 ? children : undefined;
-      out.push({ pe: e.pe, rank: e.rank, member: e.member, children: kept });
-    }
+    return owned ? {} : undefined;
   }
-  return out;
+
+  /**
+   * The level of map `rm`: each of its keys that holds a value and has a type, in `fieldsV1`
+   * order, compared with `lm`'s (undefined: the map was added, so is everything in it).
+   */
+  private mapLevel(
+    lm: Record<string, unknown> | undefined,
+    rm: Record<string, unknown>,
+    t: MapType,
+    reset: FieldSet | undefined,
+    place: Place,
+    member: boolean,
+  ): Level {
+    let out: JsonObject | undefined;
+    const declared = declaredInRankOrder(rm, t);
+    if (declared) {
+      for (const f of declared) {
+        const sub = this.field(lm, rm, f.name, f.type, f.element, reset, place);
+        if (sub === UNDECIDED) return UNDECIDED;
+        if (sub) out = withKey(out, member, f.element.id, sub);
+      }
+    } else {
+      for (const key of keysInGoOrder(rm)) {
+        const ft = fieldType(t, key);
+        if (!ft) continue;
+        const pe = t.declared?.get(key)?.element;
+        const sub = this.field(lm, rm, key, ft, pe, reset, place);
+        if (sub === UNDECIDED) return UNDECIDED;
+        if (sub) out = withKey(out, member, pe ? pe.id : `f:${key}`, sub);
+      }
+    }
+    return out ?? (member ? {} : undefined);
+  }
+
+  /** The level of `rm[key]` (of type `ft`; `pe` its element when declared) below a map level. */
+  private field(
+    lm: Record<string, unknown> | undefined,
+    rm: Record<string, unknown>,
+    key: string,
+    ft: TypeNode,
+    pe: FieldElement | undefined,
+    reset: FieldSet | undefined,
+    place: Place,
+  ): Level {
+    const value = rm[key];
+    if (value === undefined) return undefined;
+    const lhs = lm?.[key];
+    const r = reset?.get(pe ?? fieldElement(key));
+    const below = place === ROOT && key === 'metadata' ? METADATA : ELSEWHERE;
+    if (r?.member) {
+      // Reset with all below it; a compared part may still be one this walk cannot decide.
+      if (lhs === undefined) return undefined;
+      return this.compared(lhs, value, ft, undefined, below, false) === UNDECIDED ? UNDECIDED : undefined;
+    }
+    const owned = this.owns(place, key);
+    return lhs === undefined
+      ? this.added(value, ft, r?.children, below, owned)
+      : this.compared(lhs, value, ft, r?.children, below, owned);
+  }
+
+  /** Whether field `key` of a level at `place` may be a member. */
+  private owns(place: Place, key: string): boolean {
+    if (place === ELSEWHERE) return true;
+    return !(place === ROOT ? UNRECORDED_AT_ROOT : this.stripped).has(key);
+  }
+
+  /**
+   * The level of list `list`, all of whose items were added: each item with a path element, in
+   * `fieldsV1` order; an element that repeats is a member alone, as the comparison has it.
+   */
+  private listLevel(list: unknown[], t: ListType, reset: FieldSet | undefined, member: boolean): Level {
+    const items = distinctItems(list, t);
+    if (!inElementOrder(items)) items.sort(byElement);
+    let out: JsonObject | undefined;
+    for (const { pe, item, repeated } of items) {
+      const r = reset?.get(pe);
+      if (r?.member) continue;
+      const sub = repeated ? {} : this.added(item, t.element, r?.children, ELSEWHERE, true);
+      if (sub === UNDECIDED) return UNDECIDED;
+      if (sub) out = withKey(out, member, pe.id, sub);
+    }
+    return out ?? (member ? {} : undefined);
+  }
 }
 
-/** Path-element order; by rank alone when every entry is a declared struct field. */
-function sortEntries(entries: Entry[]): void {
-  if (entries.length < 2) return;
-  let ranked = true;
-  for (const e of entries) if (e.rank < 0) ranked = false;
-  if (ranked) entries.sort(byRank);
-  else entries.sort(byPathElement);
+/** A leaf that changed: a member when `owned`; nothing when it did not change. */
+function changedLeaf(lhs: unknown, rhs: unknown, owned: boolean): Level {
+  return owned && !valueEquals(lhs, rhs) ? {} : undefined;
 }
-
-const byRank = (a: Entry, b: Entry): number => a.rank - b.rank;
-const byPathElement = (a: Entry, b: Entry): number => comparePathElements(a.pe, b.pe);
 
 /**
- * A level as `fieldsV1`: keys in path-element order, `"."` first when the element holding them is
- * itself a member.
+ * Level `out` with `sub` at `id`; made on its first key, with `"."` first when the element is a
+ * member (a member with nothing below it is `{}`).
  */
-function levelObject(entries: Entry[], member = false): JsonObject {
-  sortEntries(entries);
-  const out: JsonObject = member ? { '.': {} } : {};
-  for (const e of entries) out[e.pe.id] = e.children ? levelObject(e.children, e.member) : {};
+function withKey(out: JsonObject | undefined, member: boolean, id: string, sub: JsonObject): JsonObject {
+  const level: JsonObject = out ?? (member ? { '.': {} } : {});
+  level[id] = sub;
+  return level;
+}
+
+/**
+ * The declared fields `rm` names, in rank order (`fieldsV1` order), built by insertion: objects
+ * are small and usually close to ordered. Keys the struct does not declare are left out when it
+ * has no map part (they have no type); with one, undefined: the caller then orders by name.
+ */
+function declaredInRankOrder(rm: Record<string, unknown>, t: MapType): DeclaredField[] | undefined {
+  const declared = t.declared;
+  if (!declared) return undefined;
+  const out: DeclaredField[] = [];
+  for (const key of Object.keys(rm)) {
+    const f = declared.get(key);
+    if (!f) {
+      if (t.element) return undefined;
+      continue;
+    }
+    let i = out.length;
+    out.push(f);
+    for (; i > 0 && out[i - 1].rank > f.rank; i--) out[i] = out[i - 1];
+    out[i] = f;
+  }
   return out;
 }
+
+/** The keys of `rm` in Go's byte order; sorted only when they are not already. */
+function keysInGoOrder(rm: Record<string, unknown>): string[] {
+  const keys = Object.keys(rm);
+  for (let i = 1; i < keys.length; i++) {
+    if (compareGoStrings(keys[i - 1], keys[i]) > 0) return keys.sort(compareGoStrings);
+  }
+  return keys;
+}
+
+interface ListItem {
+  readonly pe: PathElement;
+  readonly item: unknown;
+  repeated: boolean;
+}
+
+/** The list's items with a path element, the first of each element, in list order. */
+function distinctItems(list: unknown[], t: ListType): ListItem[] {
+  const out: ListItem[] = [];
+  let byId: Map<string, ListItem> | undefined;
+  for (const item of list) {
+    // Each item is identified once here, so `ItemKeys`' memory would only cost.
+    const pe = tryListItemElement(t, item);
+    if (!pe) continue;
+    const seen = byId ? byId.get(pe.id) : scanned(out, pe.id);
+    if (seen) {
+      seen.repeated = true;
+      continue;
+    }
+    const entry: ListItem = { pe, item, repeated: false };
+    out.push(entry);
+    if (byId) byId.set(pe.id, entry);
+    else if (out.length > SCANNED_ITEMS) byId = new Map(out.map((e) => [e.pe.id, e]));
+  }
+  return out;
+}
+
+function scanned(items: readonly ListItem[], id: string): ListItem | undefined {
+  for (const e of items) if (e.pe.id === id) return e;
+  return undefined;
+}
+
+function inElementOrder(items: readonly ListItem[]): boolean {
+  for (let i = 1; i < items.length; i++) if (byElement(items[i - 1], items[i]) > 0) return false;
+  return true;
+}
+
+const byElement = (a: ListItem, b: ListItem): number => comparePathElements(a.pe, b.pe);

@@ -1,5 +1,12 @@
 import type { JsonValue } from '../../apis/object.js';
-import { type KeyField, keyElement, type PathElement, valueElement } from '../fieldpath/path-element.js';
+import {
+  type KeyField,
+  type KeyFieldOrder,
+  keyElement,
+  orderedKeyElement,
+  type PathElement,
+  valueElement,
+} from '../fieldpath/path-element.js';
 import type { ListType } from './type-node.js';
 
 /** Why a list item has no path element (kube's wording, after `element N: `). */
@@ -18,23 +25,48 @@ export function listItemElement(t: ListType, item: unknown): PathElement {
   if (t.keys) {
     if (item === null) throw new ListItemError('associative list with keys may not have a null element');
     if (!isObject(item)) throw new ListItemError('associative list with keys may not have non-map elements');
-    const fields: KeyField[] = [];
-    for (const name of t.keys) {
-      const v = item[name];
-      if (v !== undefined) fields.push({ name, value: v as JsonValue });
-      else if (t.keyDefaults.has(name)) fields.push({ name, value: t.keyDefaults.get(name)! });
-      else {
-        throw new ListItemError(
-          `associative list with keys has an element that omits key field "${name}" (and doesn't have default value)`,
-        );
-      }
-    }
-    return keyElement(fields);
+    return t.keyOrder ? orderedItemElement(t, t.keys, t.keyOrder, item) : keyElement(keyFields(t, t.keys, item));
   }
   if (isObject(item)) throw new ListItemError("associative list without keys has an element that's a map type");
   if (Array.isArray(item)) throw new ListItemError('not supported: associative list with lists as elements');
   if (item === null) throw new ListItemError("associative list without keys has an element that's an explicit null");
   return valueElement(item as JsonValue);
+}
+
+/**
+ * The `k:` element of `item`, its key fields read in the order of its id (no sort); a missing key
+ * is reported as `keyFields` reports it, for the first key in schema order.
+ */
+function orderedItemElement(
+  t: ListType,
+  keys: readonly string[],
+  order: KeyFieldOrder,
+  item: Record<string, unknown>,
+): PathElement {
+  const fields: KeyField[] = [];
+  for (const name of order.names) {
+    const v = item[name];
+    const value = v !== undefined ? (v as JsonValue) : t.keyDefaults.get(name);
+    if (value === undefined) return keyElement(keyFields(t, keys, item));
+    fields.push({ name, value });
+  }
+  return orderedKeyElement(order, fields);
+}
+
+/** The key fields of `item` in schema order, with schema defaults for omitted keys. */
+function keyFields(t: ListType, keys: readonly string[], item: Record<string, unknown>): KeyField[] {
+  const fields: KeyField[] = [];
+  for (const name of keys) {
+    const v = item[name];
+    if (v !== undefined) fields.push({ name, value: v as JsonValue });
+    else if (t.keyDefaults.has(name)) fields.push({ name, value: t.keyDefaults.get(name)! });
+    else {
+      throw new ListItemError(
+        `associative list with keys has an element that omits key field "${name}" (and doesn't have default value)`,
+      );
+    }
+  }
+  return fields;
 }
 
 /** The item's path element, or undefined when it has none (validation reports those). */

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../apis/object.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { compareGoStrings } from '../../util/go-strings.js';
-import { type FieldElement, fieldElement } from '../fieldpath/path-element.js';
+import { type FieldElement, fieldElement, type KeyFieldOrder, keyFieldOrder } from '../fieldpath/path-element.js';
 
 /**
  * The merge-relevant shape of a schema node, as kube's OpenAPI-to-structured-merge-diff
@@ -26,17 +26,24 @@ export interface MapType {
   readonly fields: ReadonlyMap<string, TypeNode> | undefined;
   /** Type of any other key; without it, other keys are not declared in the schema. */
   readonly element: TypeNode | undefined;
+  /** Each declared field with what per-request walks need of it, built once. */
+  readonly declared?: ReadonlyMap<string, DeclaredField>;
+}
+
+/** A declared struct field of a `MapType`. */
+export interface DeclaredField {
+  readonly name: string;
+  readonly type: TypeNode;
   /**
-   * Each declared field's position in Go's byte order of names, which is the order of their
-   * `fieldsV1` keys: sorting a struct's fields by it needs no string comparison.
+   * The field's position in Go's byte order of its struct's field names, which is the order of
+   * their `fieldsV1` keys: sorting a struct's fields by it needs no string comparison.
    */
-  readonly fieldRanks?: ReadonlyMap<string, number>;
+  readonly rank: number;
   /**
-   * Each declared field's path element, built once: walks that run per request take it instead
-   * of making their own, and its `id` is then one string, a `fieldsV1` key V8 has already
-   * internalized.
+   * The field's path element: walks that run per request take it instead of making their own,
+   * and its `id` is then one string, a `fieldsV1` key V8 has already internalized.
    */
-  readonly fieldElements?: ReadonlyMap<string, FieldElement>;
+  readonly element: FieldElement;
 }
 
 export interface ListType {
@@ -46,6 +53,8 @@ export interface ListType {
   readonly keys: readonly string[] | undefined;
   /** Schema defaults of key fields, used when an item omits a key. */
   readonly keyDefaults: ReadonlyMap<string, JsonValue>;
+  /** The key fields in the order of the items' `k:` ids, prepared once; absent without `keys`. */
+  readonly keyOrder?: KeyFieldOrder;
   readonly element: TypeNode;
 }
 
@@ -150,8 +159,10 @@ export class TypeCompiler {
       const fields = new Map<string, TypeNode>();
       for (const [name, sub] of Object.entries(s.properties)) fields.set(name, this.compile(sub));
       node.fields = fields;
-      node.fieldRanks = new Map([...fields.keys()].sort(compareGoStrings).map((name, i) => [name, i]));
-      node.fieldElements = new Map([...fields.keys()].map((name) => [name, fieldElement(name)]));
+      const ranked = [...fields.keys()].sort(compareGoStrings);
+      node.declared = new Map(
+        ranked.map((name, rank) => [name, { name, type: fields.get(name)!, rank, element: fieldElement(name) }]),
+      );
     }
     if (typeof s.additionalProperties === 'object') node.element = this.compile(s.additionalProperties);
     else if (s.additionalProperties === true || s['x-orch-preserve-unknown-fields'] || !node.fields)
@@ -171,6 +182,7 @@ export class TypeCompiler {
       atomic,
       keys,
       keyDefaults,
+      keyOrder: keys ? keyFieldOrder(keys) : undefined,
       element: DEDUCED,
     };
     this.cache.set(s, node);
