@@ -306,6 +306,12 @@ export class Quantity {
 
   /** -1, 0 or 1, exactly. */
   cmp(y: Quantity): -1 | 0 | 1 {
+    // A request and its limit are usually written alike (`100m` and `500m`): same form and scale.
+    const x = this.amount;
+    const z = y.amount;
+    if (x.form === 'int' && z.form === 'int' && x.scale === z.scale) {
+      return x.value < z.value ? -1 : x.value > z.value ? 1 : 0;
+    }
     const a = asDec(this.amount);
     const b = asDec(y.amount);
     return compareScaled(a.unscaled, -a.scale, b.unscaled, -b.scale);

@@ -54,9 +54,20 @@ function validatePorts(ports: readonly ContainerPort[] | undefined, path: string
   return errs;
 }
 
+/** A list with at least one item (an absent or empty one has nothing to check). */
+function hasItems<T>(list: readonly T[] | null | undefined): list is readonly T[] {
+  return (list?.length ?? 0) > 0;
+}
+
+/** The devices of a container without any. */
+const NO_DEVICES: ReadonlyMap<string, string> = new Map();
+
 function validateMounts(c: Container, ctx: ContainerContext, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const devices = new Map((c.volumeDevices ?? []).map((d) => [d.name ?? '', d.devicePath ?? '']));
+  if (!hasItems(c.volumeMounts)) return errs;
+  const devices = hasItems(c.volumeDevices)
+    ? new Map(c.volumeDevices.map((d) => [d.name ?? '', d.devicePath ?? '']))
+    : NO_DEVICES;
   const devicePaths = new Set(devices.values());
   const mountPoints = new Set<string>();
   (c.volumeMounts ?? []).forEach((m: VolumeMount, i) => {
@@ -101,6 +112,7 @@ function validateMounts(c: Container, ctx: ContainerContext, path: string): Fiel
 
 function validateDevices(c: Container, ctx: ContainerContext, path: string): FieldError[] {
   const errs: FieldError[] = [];
+  if (!hasItems(c.volumeDevices)) return errs;
   const mounts = new Map((c.volumeMounts ?? []).map((m) => [m.name ?? '', m.mountPath ?? '']));
   const mountPaths = new Set(mounts.values());
   const names = new Set<string>();

@@ -230,15 +230,20 @@ export function validatePodSpec(spec: PodSpec, path: string, options: PodSpecVal
     gracePeriod: spec.terminationGracePeriodSeconds,
   };
   errs.push(...validateContainers(spec.containers, ctx, `${path}.containers`));
-  errs.push(...validateInitContainers(spec.initContainers, spec.containers, ctx, `${path}.initContainers`));
-  errs.push(
-    ...validateEphemeralContainers(
-      spec.ephemeralContainers,
-      [...(spec.containers ?? []), ...(spec.initContainers ?? [])],
-      ctx,
-      `${path}.ephemeralContainers`,
-    ),
-  );
+  // Most pods have neither init nor ephemeral containers: nothing to check, no name sets to build.
+  if ((spec.initContainers?.length ?? 0) > 0) {
+    errs.push(...validateInitContainers(spec.initContainers, spec.containers, ctx, `${path}.initContainers`));
+  }
+  if ((spec.ephemeralContainers?.length ?? 0) > 0) {
+    errs.push(
+      ...validateEphemeralContainers(
+        spec.ephemeralContainers,
+        [...(spec.containers ?? []), ...(spec.initContainers ?? [])],
+        ctx,
+        `${path}.ephemeralContainers`,
+      ),
+    );
+  }
   errs.push(...validateHostNetworkPorts(spec, path, options.resourceIsPod === true));
   errs.push(...validateEnum(spec.restartPolicy, RESTART_POLICIES, `${path}.restartPolicy`));
   errs.push(...validateEnum(spec.dnsPolicy, DNS_POLICIES, `${path}.dnsPolicy`));

@@ -72,7 +72,11 @@ export function validateQuotaResourceName(name: string, path: string): FieldErro
 /** kube's `ValidateResourceQuantityValue`: not negative; a whole number for integer resources. */
 export function validateResourceQuantityValue(resource: string, value: unknown, path: string): FieldError[] {
   const q = quantityOf(value);
-  if (!q) return [];
+  return q ? quantityValueErrors(resource, q, path) : [];
+}
+
+/** {@link validateResourceQuantityValue} of a quantity already parsed. */
+function quantityValueErrors(resource: string, q: Quantity, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (q.sign() < 0) errs.push(fieldErrors.invalid(path, q.toString(), 'must be greater than or equal to 0'));
   if (isIntegerResourceName(resource) && q.milliValue() % 1000n !== 0n) {
@@ -87,8 +91,24 @@ export function validatePositiveQuantity(value: unknown, path: string): FieldErr
   return q && q.sign() <= 0 ? [fieldErrors.invalid(path, q.toString(), 'must be greater than zero')] : [];
 }
 
-function sortedEntries(list: ResourceList | undefined): [string, unknown][] {
-  return Object.entries(list ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * The names of a resource list in ascending order of UTF-16 code units, as `sort()` orders strings
+ * (kube's order is Go's random map order). A list has a handful of names: sorted by insertion,
+ * which costs less than `sort()`'s conversions for so few.
+ */
+function sortedNames(list: ResourceList | undefined): string[] {
+  if (!list) return [];
+  const names = Object.keys(list);
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i]!;
+    let j = i;
+    while (j > 0 && names[j - 1]! > name) {
+      names[j] = names[j - 1]!;
+      j--;
+    }
+    names[j] = name;
+  }
+  return names;
 }
 
 const QOS_COMPUTE = new Set(['cpu', 'memory']);
@@ -110,18 +130,22 @@ export function validateContainerResources(
   const reqPath = `${path}.requests`;
   let cpuOrMemory = false;
   let hugePages = false;
-  for (const [name, value] of sortedEntries(res.limits)) {
-    const p = keyPath(limPath, name);
-    errs.push(...validateContainerResourceName(name, p), ...validateResourceQuantityValue(name, value, p));
+  const limits = res.limits;
+  // Each limit is parsed once, here, and compared with its request below.
+  const limitQuantities = new Map<string, Quantity | undefined>();
+  for (const name of sortedNames(limits)) {
+    const limit = quantityOf(limits![name]);
+    limitQuantities.set(name, limit);
+    addResourceEntryErrors(errs, name, limit, keyPath(limPath, name));
     if (isHugePageResourceName(name)) hugePages = true;
     if (QOS_COMPUTE.has(name)) cpuOrMemory = true;
   }
-  for (const [name, value] of sortedEntries(res.requests)) {
-    const p = keyPath(reqPath, name);
-    errs.push(...validateContainerResourceName(name, p), ...validateResourceQuantityValue(name, value, p));
-    const request = quantityOf(value);
-    const limitValue = res.limits?.[name];
-    const limit = limitValue === undefined ? undefined : quantityOf(limitValue);
+  const requests = res.requests;
+  for (const name of sortedNames(requests)) {
+    const request = quantityOf(requests![name]);
+    addResourceEntryErrors(errs, name, request, keyPath(reqPath, name));
+    const limitValue = limits?.[name];
+    const limit = limitValue === undefined ? undefined : limitQuantities.get(name);
     if (request && limit) {
       const order = request.cmp(limit);
       if (order !== 0 && !isOvercommitAllowed(name)) {
@@ -144,8 +168,14 @@ export function validateContainerResources(
     if (QOS_COMPUTE.has(name)) cpuOrMemory = true;
   }
   if (hugePages && !cpuOrMemory) errs.push(fieldErrors.forbidden(path, 'HugePages require cpu or memory'));
-  errs.push(...validateClaimReferences(res.claims, `${path}.claims`, podClaimNames));
+  if (res.claims !== undefined) errs.push(...validateClaimReferences(res.claims, `${path}.claims`, podClaimNames));
   return errs;
+}
+
+/** The errors of one entry of limits or requests: its name, then its quantity (when it is one). */
+function addResourceEntryErrors(errs: FieldError[], name: string, q: Quantity | undefined, path: string): void {
+  for (const e of validateContainerResourceName(name, path)) errs.push(e);
+  if (q) for (const e of quantityValueErrors(name, q, path)) errs.push(e);
 }
 
 function validateClaimReferences(

@@ -265,12 +265,35 @@ function validateSource(key: string, src: Json, path: string, claimSpec: ClaimSp
   }
 }
 
+/** Positions in {@link SOURCES} by source key. */
+const SOURCE_POSITIONS: ReadonlyMap<string, number> = new Map(SOURCES.map(([key], i) => [key, i]));
+
+/**
+ * Positions in {@link SOURCES} of the sources `v` sets, in kube's order. A volume sets one or two
+ * of the thirty: its own keys are looked up rather than every source read from it.
+ */
+function setSources(v: Volume): number[] {
+  const positions: number[] = [];
+  for (const key in v) {
+    const at = SOURCE_POSITIONS.get(key);
+    if (at === undefined || v[key] === undefined || v[key] === null) continue;
+    let i = positions.length;
+    positions.push(at);
+    while (i > 0 && positions[i - 1]! > at) {
+      positions[i] = positions[i - 1]!;
+      i--;
+    }
+    positions[i] = at;
+  }
+  return positions;
+}
+
 function validateVolumeSource(v: Volume, path: string, claimSpec: ClaimSpecValidator): FieldError[] {
   const errs: FieldError[] = [];
   let count = 0;
-  for (const [key, reportedAs] of SOURCES) {
+  for (const at of setSources(v)) {
+    const [key, reportedAs] = SOURCES[at]!;
     const src = v[key];
-    if (src === undefined || src === null) continue;
     if (count > 0) {
       errs.push(fieldErrors.forbidden(`${path}.${reportedAs}`, 'may not specify more than 1 volume type'));
       continue;

@@ -46,6 +46,14 @@ function byteLength(value: string): number {
   return Buffer.byteLength(value, 'utf8');
 }
 
+/**
+ * Whether `value` is longer than `max` bytes in UTF-8. A UTF-16 unit takes one to three bytes, so
+ * the string's length settles most cases without encoding it.
+ */
+function exceedsBytes(value: string, max: number): boolean {
+  return value.length > max || (value.length * 3 > max && byteLength(value) > max);
+}
+
 /** `must be no more than N characters`. */
 export function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
@@ -68,23 +76,25 @@ export function emptyError(): string {
 
 /** A qualified name: `[prefix/]name`, prefix a DNS subdomain, name at most 63 characters. */
 export function isQualifiedName(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0];
-  } else if (parts.length === 2) {
-    const prefix = parts[0];
-    name = parts[1];
-    if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
-    else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
-  } else {
+  // Looked for rather than split: most names have no prefix, and a valid one costs no allocation.
+  const slash = value.indexOf('/');
+  if (slash === -1) return qualifiedNamePartErrors(value, []);
+  if (value.indexOf('/', slash + 1) !== -1) {
     return [
       `a qualified name ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
+  const prefix = value.slice(0, slash);
+  const errs: string[] = [];
+  if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
+  else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+  return qualifiedNamePartErrors(value.slice(slash + 1), errs);
+}
+
+/** The name part's problems, added to `errs`. */
+function qualifiedNamePartErrors(name: string, errs: string[]): string[] {
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (byteLength(name) > QUALIFIED_NAME_MAX) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
+  else if (exceedsBytes(name, QUALIFIED_NAME_MAX)) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
   if (!qualifiedNameRe.test(name)) {
     errs.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   }
@@ -94,7 +104,7 @@ export function isQualifiedName(value: string): string[] {
 /** A label value: empty, or at most 63 characters of the qualified-name alphabet. */
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
+  if (exceedsBytes(value, LABEL_VALUE_MAX_LENGTH)) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
   if (!labelValueRe.test(value))
     errs.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errs;
@@ -103,7 +113,7 @@ export function isValidLabelValue(value: string): string[] {
 /** A DNS-1123 label (RFC 1123): lowercase alphanumerics and '-', at most 63 characters. */
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (exceedsBytes(value, DNS1123_LABEL_MAX_LENGTH)) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!dns1123LabelRe.test(value)) {
     if (dns1123SubdomainRe.test(value)) errs.push('must not contain dots');
     else errs.push(regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
@@ -114,7 +124,7 @@ export function isDNS1123Label(value: string): string[] {
 /** A DNS-1123 subdomain: dot-separated labels, at most 253 characters. */
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (exceedsBytes(value, DNS1123_SUBDOMAIN_MAX_LENGTH)) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!dns1123SubdomainRe.test(value)) {
     errs.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   }
@@ -124,7 +134,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 /** A ConfigMap or Secret data key: `[-._a-zA-Z0-9]+`, at most 253 characters, not `.`/`..`/`..x`. */
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (exceedsBytes(value, DNS1123_SUBDOMAIN_MAX_LENGTH)) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!configMapKeyRe.test(value)) {
     errs.push(regexError(CONFIG_MAP_KEY_ERR, CONFIG_MAP_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
   }
@@ -182,7 +192,7 @@ const dns1035LabelRe = anchored(DNS1035_LABEL_FMT);
 /** A DNS-1035 label (RFC 1035): like a DNS-1123 label but starting with a letter. */
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
+  if (exceedsBytes(value, DNS1123_LABEL_MAX_LENGTH)) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!dns1035LabelRe.test(value)) errs.push(regexError(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
   return errs;
 }

@@ -53,19 +53,7 @@ function invalidDisplay(field: string, display: string, detail: string): FieldEr
  */
 export function validateObjectMeta(meta: ObjectMeta, opts: ObjectMetaValidationOptions): FieldError[] {
   const path = opts.path ?? 'metadata';
-  const errs: FieldError[] = [];
-  if (meta.generateName) {
-    for (const msg of opts.nameValidator(meta.generateName, true)) {
-      errs.push(fieldErrors.invalid(childPath(path, 'generateName'), meta.generateName, msg));
-    }
-  }
-  if (!meta.name) {
-    errs.push(fieldErrors.required(childPath(path, 'name'), 'name or generateName is required'));
-  } else {
-    for (const msg of opts.nameValidator(meta.name, false)) {
-      errs.push(fieldErrors.invalid(childPath(path, 'name'), meta.name, msg));
-    }
-  }
+  const errs = validateObjectMetaNames(meta, opts.nameValidator, path);
   const nsPath = childPath(path, 'namespace');
   if (opts.namespaced) {
     if (!meta.namespace) errs.push(fieldErrors.required(nsPath));
@@ -85,6 +73,32 @@ export function validateObjectMeta(meta: ObjectMeta, opts: ObjectMetaValidationO
   errs.push(...validateManagedFields(meta.managedFields, childPath(path, 'managedFields')));
   if (opts.standardFinalizers) {
     errs.push(...validateStandardFinalizers(meta.finalizers, childPath(path, 'finalizers'), opts.standardFinalizers));
+  }
+  return errs;
+}
+
+/**
+ * The part of {@link validateObjectMeta} that depends on the name rule: `generateName` (as a
+ * prefix) and `name`, which is required. For a second name rule on metadata that already passed
+ * `validateObjectMeta`, these are the only checks that can report anything new.
+ */
+export function validateObjectMetaNames(
+  meta: ObjectMeta,
+  nameValidator: NameValidator,
+  path = 'metadata',
+): FieldError[] {
+  const errs: FieldError[] = [];
+  if (meta.generateName) {
+    for (const msg of nameValidator(meta.generateName, true)) {
+      errs.push(fieldErrors.invalid(childPath(path, 'generateName'), meta.generateName, msg));
+    }
+  }
+  if (!meta.name) {
+    errs.push(fieldErrors.required(childPath(path, 'name'), 'name or generateName is required'));
+  } else {
+    for (const msg of nameValidator(meta.name, false)) {
+      errs.push(fieldErrors.invalid(childPath(path, 'name'), meta.name, msg));
+    }
   }
   return errs;
 }
@@ -164,7 +178,9 @@ export function validateImmutableField(newValue: unknown, oldValue: unknown, pat
 /** Label keys are qualified names; values are empty or at most 63 label characters. */
 export function validateLabels(labels: Record<string, string> | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [key, value] of Object.entries(labels ?? {})) {
+  if (!labels) return errs;
+  for (const key of Object.keys(labels)) {
+    const value = labels[key];
     for (const msg of isQualifiedName(key)) errs.push(fieldErrors.invalid(path, key, msg));
     for (const msg of isValidLabelValue(value)) errs.push(fieldErrors.invalid(path, value, msg));
   }
@@ -175,7 +191,9 @@ export function validateLabels(labels: Record<string, string> | undefined, path:
 export function validateAnnotations(annotations: Record<string, string> | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let total = 0;
-  for (const [key, value] of Object.entries(annotations ?? {})) {
+  if (!annotations) return errs;
+  for (const key of Object.keys(annotations)) {
+    const value = annotations[key];
     for (const msg of isQualifiedName(key.toLowerCase())) errs.push(fieldErrors.invalid(path, key, msg));
     total += Buffer.byteLength(key, 'utf8') + Buffer.byteLength(value ?? '', 'utf8');
   }
@@ -282,10 +300,15 @@ export function validateManagedFields(entries: Record<string, unknown>[] | undef
 }
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+/** Printable ASCII: every character from space to `~` is printable in Go's sense. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** A field manager is at most 128 bytes of printable characters (Go's `unicode.IsPrint`). */
 export function validateFieldManager(manager: string, path: string): FieldError[] {
   const errs: FieldError[] = [];
+  // The usual manager (`kubectl`, a controller's name) is short printable ASCII: one byte per
+  // character, nothing to look at one by one.
+  if (manager.length <= FIELD_MANAGER_MAX_LENGTH && PRINTABLE_ASCII.test(manager)) return errs;
   if (Buffer.byteLength(manager, 'utf8') > FIELD_MANAGER_MAX_LENGTH) {
     errs.push(fieldErrors.tooLong(path, FIELD_MANAGER_MAX_LENGTH));
   }

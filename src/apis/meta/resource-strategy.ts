@@ -5,7 +5,7 @@ import type { Schema } from '../schema/schema.js';
 import { validateAgainstSchema } from '../schema/validate.js';
 import type { FieldError } from './field-error.js';
 import { type NameValidator, nameIsPathSegment } from './name-validation.js';
-import { validateObjectMeta, validateObjectMetaUpdate } from './object-meta-validation.js';
+import { validateObjectMeta, validateObjectMetaNames, validateObjectMetaUpdate } from './object-meta-validation.js';
 
 /** A sub-resource with the strategy its writes go through (e.g. `namespaces/status`). */
 export type SubresourceWithStrategy = SubresourceDefinition;
@@ -109,6 +109,9 @@ export function schemaStrategy<T extends ApiObject>(rules: KindRules<T>): Resour
       errs.push(...schemaErrs);
       if (schemaErrs.length === 0) errs.push(...(rules.validateCreate?.(obj as T) ?? []));
       if (errs.length > 0) return dedupe(errs);
+      // Metadata that passed the kind's `validateObjectMeta` passes every check of the generic
+      // one but the name rule; only kinds without a name rule need the whole check.
+      if (rules.nameValidator) return validateObjectMetaNames(meta(obj), nameIsPathSegment);
       return validateObjectMeta(meta(obj), { namespaced: rules.namespaced, nameValidator: nameIsPathSegment });
     },
     validateUpdate(obj, old) {

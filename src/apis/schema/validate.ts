@@ -1,6 +1,6 @@
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { childPath, indexPath } from './field-path.js';
-import { canonicalJson, isPlainObject, jsonEqual, jsonTypeName } from './json-value.js';
+import { canonicalJson, isPlainObject, jsonTypeName } from './json-value.js';
 import type { Schema } from './schema.js';
 import { Expect, type ValidationNode, validationNode } from './validation-node.js';
 
@@ -112,7 +112,7 @@ function walk(node: ValidationNode, value: unknown, path: PathStack, errs: Field
   }
   if (node.composed) validateComposition(node.schema, value, path, errs);
   const allowed = node.enumValues;
-  if (allowed !== undefined && !allowed.some((a) => jsonEqual(a, value))) {
+  if (allowed !== undefined && !node.enumAllows(value)) {
     const supported = allowed.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
     errs.push(fieldErrors.notSupported(String(path), value, supported));
   }
@@ -220,19 +220,24 @@ function validateArray(node: ValidationNode, value: unknown[], stack: PathStack,
 
 /** `set` lists hold no duplicate values; `map` lists hold no two items with the same keys. */
 function validateListType(node: ValidationNode, value: unknown[], stack: PathStack, errs: FieldError[]): void {
-  const listType = node.listType;
-  const keys = node.listMapKeys;
+  const isMap = node.listType === 'map';
   const seen = new Set<string>();
-  value.forEach((item, i) => {
-    let identity: unknown = item;
-    if (listType === 'map') {
-      if (!isPlainObject(item)) return;
-      identity = Object.fromEntries(keys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
+  for (let i = 0; i < value.length; i++) {
+    if (!(i in value)) continue; // a hole, as `forEach` skips it
+    const item = value[i];
+    if (isMap && !isPlainObject(item)) continue;
+    const key = isMap ? node.listItemKey(item as Record<string, unknown>) : canonicalJson(item);
+    if (seen.has(key)) {
+      const identity = isMap ? mapItemIdentity(node, item as Record<string, unknown>) : item;
+      errs.push(fieldErrors.duplicate(indexPath(String(stack), i), identity));
     }
-    const key = canonicalJson(identity);
-    if (seen.has(key)) errs.push(fieldErrors.duplicate(indexPath(String(stack), i), identity));
     seen.add(key);
-  });
+  }
+}
+
+/** A `map` list item's keys that are set, as the duplicate error shows them. */
+function mapItemIdentity(node: ValidationNode, item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(node.listMapKeys.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
 }
 
 function validateObject(
@@ -262,11 +267,10 @@ function validateObject(
     // Errors come out in the schema's property order, then map entries in the object's order.
     if (props !== undefined) {
       const present = presentProperties(node, value);
-      for (let i = 0; i < present.length; i++) {
-        const index = present[i]!;
-        const name = node.propNames[index]!;
-        stack.push(name);
-        walk(node.property(index), value[name], stack, errs);
+      for (let i = 0; i < present.length; i += 2) {
+        const index = present[i] as number;
+        stack.push(node.propNames[index]!);
+        walk(node.property(index), present[i + 1], stack, errs);
         stack.pop();
       }
     }
@@ -288,29 +292,38 @@ function validateObject(
 }
 
 /**
- * Positions (in {@link ValidationNode.propNames}) of the schema properties `value` holds, in the
- * schema's order. A value usually holds a few of its schema's many properties: the smaller side
- * is iterated.
+ * The schema properties `value` holds, in the schema's order, as pairs: position in
+ * {@link ValidationNode.propNames}, then the value. A value usually holds a few of its schema's
+ * many properties, and looking up a name the object lacks costs more than looking up one of its
+ * keys in the schema's index: the object's keys are iterated (`for…in`, which also reads each
+ * key's value without a generic lookup).
  */
-function presentProperties(node: ValidationNode, value: Record<string, unknown>): number[] {
-  const names = node.propNames;
-  const out: number[] = [];
-  const keys = Object.keys(value);
-  if (keys.length * 4 < names.length) {
-    const index = node.propIndex;
-    for (const key of keys) {
-      if (value[key] === undefined) continue;
-      const at = index.get(key);
-      if (at !== undefined) out.push(at);
-    }
-    if (out.length > 1) out.sort((a, b) => a - b);
-    return out;
-  }
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    if (value[name] !== undefined && Object.hasOwn(value, name)) out.push(i);
+function presentProperties(node: ValidationNode, value: Record<string, unknown>): unknown[] {
+  const index = node.propIndex;
+  const out: unknown[] = [];
+  for (const key in value) {
+    const v = value[key];
+    if (v === undefined) continue;
+    const at = index.get(key);
+    if (at !== undefined) insertPairInOrder(out, at, v);
   }
   return out;
+}
+
+/**
+ * Inserts the pair `at`, `v` into `pairs`, ordered by position. Objects mostly list their keys
+ * in the schema's order (or close to it), so this is usually an append.
+ */
+function insertPairInOrder(pairs: unknown[], at: number, v: unknown): void {
+  let i = pairs.length;
+  pairs.push(at, v);
+  while (i > 0 && (pairs[i - 2] as number) > at) {
+    pairs[i] = pairs[i - 2];
+    pairs[i + 1] = pairs[i - 1];
+    i -= 2;
+  }
+  pairs[i] = at;
+  pairs[i + 1] = v;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { INTEGER_FORMAT_BOUNDS, isBase64 } from './formats.js';
+import { canonicalJson, jsonEqual } from './json-value.js';
 import type { Schema } from './schema.js';
 import { customResourceFormatCheck } from './string-formats.js';
 import { isTimestamp } from './time-format.js';
@@ -35,6 +36,8 @@ export class ValidationNode {
   readonly nullable: boolean;
   readonly composed: boolean;
   readonly enumValues: readonly unknown[] | undefined;
+  /** The enum as a set when it lists only strings (most do), where a lookup decides membership. */
+  private readonly enumStrings: ReadonlySet<string> | undefined;
   /** A string constraint is set (format, lengths, pattern). */
   readonly checksString: boolean;
   readonly format: string | undefined;
@@ -57,6 +60,8 @@ export class ValidationNode {
   /** `set`/`map` lists whose duplicates are errors (`undefined`: no check). */
   readonly listType: 'set' | 'map' | undefined;
   readonly listMapKeys: readonly string[];
+  /** The distinct map keys in ascending order, each with its JSON form (see {@link listItemKey}). */
+  private readonly listMapKeysSorted: readonly (readonly [key: string, json: string])[];
   readonly maxProperties: number | undefined;
   readonly minProperties: number | undefined;
   /** `properties` (absent: `undefined`), their names in the schema's order and positions. */
@@ -76,6 +81,9 @@ export class ValidationNode {
     this.nullable = !!schema.nullable;
     this.composed = !!(schema.allOf || schema.anyOf || schema.oneOf || schema.not);
     this.enumValues = schema.enum ? schema.enum : undefined;
+    this.enumStrings = this.enumValues?.every((v) => typeof v === 'string')
+      ? new Set(this.enumValues as readonly string[])
+      : undefined;
     this.format = schema.format ? schema.format : undefined;
     this.formatCheck = this.format === undefined ? undefined : formatCheckOf(this.format);
     this.maxLength = schema.maxLength;
@@ -104,6 +112,7 @@ export class ValidationNode {
         ? listType
         : undefined;
     this.listMapKeys = schema['x-orch-list-map-keys'] ?? [];
+    this.listMapKeysSorted = [...new Set(this.listMapKeys)].sort().map((k) => [k, JSON.stringify(k)] as const);
     this.maxProperties = schema.maxProperties;
     this.minProperties = schema.minProperties;
     this.props = schema.properties;
@@ -112,6 +121,28 @@ export class ValidationNode {
     this.propNodes = new Array(this.propNames.length).fill(undefined);
     this.hasExtra = typeof schema.additionalProperties === 'object';
     this.required = schema.required ?? [];
+  }
+
+  /** Whether `value` is one of the enum's values (only when {@link enumValues} is set). */
+  enumAllows(value: unknown): boolean {
+    // A string enum value equals (`jsonEqual`) exactly the same string.
+    const strings = this.enumStrings;
+    if (strings !== undefined) return typeof value === 'string' && strings.has(value);
+    return this.enumValues!.some((a) => jsonEqual(a, value));
+  }
+
+  /**
+   * The identity of a `map` list's item, for finding duplicates: two items have the same string
+   * exactly when `canonicalJson` of their map keys that are set is the same (the duplicate error
+   * shows that object; building and serializing it for every item costs more).
+   */
+  listItemKey(item: Record<string, unknown>): string {
+    let out = '';
+    for (const [key, json] of this.listMapKeysSorted) {
+      const v = item[key];
+      if (v !== undefined) out += `${json}:${identityPart(v)},`;
+    }
+    return out;
   }
 
   /** The node of the property at `index` of {@link propNames}. */
@@ -141,6 +172,15 @@ export class ValidationNode {
     this.patternRe ??= new RegExp(this.pattern!, 'u');
     return this.patternRe;
   }
+}
+
+/**
+ * A key value in a form that ends where it ends (so that parts can follow) and that equals another
+ * value's exactly when their `canonicalJson` does: strings, the usual keys, by length and text
+ * (no JSON escaping), anything else by `canonicalJson`, which never starts with `s`.
+ */
+function identityPart(v: unknown): string {
+  return typeof v === 'string' ? `s${v.length}:${v}` : canonicalJson(v);
 }
 
 function expectOf(type: Schema['type']): Expect {
