@@ -14,7 +14,12 @@ export function cloneValue<T>(v: T): T {
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     const x = (v as Record<string, unknown>)[k];
-    if (x !== undefined) out[k] = cloneValue(x);
+    if (x === undefined) continue;
+    // A key named `__proto__` (JSON.parse makes it an own property) would set the copy's
+    // prototype if assigned: it is defined instead, so the copy holds what the original holds.
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: cloneValue(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = cloneValue(x);
   }
   return out as T;
 }

@@ -140,7 +140,7 @@ export async function decodeObjectBody(
       kind: def.schema['x-orch-type-name'] ? 'typed' : 'unstructured',
       jsonText,
     });
-    return { obj, warnings, ownable: jsonText !== undefined && copiesExactly(jsonText) };
+    return { obj, warnings, ownable: jsonText !== undefined };
   } catch (e) {
     if (e instanceof StrictDecodingError) {
       throw new StatusError(
@@ -168,15 +168,6 @@ function rejectUndecodableIntegers(def: ResourceDefinition, obj: Record<string, 
   throw apiErrors.badRequest(
     cannotBeHandledMessage({ kind: def.kind, version: def.version, targetKind: def.kind, cause }),
   );
-}
-
-/**
- * Whether the value of a JSON text is reproduced exactly by a deep copy (`cloneValue`): every
- * JSON value is, but for an object with a `__proto__` key, whose copy by assignment makes it a
- * prototype. Such a key is written out, or with `\u` escapes (no other escape makes a letter).
- */
-function copiesExactly(jsonText: string): boolean {
-  return !jsonText.includes('__proto__') && !jsonText.includes('\\u');
 }
 
 /** Decodes an optional JSON or YAML body without a schema (DeleteOptions). */
