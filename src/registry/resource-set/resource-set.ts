@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ResourceDefinition } from '../../apis/resource-definition.js';
 import type { BuiltResource, ResourceFactory } from './resource-factory.js';
@@ -33,7 +34,10 @@ export class ResourceSet {
     private readonly factory: ResourceFactory,
     /** Stops every resource's watch cache when it aborts. */
     private readonly lifetime: AbortSignal,
-  ) {}
+  ) {
+    // One listener per served resource, by design: not a leak for Node to warn about.
+    setMaxListeners(0, lifetime);
+  }
 
   /**
    * Builds a definition's registry through the factory, starts its watch cache (resolves once
