@@ -5,21 +5,11 @@ import type { ApiObject } from '../apis/object.js';
 import { apiVersionOf } from '../apis/resource-definition.js';
 import type { Schema } from '../apis/schema/schema.js';
 import type { Clock } from '../util/clock.js';
+import { seededRandom } from '../util/testing/seeded-random.js';
 import { createFieldManager } from './field-manager.js';
 import { fieldPathsSet } from './index.js';
 
 const clock: Clock = { now: () => new Date('2026-01-02T03:04:05Z') };
-
-/** A deterministic pseudo-random sequence (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x100000000;
-  };
-}
 
 /**
  * Random values of a schema: any subset of properties, short lists whose keys sometimes repeat,
@@ -75,7 +65,7 @@ describe('field ownership of a create', () => {
     let withFields = 0;
     for (const def of builtinResources()) {
       const apiVersion = apiVersionOf(def);
-      const rnd = random(def.kind.length * 7919 + def.resource.length * 31 + def.group.length);
+      const rnd = seededRandom(def.kind.length * 7919 + def.resource.length * 31 + def.group.length);
       const value = generator(rnd);
       const resets = [undefined, fieldPathsSet(['status']), fieldPathsSet(['spec', 'metadata.labels'])];
       const fm = createFieldManager({

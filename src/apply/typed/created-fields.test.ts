@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { objectMetaField } from '../../apis/meta/object-meta-schema.js';
 import { apiVersionField, kindField } from '../../apis/meta/type-meta-fields.js';
 import type { Schema } from '../../apis/schema/schema.js';
+import { seededRandom } from '../../util/testing/seeded-random.js';
 import { FieldSet, fieldPathsSet } from '../fieldpath/field-set.js';
 import { toFieldsV1 } from '../fieldpath/fields-v1.js';
 import {
@@ -16,17 +17,6 @@ import {
 import { compareTyped } from './compare.js';
 import { createdFields } from './created-fields.js';
 import { TypeCompiler, type TypeNode } from './type-node.js';
-
-/** A deterministic pseudo-random sequence (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x100000000;
-  };
-}
 
 const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer' };
@@ -188,7 +178,7 @@ describe('createdFields', () => {
   const t = new TypeCompiler().compile(schema);
 
   it('gives what the general path gives, key for key and in the same order, for random objects', () => {
-    const value = generator(random(20240611));
+    const value = generator(seededRandom(20240611));
     let decided = 0;
     let undecided = 0;
     for (let i = 0; i < 3000; i++) {
@@ -256,7 +246,7 @@ describe('createdFields', () => {
 
 describe('orderedKeyElement', () => {
   it('is keyElement without its sort: the same id, fields and order', () => {
-    const rnd = random(7);
+    const rnd = seededRandom(7);
     const names = ['name', 'Port', 'protocol', 'a"b', '<', 'é', '😀', '\uffff', ''];
     const values = [1, -0, 1.5, 'x', 'a"<>&\u2028', true, null, { b: 1, a: [2] }, 12345678901234567890n];
     for (let i = 0; i < 500; i++) {

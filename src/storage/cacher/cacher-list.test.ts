@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom } from '../../util/testing/seeded-random.js';
 import { CorruptValueError } from '../errors.js';
 import { MemoryStore } from '../memory/memory-store.js';
 import { ResourceVersionTooOldError, TooLargeResourceVersionError } from './cacher-errors.js';
 import { decodeObject, keyOf, PREFIX, put, remove, startCacher, type TestObject } from './testing/cacher-fixtures.js';
 
 const names = (items: readonly TestObject[]) => items.map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
-
-/** A deterministic pseudo-random sequence (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x100000000;
-  };
-}
 
 describe('Cacher lists', { timeout: 120_000 }, () => {
   it('serves the initial state, namespace prefixes and gets from memory', async () => {
@@ -111,7 +101,7 @@ describe('Cacher lists', { timeout: 120_000 }, () => {
 
   it('reads Exact pages at past revisions identical to the store, under random writes', async () => {
     const store = new MemoryStore();
-    const next = random(7);
+    const next = seededRandom(7);
     const namespaces = ['a', 'b', 'c'];
     const revisions: bigint[] = [];
     for (let i = 0; i < 60; i++) await put(store, namespaces[i % 3], `o${i}`, 'v0');

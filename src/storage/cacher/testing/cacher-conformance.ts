@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { seededRandom } from '../../../util/testing/seeded-random.js';
 import type { Store, StoreEvent } from '../../store.js';
 import type { BackendHarness } from '../../testing/backend-harness.js';
 import {
@@ -12,17 +13,6 @@ import {
   remove,
   startCacher,
 } from './cacher-fixtures.js';
-
-/** A deterministic pseudo-random sequence (xorshift32). */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 0x100000000;
-  };
-}
 
 function describeStoreEvent(ev: StoreEvent): string {
   const [ns, name] = ev.key.slice(PREFIX.length).split('/');
@@ -57,7 +47,7 @@ export function runCacherConformance(harness: BackendHarness): void {
 
     it('answers lists, Exact pages and watches exactly as the store does', async () => {
       const store = await harness.open();
-      const next = random(11);
+      const next = seededRandom(11);
       try {
         for (let i = 0; i < 20; i++) await put(store, `ns${i % 3}`, `o${i}`, 'v0');
         const { cacher, stop, signal } = await startCacher(store, { retryDelayMs: { initial: 20, max: 200 } });
