@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '../../util/logger.js';
 import type { ApiClient, ApiResource } from '../api/api-client.js';
 import { sleep } from '../client-support.js';
@@ -17,7 +18,10 @@ function groupResource(r: ApiResource): string {
  */
 export class SharedInformerSet implements SharedInformers {
   private informers: ResourceInformer[] = [];
-  private readonly byGroupResource = new Map<string, { informer: ResourceInformer; stop: AbortController }>();
+  private readonly byGroupResource = new Map<
+    string,
+    { informer: ResourceInformer; stop: AbortController; onAbort: () => void }
+  >();
   private readonly added = new Set<(informer: Informer) => void>();
   private started = false;
   private readonly unsubscribe: () => void;
@@ -32,6 +36,8 @@ export class SharedInformerSet implements SharedInformers {
       readonly only?: ReadonlySet<string>;
     },
   ) {
+    // One listener per informer, by design: not a leak for Node to warn about.
+    setMaxListeners(0, opts.signal);
     for (const r of client.resources()) this.add(r);
     this.unsubscribe = client.subscribe((change) => {
       if (change.type === 'added') {
@@ -58,7 +64,7 @@ export class SharedInformerSet implements SharedInformers {
     if (this.opts.signal.aborted) stop.abort();
     const informer = new ResourceInformer({ client: rc, logger: this.opts.logger, signal: stop.signal });
     this.informers = [...this.informers, informer];
-    this.byGroupResource.set(key, { informer, stop });
+    this.byGroupResource.set(key, { informer, stop, onAbort });
     return informer;
   }
 
@@ -68,6 +74,8 @@ export class SharedInformerSet implements SharedInformers {
     if (!entry || entry.informer.resource.version !== r.version) return;
     this.byGroupResource.delete(key);
     this.informers = this.informers.filter((i) => i !== entry.informer);
+    // A resource that comes and goes (a CRD) must not leave its listener on the set's signal.
+    this.opts.signal.removeEventListener('abort', entry.onAbort);
     entry.stop.abort();
   }
 
