@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { StatusError } from '../../apis/meta/status.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
@@ -188,6 +189,8 @@ export class HealthRegistry {
     signal.throwIfAborted();
     if (subpath !== '') return this.#single(group, subpath, signal);
     const checks = this.#checksOf(group);
+    // Every check of the group listens to the request's signal at once, by design.
+    setMaxListeners(Math.max(getMaxListeners(signal), checks.length + 1), signal);
     const excluded = new Set(query.getAll('exclude'));
     const outcomes = await Promise.all(
       checks.map((check) =>

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   CompareResult,
   CompareTarget,
@@ -111,6 +112,8 @@ export class EtcdStore implements Store {
       callTimeoutMs: options.callTimeoutMs,
       writeTimeoutMs: options.writeTimeoutMs,
     });
+    // Every watch (one per watched resource) listens to the store's closing, by design.
+    setMaxListeners(0, this.closed.signal);
     this.caller = new EtcdCaller({ maxAttempts: options.maxAttempts, logger: this.logger, closed: this.closed.signal });
     this.pageSize = Math.max(1, options.rangePageSize ?? 10_000);
     this.watchRetryBudgetMs = options.watchRetryBudgetMs ?? 10_000;
