@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
-import { ORCH_DOMAIN } from '../../apis/api-domain.js';
-import { alwaysAllow } from '../../authz/index.js';
-import { controllerIdentity } from '../../controllers/controller-client.js';
-import { InProcessApiClient } from '../../controllers/in-process-api-client.js';
-import { registryFixture } from '../../registry/resource-set/testing/registry-fixture.js';
-import { silentLogger } from '../../util/logger.js';
-import { SharedInformerSet } from './shared-informer-set.js';
+import { ORCH_DOMAIN } from '../apis/api-domain.js';
+import { alwaysAllow } from '../authz/index.js';
+import { SharedInformerSet } from '../client/informer/shared-informer-set.js';
+import { registryFixture } from '../registry/resource-set/testing/registry-fixture.js';
+import { silentLogger } from '../util/logger.js';
+import { controllerIdentity } from './controller-client.js';
+import { InProcessApiClient } from './in-process-api-client.js';
 
 describe('SharedInformerSet', () => {
   it('keeps one abort listener per informer on its signal, and takes a removed resource’s away', async () => {
