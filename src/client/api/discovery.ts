@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { RestClient } from '../rest/rest-client.js';
 import type { ApiResource } from './api-client.js';
 
@@ -131,6 +132,8 @@ export async function discover(
     versions.set(name, vs);
     for (const v of vs) gvs.push({ group: name, version: v });
   }
+  // Every document is read at once, each request listening to the caller's signal.
+  setMaxListeners(Math.max(getMaxListeners(signal), gvs.length + 1), signal);
   const lists = await Promise.all(
     gvs.map(({ group, version }) =>
       rest.call<LegacyResourceList>(
