@@ -109,7 +109,12 @@ function bytesEndFromScan(value: Uint8Array, found: MetadataSpan): number {
   if (namesResourceVersion(value, open, close)) return NOT_FROM_BYTES;
   let k = open + 1;
   while (k < close && (value[k] === 0x20 || value[k] === 0x0a || value[k] === 0x0d || value[k] === 0x09)) k++;
-  return close * 2 + (k === close ? 1 : 0);
+  return packedEnd(close, k === close);
+}
+
+/** Where metadata closes, and whether it is empty, as the memo of {@link CachedObject} `end` holds them. */
+function packedEnd(close: number, empty: boolean): number {
+  return close * 2 + (empty ? 1 : 0);
 }
 
 const COMMA = 0x2c;
@@ -211,7 +216,7 @@ export class CachedObject implements EncodedObject {
       const co = new CachedObject(key, modRevision, reload ?? value, value.length, type);
       // Where a response writes the resourceVersion in: as the encoder recorded it, or learnt
       // from the check's scan.
-      if (known !== undefined) co.end = known === null ? NOT_FROM_BYTES : known.close * 2 + (known.empty ? 1 : 0);
+      if (known !== undefined) co.end = known === null ? NOT_FROM_BYTES : packedEnd(known.close, known.empty);
       else if (scanned && !type.codec.async) co.end = bytesEndFromScan(value, found);
       return co;
     };
@@ -355,7 +360,7 @@ export class CachedObject implements EncodedObject {
   private resolvedEnd(): number {
     if (this.end === UNKNOWN) {
       const end = this.bytesEnd(this.bytesNow());
-      this.end = end === undefined ? NOT_FROM_BYTES : end.close * 2 + (end.empty ? 1 : 0);
+      this.end = end === undefined ? NOT_FROM_BYTES : packedEnd(end.close, end.empty);
     }
     return this.end;
   }
