@@ -10,6 +10,7 @@ import { apiErrors } from '../meta/status.js';
 import type { ApiObject } from '../object.js';
 import { isPlainObject } from '../schema/json-value.js';
 import type { Schema } from '../schema/schema.js';
+import { schemaNodes } from '../schema/schema-nodes.js';
 import { reachTest } from '../schema/schema-reach.js';
 
 function isQuantitySchema(schema: Schema): boolean {
@@ -27,9 +28,8 @@ function canonical(value: unknown): unknown {
 }
 
 /**
- * What the walk needs of a schema node, derived once per (immutable) schema and linked to the
- * nodes below it, so that the walk reads no schema keywords per request: whether it is a
- * quantity, and only the properties, map values and items that are or may hold one.
+ * What the walk needs of a schema node (see `schemaNodes`): whether it is a quantity, and only
+ * the properties, map values and items that are or may hold one.
  */
 interface QuantityNode {
   readonly quantity: boolean;
@@ -40,29 +40,18 @@ interface QuantityNode {
   readonly items: QuantityNode | undefined;
 }
 
-const nodeMemo = new WeakMap<Schema, QuantityNode>();
-
-function nodeOf(schema: Schema): QuantityNode {
-  const known = nodeMemo.get(schema);
-  if (known !== undefined) return known;
-  const fields = new Map<string, QuantityNode>();
-  const node: { -readonly [K in keyof QuantityNode]: QuantityNode[K] } = {
+const nodeOf = schemaNodes<QuantityNode>({
+  facts: (schema, fields) => ({
     quantity: isQuantitySchema(schema),
     fields,
     declared: schema.properties,
     extra: undefined,
     items: undefined,
-  };
-  // Remembered before its children are made: a schema may reach itself.
-  nodeMemo.set(schema, node);
-  for (const [name, sub] of Object.entries(schema.properties ?? {})) {
-    if (holdsQuantities(sub)) fields.set(name, nodeOf(sub));
-  }
-  const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
-  if (extra && holdsQuantities(extra)) node.extra = nodeOf(extra);
-  if (schema.items && holdsQuantities(schema.items)) node.items = nodeOf(schema.items);
-  return node;
-}
+  }),
+  linkItems: (node, child) => (node.items = child),
+  linkValues: (node, child) => (node.extra = child),
+  follows: holdsQuantities,
+});
 
 function walk(node: QuantityNode, value: unknown): void {
   if (Array.isArray(value)) {

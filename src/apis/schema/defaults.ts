@@ -1,5 +1,6 @@
 import { cloneJson, isPlainObject } from './json-value.js';
 import type { Schema } from './schema.js';
+import { schemaNodes } from './schema-nodes.js';
 import { reachTest } from './schema-reach.js';
 import { canonicalTimestamp } from './time-format.js';
 
@@ -75,12 +76,7 @@ function isOwnRoundTrip(n: number): boolean {
   return Number.isInteger(n) ? Number.isSafeInteger(n) && !Object.is(n, -0) : Number.isFinite(n);
 }
 
-/**
- * What defaulting needs of a schema node, derived once per schema object and linked to the nodes
- * below it: defaulting runs per request, and reading the keywords of (many differently shaped)
- * schema objects for every key was most of its cost. Schemas are not changed after they are
- * built, so the facts stay true.
- */
+/** What defaulting needs of a schema node (see `schemaNodes`). */
 interface DefaultsNode {
   readonly nullable: boolean;
   readonly default: unknown;
@@ -95,34 +91,28 @@ interface DefaultsNode {
   readonly descends: boolean;
 }
 
-const defaultsMemo = new WeakMap<Schema, DefaultsNode>();
-
-function defaultsNodeOf(schema: Schema): DefaultsNode {
-  const known = defaultsMemo.get(schema);
-  if (known !== undefined) return known;
-  const additional = schema.additionalProperties;
-  const fields = schema.properties ? new Map<string, DefaultsNode>() : undefined;
-  const defaulted: { name: string; node: DefaultsNode }[] = [];
-  const node: { -readonly [K in keyof DefaultsNode]: DefaultsNode[K] } = {
-    nullable: !!schema.nullable,
-    default: schema.default,
-    defaulted,
-    fields,
-    extra: undefined,
-    items: undefined,
-    descends: fields !== undefined || schema.items !== undefined || (!!additional && typeof additional === 'object'),
-  };
-  // Remembered before its children are made: a schema may reach itself.
-  defaultsMemo.set(schema, node);
-  for (const [name, sub] of Object.entries(schema.properties ?? {})) {
-    const child = defaultsNodeOf(sub);
-    fields!.set(name, child);
-    if (sub.default !== undefined) defaulted.push({ name, node: child });
-  }
-  if (additional && typeof additional === 'object') node.extra = defaultsNodeOf(additional);
-  if (schema.items) node.items = defaultsNodeOf(schema.items);
-  return node;
-}
+const defaultsNodeOf = schemaNodes<DefaultsNode>({
+  facts: (schema, fields) => {
+    const additional = schema.additionalProperties;
+    return {
+      nullable: !!schema.nullable,
+      default: schema.default,
+      defaulted: [],
+      fields: schema.properties ? fields : undefined,
+      extra: undefined,
+      items: undefined,
+      descends:
+        schema.properties !== undefined ||
+        schema.items !== undefined ||
+        (!!additional && typeof additional === 'object'),
+    };
+  },
+  linkProperty: (node, name, child, sub) => {
+    if (sub.default !== undefined) node.defaulted = [...node.defaulted, { name, node: child }];
+  },
+  linkValues: (node, child) => (node.extra = child),
+  linkItems: (node, child) => (node.items = child),
+});
 
 /**
  * Rewrites, in place, every timestamp whose schema carries `x-orch-time-precision` into its

@@ -8,6 +8,7 @@ import {
 } from './go-integer-decode.js';
 import { isPlainObject } from './json-value.js';
 import type { Schema } from './schema.js';
+import { schemaNodes } from './schema-nodes.js';
 
 /**
  * What Go's decoder reports for a body of a compiled-in kind: the first value, in document
@@ -27,12 +28,7 @@ interface Checks {
 const KINDS_AND_INTEGERS: Checks = { integers: true };
 const KINDS_ONLY: Checks = { integers: false };
 
-/**
- * What the walk needs of a schema node, derived once per schema object and linked to the nodes
- * of its fields, items and map values: the walk runs per request, and reading the keywords of
- * (many differently shaped) schema objects for every value was most of its cost. Schemas are
- * not changed after they are built, so the facts stay true.
- */
+/** What the walk needs of a schema node (see `schemaNodes`). */
 interface GoNode {
   readonly schema: Schema;
   /** The JSON kind Go's decoder requires here; `undefined` where the kind is not checked. */
@@ -48,29 +44,20 @@ interface GoNode {
   readonly values: GoNode | undefined;
 }
 
-const nodeMemo = new WeakMap<Schema, GoNode>();
-
-function nodeOf(schema: Schema): GoNode {
-  const known = nodeMemo.get(schema);
-  if (known !== undefined) return known;
-  const fields = schema.properties ? new Map<string, GoNode>() : undefined;
-  const node: { -readonly [K in keyof GoNode]: GoNode[K] } = {
+const nodeOf = schemaNodes<GoNode>({
+  facts: (schema, fields) => ({
     schema,
     kind: isChecked(schema) ? expectedKind(schema) : undefined,
     holdsIntegers: holdsBoundedIntegers(schema),
     preservesUnknownFields: !!schema['x-orch-preserve-unknown-fields'],
     typeNamed: !!schema['x-orch-type-name'],
-    fields,
+    fields: schema.properties ? fields : undefined,
     items: undefined,
     values: undefined,
-  };
-  // Remembered before its children are made: a schema may reach itself.
-  nodeMemo.set(schema, node);
-  if (fields) for (const [name, sub] of Object.entries(schema.properties!)) fields.set(name, nodeOf(sub));
-  if (schema.items) node.items = nodeOf(schema.items);
-  if (typeof schema.additionalProperties === 'object') node.values = nodeOf(schema.additionalProperties);
-  return node;
-}
+  }),
+  linkItems: (node, child) => (node.items = child),
+  linkValues: (node, child) => (node.values = child),
+});
 
 /** The integer check of a subtree whose kinds are not checked (none in a kinds-only walk). */
 function integersWithin(checks: Checks, node: GoNode, value: unknown, struct: GoNode, fields: string[]) {

@@ -1,6 +1,7 @@
 import { childPath, indexPath } from './field-path.js';
 import { isPlainObject } from './json-value.js';
 import type { Schema } from './schema.js';
+import { schemaNodes } from './schema-nodes.js';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -46,12 +47,7 @@ class Where {
   }
 }
 
-/**
- * What pruning needs of a schema node, derived once per schema object and linked to the nodes
- * below it: pruning runs per request, and reading the keywords of (many differently shaped)
- * schema objects for every key was most of its cost. Schemas are not changed after they are
- * built, so the facts stay true.
- */
+/** What pruning needs of a schema node (see `schemaNodes`). */
 interface PruneNode {
   readonly preservesUnknownFields: boolean;
   readonly embeddedResource: boolean;
@@ -62,27 +58,17 @@ interface PruneNode {
   readonly extra: PruneNode | true | undefined;
 }
 
-const nodeMemo = new WeakMap<Schema, PruneNode>();
-
-function nodeOf(schema: Schema): PruneNode {
-  const known = nodeMemo.get(schema);
-  if (known !== undefined) return known;
-  const fields = new Map<string, PruneNode>();
-  const additional = schema.additionalProperties;
-  const node: { -readonly [K in keyof PruneNode]: PruneNode[K] } = {
+const nodeOf = schemaNodes<PruneNode>({
+  facts: (schema, fields) => ({
     preservesUnknownFields: !!schema['x-orch-preserve-unknown-fields'],
     embeddedResource: !!schema['x-orch-embedded-resource'],
     fields,
     items: undefined,
-    extra: additional === true ? true : undefined,
-  };
-  // Remembered before its children are made: a schema may reach itself.
-  nodeMemo.set(schema, node);
-  for (const [name, sub] of Object.entries(schema.properties ?? {})) fields.set(name, nodeOf(sub));
-  if (schema.items) node.items = nodeOf(schema.items);
-  if (additional && typeof additional === 'object') node.extra = nodeOf(additional);
-  return node;
-}
+    extra: schema.additionalProperties === true ? true : undefined,
+  }),
+  linkItems: (node, child) => (node.items = child),
+  linkValues: (node, child) => (node.extra = child),
+});
 
 /** The node of no schema, or of one that declares nothing: every object field below is unknown. */
 const EMPTY = nodeOf(Object.freeze({}));
