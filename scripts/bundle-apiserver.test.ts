@@ -1,12 +1,36 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from '../test/support/http-client.js';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.js';
-import { bundleApiServer } from './bundle-apiserver.js';
+import { BUNDLE, bundleApiServer } from './bundle-apiserver.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
+
+/**
+ * What dist/cli/orch-apiserver.js does with the bundle (the same V8 flags, the code-cached load),
+ * reading the loader from the sources; it prints what became of the code cache and, once ready,
+ * whether the etcd client was loaded.
+ */
+function entrySource(outDir: string): string {
+  const src = (f: string) => JSON.stringify(join(ROOT, 'src', 'cli', f));
+  return `import { createRequire } from 'node:module';
+import { register } from 'tsx/esm/api';
+register();
+const { holdYoungGeneration } = await import(${src('startup-heap.ts')});
+holdYoungGeneration();
+const { loadCodeCachedBundle } = await import(${src('code-cached-bundle.ts')});
+const bundle = ${JSON.stringify(join(outDir, BUNDLE))};
+const loaded = loadCodeCachedBundle(bundle, bundle + '.code-cache');
+process.stdout.write('code cache: ' + loaded.cache + '\\n');
+const code = await loaded.exports.runApiServer(process.argv.slice(2), () => {
+  const etcd = Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/etcd3/'));
+  process.stdout.write('etcd client loaded: ' + etcd + '\\n');
+});
+process.exit(code);
+`;
+}
 
 describe('bundled orch-apiserver', { timeout: 120_000 }, () => {
   // Inside the repository, so the bundle's external packages resolve from its node_modules.
@@ -17,11 +41,7 @@ describe('bundled orch-apiserver', { timeout: 120_000 }, () => {
 
   before(async () => {
     names = await bundleApiServer(outDir);
-    // What dist/cli/orch-apiserver.js does, without its V8 tuning.
-    writeFileSync(
-      join(outDir, 'entry.mjs'),
-      "const { runApiServer } = await import('./run-api-server.js');\nprocess.exit(await runApiServer(process.argv.slice(2)));\n",
-    );
+    writeFileSync(join(outDir, 'entry.mjs'), entrySource(outDir));
     server = await startServerProcess({ entry: join(outDir, 'entry.mjs') });
   });
   after(async () => {
@@ -29,15 +49,13 @@ describe('bundled orch-apiserver', { timeout: 120_000 }, () => {
     rmSync(outDir, { recursive: true, force: true });
   });
 
-  it('keeps the stores and the compactor in chunks loaded on demand', () => {
-    const main = readFileSync(join(outDir, 'run-api-server.js'), 'utf8');
-    for (const chunk of ['lmdb-store', 'etcd-store', 'compactor'])
-      assert.ok(
-        names.some((n) => n.startsWith(`run-api-server-${chunk}-`) && n.endsWith('.js')),
-        `${chunk} chunk in ${names}`,
-      );
-    // The etcd client (gRPC, protobuf files) is loaded only with --storage-backend=etcd3.
-    assert.doesNotMatch(main, /from ["']etcd3["']/);
+  it('writes one CommonJS bundle with its code cache, which the server start uses', () => {
+    assert.deepEqual(names, [BUNDLE, `${BUNDLE}.code-cache`, `${BUNDLE}.map`]);
+    assert.match(server!.output(), /^code cache: used$/m);
+  });
+
+  it('loads the etcd client (gRPC, protobuf files) only with --storage-backend=etcd3', () => {
+    assert.match(server!.output(), /^etcd client loaded: false$/m);
   });
 
   it('serves: readiness, YAML and metrics from the bundled libraries', async () => {
