@@ -18,12 +18,37 @@
  */
 import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Packages left to Node's loader: native code, or loaded lazily through `require`. */
 export const EXTERNAL_PACKAGES: readonly string[] = ['lmdb', 'etcd3', '@peculiar/x509', 'reflect-metadata'];
+
+/**
+ * How a program is bundled, whatever its entry and output: the server here, and the programs the
+ * tests start (test/support/program-bundle.ts), so both run the code as built for `dist/`.
+ */
+export const PROGRAM_BUNDLE_OPTIONS: Readonly<BuildOptions> = {
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: [...EXTERNAL_PACKAGES],
+  // Function and class names stay as written (error names, logs, stack traces): whitespace
+  // and syntax are minified, identifiers are not. V8 keeps a module's source in memory, so a
+  // smaller bundle is a smaller server (about 8 MB less resident than the bundle as written).
+  keepNames: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  // Bundled CommonJS libraries (yaml, prom-client) call `require` for Node's built-ins.
+  banner: {
+    js: "import { createRequire as __orchCreateRequire } from 'node:module'; const require = __orchCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+};
 
 /** Output names all start with this, so a new build can remove the previous one's files. */
 const PREFIX = 'run-api-server';
@@ -37,28 +62,11 @@ export async function bundleApiServer(outDir: string = join(ROOT, 'dist', 'cli')
   const staging = mkdtempSync(join(resolve(outDir, '..'), '.bundle-'));
   try {
     await build({
+      ...PROGRAM_BUNDLE_OPTIONS,
       absWorkingDir: ROOT,
       entryPoints: { [PREFIX]: join(ROOT, 'src/cli/run-api-server.ts') },
       outdir: staging,
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
       chunkNames: `${PREFIX}-[name]-[hash]`,
-      external: [...EXTERNAL_PACKAGES],
-      // Function and class names stay as written (error names, logs, stack traces): whitespace
-      // and syntax are minified, identifiers are not. V8 keeps a module's source in memory, so a
-      // smaller bundle is a smaller server (about 8 MB less resident than the bundle as written).
-      keepNames: true,
-      minifyWhitespace: true,
-      minifySyntax: true,
-      sourcemap: 'linked',
-      // Bundled CommonJS libraries (yaml, prom-client) call `require` for Node's built-ins.
-      banner: {
-        js: "import { createRequire as __orchCreateRequire } from 'node:module'; const require = __orchCreateRequire(import.meta.url);",
-      },
-      logLevel: 'warning',
     });
     for (const name of readdirSync(outDir)) {
       if (name.startsWith(`${PREFIX}.js`) || name.startsWith(`${PREFIX}-`)) rmSync(join(outDir, name));
