@@ -25,12 +25,61 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Packages left to Node's loader: native code, or loaded lazily through `require`. */
 export const EXTERNAL_PACKAGES: readonly string[] = ['lmdb', 'etcd3', '@peculiar/x509', 'reflect-metadata'];
+
+/**
+ * What every bundled program shares, whatever its entry, output and module format: the server
+ * here, and the programs the tests start (test/support/program-bundle.ts), so both run the code as
+ * built for `dist/`.
+ */
+const SHARED_BUNDLE_OPTIONS: Readonly<BuildOptions> = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  external: [...EXTERNAL_PACKAGES],
+  // Function and class names stay as written (error names, logs, stack traces): whitespace
+  // and syntax are minified, identifiers are not. V8 keeps a module's source in memory, so a
+  // smaller bundle is a smaller server (about 8 MB less resident than the bundle as written).
+  keepNames: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+/**
+ * A program as ES modules, in chunks for what it imports dynamically: the entry points, which
+ * await at their top level (the tests run them bundled).
+ */
+export const PROGRAM_BUNDLE_OPTIONS: Readonly<BuildOptions> = {
+  ...SHARED_BUNDLE_OPTIONS,
+  format: 'esm',
+  splitting: true,
+  // Bundled CommonJS libraries (yaml, prom-client) call `require` for Node's built-ins.
+  banner: {
+    js: "import { createRequire as __orchCreateRequire } from 'node:module'; const require = __orchCreateRequire(import.meta.url);",
+  },
+};
+
+/**
+ * The server as one CommonJS file, which `vm.Script` can compile from a code cache. The sources
+ * are ES modules: what they read of `import.meta` is the bundle's own file.
+ */
+const SERVER_BUNDLE_OPTIONS: Readonly<BuildOptions> = {
+  ...SHARED_BUNDLE_OPTIONS,
+  format: 'cjs',
+  define: {
+    'import.meta.url': '__orchBundleUrl',
+    'import.meta.dirname': '__dirname',
+    'import.meta.filename': '__filename',
+  },
+  banner: { js: "const __orchBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
 
 /** Output names all start with this, so a new build can remove the previous one's files. */
 const PREFIX = 'run-api-server';
@@ -52,29 +101,10 @@ export async function bundleApiServer(outDir: string = join(ROOT, 'dist', 'cli')
   const staging = mkdtempSync(join(resolve(outDir, '..'), '.bundle-'));
   try {
     await build({
+      ...SERVER_BUNDLE_OPTIONS,
       absWorkingDir: ROOT,
       entryPoints: [join(ROOT, 'src/cli/run-api-server.ts')],
       outfile: join(staging, BUNDLE),
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      external: [...EXTERNAL_PACKAGES],
-      // Function and class names stay as written (error names, logs, stack traces): whitespace
-      // and syntax are minified, identifiers are not. V8 keeps a module's source in memory, so a
-      // smaller bundle is a smaller server (about 8 MB less resident than the bundle as written).
-      keepNames: true,
-      minifyWhitespace: true,
-      minifySyntax: true,
-      sourcemap: 'linked',
-      // The sources are ES modules: what they read of `import.meta` is the bundle's own file.
-      define: {
-        'import.meta.url': '__orchBundleUrl',
-        'import.meta.dirname': '__dirname',
-        'import.meta.filename': '__filename',
-      },
-      banner: { js: "const __orchBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-      logLevel: 'warning',
     });
     writeCodeCache(join(staging, BUNDLE));
     for (const name of readdirSync(outDir)) if (isBundleOutput(name)) rmSync(join(outDir, name));

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeOpenApiV2, hasProtobufPrefix } from '../../src/encoding/protobuf/index.js';
 import { apiOf } from '../support/api.js';
@@ -75,11 +77,12 @@ describe('discovery and schema documents', () => {
     assert.equal(upstream.json().kind, 'APIGroupList');
   });
 
-  it('/version reports the API level', async () => {
+  it("/version reports the API level, with the package's version as build metadata", async () => {
     const v = (await api('GET', '/version')).json();
     assert.equal(v.major, '1');
     assert.equal(v.minor, '32');
-    assert.match(v.gitVersion, /^v1\.32\.\d+/);
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'));
+    assert.equal(v.gitVersion, `v1.32.0+orch.${pkg.version}`);
   });
 
   it('serves OpenAPI v2 and v3 built from the type schemas', async () => {

@@ -6,12 +6,13 @@ import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { apiOf } from '../support/api.js';
 import { h2request, request } from '../support/http-client.js';
+import { bundledProgram } from '../support/program-bundle.js';
 import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/orch-apiserver.ts'), ...args], {
+  return spawnSync(process.execPath, [...bundledProgram('src/cli/orch-apiserver.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 20000,

@@ -9,6 +9,7 @@ import { AuthorizationModeError } from '../../src/authz/index.js';
 import { startServer } from '../../src/server/start-server.js';
 import type { Logger } from '../../src/util/logger.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
+import { bundledProgram } from '../support/program-bundle.js';
 
 // The ABAC mode against a real server started with `ABAC,RBAC` and a policy file: ABAC allows what
 // a policy matches, RBAC decides the rest, and a file that does not decode refuses start-up.
@@ -226,9 +227,7 @@ describe('ABAC start-up errors', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        join(root, 'src', 'cli', 'orch-apiserver.ts'),
+        ...bundledProgram('src/cli/orch-apiserver.ts'),
         `--data-dir=${join(dir, 'cli-data')}`,
         '--secure-port=0',
         '--bind-address=127.0.0.1',

@@ -10,6 +10,7 @@ import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
 import { tempDir } from '../authn/authn-fixture.js';
 import { type InProcessServer, startInProcess } from '../pipeline/server-fixture.js';
 import { request } from '../support/http-client.js';
+import { bundledProgram } from '../support/program-bundle.js';
 import { type ReceivedReview, type SarWebhook, startSarWebhook, status, type WebhookAnswer } from './sar-webhook.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -297,9 +298,7 @@ ${webhookEntry({
         const r = spawnSync(
           process.execPath,
           [
-            '--import',
-            'tsx',
-            join(ROOT, 'src/cli/orch-apiserver.ts'),
+            ...bundledProgram('src/cli/orch-apiserver.ts'),
             `--data-dir=${join(files.dir, 'cli-data')}`,
             `--authorization-config=${configFile}`,
             extra,

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse, parseAllDocuments } from 'yaml';
 import { ORCH_DOMAIN } from '../../src/apis/api-domain.js';
+import { bundledProgram } from '../support/program-bundle.js';
 
 // The real `orchctl` process on files, directories and standard input: kubectl-convert's output
 // shapes (one object, or a List), formats, warnings and errors with their exit codes.
@@ -15,7 +16,7 @@ const NET = ORCH_DOMAIN.group('networking');
 const SCHEME = 'pkg/api/legacyscheme/scheme.go:30';
 
 function orchctl(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/orchctl.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...bundledProgram('src/cli/orchctl.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60000,

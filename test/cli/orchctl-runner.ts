@@ -1,9 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { bundledProgram } from '../support/program-bundle.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const ENTRY = ['--import', 'tsx', resolve(ROOT, 'src', 'cli', 'orchctl.ts')];
+const orchctlProgram = () => bundledProgram('src/cli/orchctl.ts');
 
 /** The real kubectl is installed (parity checks are skipped without it). */
 export const HAVE_KUBECTL = existsSync('/usr/bin/kubectl');
@@ -34,12 +35,12 @@ function run(file: string, args: readonly string[], extra: Readonly<Record<strin
   });
 }
 
-/** Runs the real `orchctl` command (`node --import tsx src/cli/orchctl.ts`); never throws for a non-zero exit. */
+/** Runs the real `orchctl` command (bundled from src/cli/orchctl.ts); never throws for a non-zero exit. */
 export function orchctl(
   args: readonly string[],
   extraEnv: Readonly<Record<string, string>> = {},
 ): Promise<CommandResult> {
-  return run(process.execPath, [...ENTRY, ...args], extraEnv);
+  return run(process.execPath, [...orchctlProgram(), ...args], extraEnv);
 }
 
 /**
@@ -73,7 +74,7 @@ export function startCommand(
   const options = { cwd: ROOT, env: env(o.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[] };
   const child: ChildProcess = o.kubectl
     ? spawn('/usr/bin/kubectl', [...args], options)
-    : spawn(process.execPath, [...ENTRY, ...args], options);
+    : spawn(process.execPath, [...orchctlProgram(), ...args], options);
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d) => {
     out.stdout += d;

@@ -6,11 +6,12 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { apiDomain } from '../../src/apis/api-domain.js';
 import { decodeControllerManagerConfiguration } from '../../src/controllermanager/config/decode.js';
+import { bundledProgram } from '../support/program-bundle.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
 function runCli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/orch-controller-manager.ts'), ...args], {
+  return spawnSync(process.execPath, [...bundledProgram('src/cli/orch-controller-manager.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 30000,

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { bundledProgram } from './program-bundle.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -30,7 +31,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts `orch-controller-manager` (or `orch-cloud-controller-manager`) from source on 127.0.0.1
+ * Starts `orch-controller-manager` (or `orch-cloud-controller-manager`), bundled from source, on 127.0.0.1
  * and waits for its start line; killed when the test process exits, whatever happens.
  */
 export async function startControllerManagerProcess(o: {
@@ -39,8 +40,8 @@ export async function startControllerManagerProcess(o: {
   readonly port: number;
   readonly timeoutMs?: number;
 }): Promise<ControllerManagerProcess> {
-  const cli = join(ROOT, 'src', 'cli', o.cloud ? 'orch-cloud-controller-manager.ts' : 'orch-controller-manager.ts');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', cli, ...o.args], {
+  const cli = o.cloud ? 'src/cli/orch-cloud-controller-manager.ts' : 'src/cli/orch-controller-manager.ts';
+  const child: ChildProcess = spawn(process.execPath, [...bundledProgram(cli), ...o.args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

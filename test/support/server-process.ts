@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { bundledProgram } from './program-bundle.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'src', 'cli', 'orch-apiserver.ts');
 
 export interface Credentials {
   readonly ca: string;
@@ -37,7 +37,7 @@ export async function startServerProcess(
     args?: string[];
     dataDir?: string;
     timeoutMs?: number;
-    /** A built JavaScript entry point run with plain `node` instead of the TypeScript CLI through tsx. */
+    /** A built JavaScript entry point run with plain `node` instead of the bundle of the TypeScript CLI. */
     entry?: string;
   } = {},
 ): Promise<ServerProcess> {
@@ -46,7 +46,7 @@ export async function startServerProcess(
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      ...(opts.entry ? [opts.entry] : ['--import', 'tsx', CLI]),
+      ...(opts.entry ? [opts.entry] : bundledProgram('src/cli/orch-apiserver.ts')),
       `--data-dir=${dataDir}`,
       '--secure-port=0',
       '--bind-address=127.0.0.1',
