@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from '../test/support/http-client.js';
@@ -52,6 +52,11 @@ describe('bundled orch-apiserver', { timeout: 120_000 }, () => {
   it('writes one CommonJS bundle with its code cache, which the server start uses', () => {
     assert.deepEqual(names, [BUNDLE, `${BUNDLE}.code-cache`, `${BUNDLE}.map`]);
     assert.match(server!.output(), /^code cache: used$/m);
+  });
+
+  it('runs in strict mode, as the ES modules it is made from do', () => {
+    // A directive counts only before any other statement of the module's function.
+    assert.match(readFileSync(join(outDir, BUNDLE), 'utf8'), /^'use strict';\n/);
   });
 
   it('loads the etcd client (gRPC, protobuf files) only with --storage-backend=etcd3', () => {

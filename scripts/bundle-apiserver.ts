@@ -78,7 +78,9 @@ const SERVER_BUNDLE_OPTIONS: Readonly<BuildOptions> = {
     'import.meta.dirname': '__dirname',
     'import.meta.filename': '__filename',
   },
-  banner: { js: "const __orchBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The directive first: esbuild writes its own "use strict" after the banner, where it is no
+  // longer a directive, and the bundle would run in sloppy mode.
+  banner: { js: "'use strict';\nconst __orchBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
 /** Output names all start with this, so a new build can remove the previous one's files. */
