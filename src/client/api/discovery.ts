@@ -1,4 +1,4 @@
-import { getMaxListeners, setMaxListeners } from 'node:events';
+import { expectListeners } from '../../util/listener-limit.js';
 import type { RestClient } from '../rest/rest-client.js';
 import type { ApiResource } from './api-client.js';
 
@@ -133,7 +133,7 @@ export async function discover(
     for (const v of vs) gvs.push({ group: name, version: v });
   }
   // Every document is read at once, each request listening to the caller's signal.
-  setMaxListeners(Math.max(getMaxListeners(signal), gvs.length + 1), signal);
+  expectListeners(signal, gvs.length + 1);
   const lists = await Promise.all(
     gvs.map(({ group, version }) =>
       rest.call<LegacyResourceList>(

@@ -1,6 +1,6 @@
-import { getMaxListeners, setMaxListeners } from 'node:events';
 import { StatusError } from '../../apis/meta/status.js';
 import { type Clock, systemClock } from '../../util/clock.js';
+import { expectListeners } from '../../util/listener-limit.js';
 import { type Logger, silentLogger } from '../../util/logger.js';
 
 /** The three health endpoints: `/healthz` (deprecated), `/livez`, `/readyz`. */
@@ -190,7 +190,7 @@ export class HealthRegistry {
     if (subpath !== '') return this.#single(group, subpath, signal);
     const checks = this.#checksOf(group);
     // Every check of the group listens to the request's signal at once, by design.
-    setMaxListeners(Math.max(getMaxListeners(signal), checks.length + 1), signal);
+    expectListeners(signal, checks.length + 1);
     const excluded = new Set(query.getAll('exclude'));
     const outcomes = await Promise.all(
       checks.map((check) =>
