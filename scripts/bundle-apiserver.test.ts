@@ -22,7 +22,7 @@ const { holdYoungGeneration } = await import(${src('startup-heap.ts')});
 holdYoungGeneration();
 const { loadCodeCachedBundle } = await import(${src('code-cached-bundle.ts')});
 const bundle = ${JSON.stringify(join(outDir, BUNDLE))};
-const loaded = loadCodeCachedBundle(bundle, bundle + '.code-cache');
+const loaded = loadCodeCachedBundle(bundle);
 process.stdout.write('code cache: ' + loaded.cache + '\\n');
 const code = await loaded.exports.runApiServer(process.argv.slice(2), () => {
   const etcd = Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/etcd3/'));

@@ -125,7 +125,7 @@ export async function bundleApiServer(outDir: string = join(ROOT, 'dist', 'cli')
  */
 function writeCodeCache(bundle: string): void {
   const writer = join(ROOT, 'scripts', 'write-code-cache.ts');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', writer, bundle, `${bundle}.code-cache`], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', writer, bundle], {
     cwd: ROOT,
     encoding: 'utf8',
   });

@@ -18,6 +18,11 @@ import { Script } from 'node:vm';
  */
 
 const MAGIC = Buffer.from('orch-code-cache\n');
+
+/** Where a bundle's code cache is kept: beside it, its name with `.code-cache` added. */
+export function codeCacheOf(bundle: string): string {
+  return `${bundle}.code-cache`;
+}
 const DIGEST_BYTES = 32;
 
 /** What became of the cache when a bundle was loaded. */
@@ -50,10 +55,11 @@ function readCache(cacheFile: string, digest: Buffer): Buffer | 'stale' | 'absen
 
 /**
  * Runs the CommonJS bundle `file` as Node's loader would (its own `require`, `module`,
- * `__filename`, `__dirname`), compiled from `cacheFile` when that holds V8's code for exactly
- * this source.
+ * `__filename`, `__dirname`), compiled from its code cache ({@link codeCacheOf}) when that holds
+ * V8's code for exactly this source.
  */
-export function loadCodeCachedBundle(file: string, cacheFile: string): LoadedBundle {
+export function loadCodeCachedBundle(file: string): LoadedBundle {
+  const cacheFile = codeCacheOf(file);
   const bytes = readFileSync(file);
   const digest = digestOf(bytes);
   const cached = readCache(cacheFile, digest);

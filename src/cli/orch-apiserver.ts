@@ -21,7 +21,7 @@ async function loadServerProgram(): Promise<ServerProgram> {
   const bundle = join(import.meta.dirname, 'run-api-server.cjs');
   if (!existsSync(bundle)) return import('./run-api-server.js');
   const { loadCodeCachedBundle } = await import('./code-cached-bundle.js');
-  return loadCodeCachedBundle(bundle, `${bundle}.code-cache`).exports as unknown as ServerProgram;
+  return loadCodeCachedBundle(bundle).exports as unknown as ServerProgram;
 }
 
 const { runApiServer } = await loadServerProgram();
