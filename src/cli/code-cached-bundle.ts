@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
@@ -34,7 +34,8 @@ export interface LoadedBundle {
   readonly cache: CodeCacheUse;
   /**
    * Writes the code V8 holds for the bundle now (its loading, and whatever it has run since) to
-   * the cache file, replacing it whole.
+   * the cache file. The build writes it in its staging folder, beside the new bundle, and moves
+   * both into place together.
    */
   writeCache(): void;
 }
@@ -79,9 +80,7 @@ export function loadCodeCachedBundle(file: string): LoadedBundle {
     exports: module.exports,
     cache,
     writeCache() {
-      const partial = `${cacheFile}.${process.pid}.partial`;
-      writeFileSync(partial, Buffer.concat([MAGIC, digest, script.createCachedData()]));
-      renameSync(partial, cacheFile);
+      writeFileSync(cacheFile, Buffer.concat([MAGIC, digest, script.createCachedData()]));
     },
   };
 }
