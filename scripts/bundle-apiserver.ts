@@ -91,7 +91,7 @@ export const BUNDLE = `${PREFIX}.cjs`;
 /** Whether `name` is an output of this script (of this build or of an earlier one). */
 function isBundleOutput(name: string): boolean {
   // Earlier builds wrote an ES module bundle in chunks: `run-api-server-<chunk>-<hash>.js`.
-  return name.startsWith(`${BUNDLE}`) || (name.startsWith(`${PREFIX}-`) && /\.js(\.map)?$/.test(name));
+  return name.startsWith(BUNDLE) || (name.startsWith(`${PREFIX}-`) && /\.js(\.map)?$/.test(name));
 }
 
 /**
