@@ -20,6 +20,7 @@ import { clusterUp } from '../../src/cli/cluster/cluster-up.js';
 import { probeEtcd, probeReadyz } from '../../src/cli/cluster/member-probes.js';
 import { ownHostnameLauncher } from '../../src/cli/cluster/replica-hostname.js';
 import { identityLeaseSelector } from '../../src/controllers/apiserver-identity/apiserver-id.js';
+import { bundledProgram } from '../support/program-bundle.js';
 import { type ClusterClient, clusterClient, rvOf } from './cluster-client.js';
 import { runLoad, storedNames } from './cluster-load.js';
 import { type EtcdPathProxy, startEtcdPathProxy } from './etcd-path-proxy.js';
@@ -97,6 +98,7 @@ function clusterSuite(): void {
       etcdBinary: ETCD,
       haproxyBinary: HAPROXY,
       apiserverArgs: ELECTION_ARGS,
+      apiserverProgram: bundledProgram('src/cli/orch-apiserver.ts'),
       apiserverEtcdServers: (name, endpoints) => {
         if (name !== ISOLATED) return endpoints;
         proxy.setTargets(endpoints);

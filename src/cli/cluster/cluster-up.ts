@@ -29,6 +29,11 @@ export interface ClusterUpOptions {
   /** Extra `orch-apiserver` flags for every replica. */
   readonly apiserverArgs?: readonly string[];
   /**
+   * The node arguments that run `orch-apiserver`, before its flags (default: the built file
+   * beside this one, else the TypeScript source through tsx).
+   */
+  readonly apiserverProgram?: readonly string[];
+  /**
    * The `--etcd-servers` of one replica (default: every etcd member's client URL). Lets a replica
    * reach etcd through its own path, e.g. a proxy that can be cut to isolate that replica alone.
    */
@@ -85,7 +90,7 @@ export async function clusterUp(options: ClusterUpOptions): Promise<ClusterState
 
   const etcd = etcdMembers({ dir, count: etcdCount, ports, binary: etcdBinary, options });
   const etcdEndpoints = etcd.map((m) => `http://127.0.0.1:${m.port}`);
-  const entry = apiserverEntry();
+  const entry = options.apiserverProgram ?? apiserverEntry();
   const unshare = options.ownHostnames === false ? undefined : ownHostnameLauncher();
   if (options.ownHostnames === true && !unshare) {
     throw new ClusterStartError('ownHostnames: this host does not let an unprivileged user run unshare --user --uts');
