@@ -1,5 +1,5 @@
 /**
- * Child process of crash.test.ts: writes to the LMDB store in `argv[2]` with 16 concurrent
+ * Child process of the LMDB crash test (test/storage/lmdb-crash.test.ts): writes to the LMDB store in `argv[2]` with 16 concurrent
  * writers (creates, guarded updates and deletes over 120 keys, and a compaction every few
  * hundred writes) until it is killed. After each acknowledged write it prints one line:
  *

@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openLmdbStore } from './lmdb-store.js';
-import { assertLmdbInvariants } from './testing/lmdb-invariants.js';
+import { openLmdbStore } from '../../src/storage/lmdb/lmdb-store.js';
+import { assertLmdbInvariants } from '../../src/storage/lmdb/testing/lmdb-invariants.js';
+import { bundledProgram } from '../support/program-bundle.js';
 
-const WRITER = fileURLToPath(new URL('./testing/crash-writer.ts', import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const WRITER = 'src/storage/lmdb/testing/crash-writer.ts';
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ROUNDS = 22;
 /** The kill lands uniformly within this long after the writer reports it is ready. */
 const MAX_KILL_DELAY_MS = 300;
@@ -23,7 +24,7 @@ interface Ack {
 
 /** Starts the writer and resolves with its complete output lines once it is SIGKILLed. */
 async function runAndKill(dir: string, seed: number, killDelayMs: number): Promise<string[]> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WRITER, dir, String(seed)], {
+  const child: ChildProcess = spawn(process.execPath, [...bundledProgram(WRITER), dir, String(seed)], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
