@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { bundledProgram } from '../support/program-bundle.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const SCRIPT = resolve(import.meta.dirname, 'candidate-process.ts');
+const SCRIPT = 'test/leaderelection/candidate-process.ts';
 
 /** One line the candidate process printed. */
 export interface CandidateEvent {
@@ -43,9 +44,7 @@ export interface CandidateOptions {
 /** Starts `candidate-process.ts` and waits until it campaigns. Killed when the test process exits. */
 export async function startCandidate(o: CandidateOptions): Promise<CandidateProcess> {
   const args = [
-    '--import',
-    'tsx',
-    SCRIPT,
+    ...bundledProgram(SCRIPT),
     `--kubeconfig=${o.kubeconfig}`,
     `--identity=${o.identity}`,
     `--lease=${o.lease ?? 'orch-controller-manager'}`,

@@ -23,8 +23,8 @@ import { PROGRAM_BUNDLE_OPTIONS } from '../../scripts/bundle-apiserver.js';
  * (the options of scripts/bundle-apiserver.ts), so it needs no build beforehand.
  *
  * One bundle per entry and state of the sources, shared by every test process: it lives in
- * `<repository>/.test-programs/<entry name>-<key>/`, the key a hash of the files under src/, the
- * package and lock files, tsconfig.json, esbuild's version and the bundle options. A changed source
+ * `<repository>/.test-programs/<entry name>-<key>/`, the key a hash of the files under src/ (and
+ * test/, for a helper program of the tests' own under test/), the package and lock files, tsconfig.json, esbuild's version and the bundle options. A changed source
  * is a new key, so a stale bundle is never run. The folder is two levels below the root, as
  * `dist/cli/` is: code that finds files from its own module (`new URL('../../package.json',
  * import.meta.url)` in src/server/version.ts) finds the same files, and the external packages
@@ -47,11 +47,13 @@ const UNUSED_FOR_MS = 24 * 60 * 60 * 1000;
 const programs = new Map<string, string>();
 
 /**
- * The node arguments that run `entry` (a path under src/, from the repository root, e.g.
+ * The node arguments that run `entry` (a path under src/ or test/, from the repository root, e.g.
  * `src/cli/orchctl.ts`): its bundle, built first if the sources changed since the last one.
  */
 export function bundledProgram(entry: string): string[] {
-  if (!entry.startsWith('src/')) throw new Error(`${entry}: only entries under src/ are bundled`);
+  if (!entry.startsWith('src/') && !entry.startsWith('test/')) {
+    throw new Error(`${entry}: only entries under src/ and test/ are bundled`);
+  }
   if (process.env.ORCH_TEST_TSX === '1') return ['--import', 'tsx', join(ROOT, entry)];
   let program = programs.get(entry);
   if (program === undefined) {
@@ -96,7 +98,9 @@ function cachedBundle(entry: string): string {
 function bundleKey(entry: string): string {
   const hash = createHash('sha256');
   hash.update(`${entry}\0esbuild ${esbuildVersion}\0${JSON.stringify(PROGRAM_BUNDLE_OPTIONS)}\0`);
-  for (const path of [...INPUT_FILES, ...filesUnder('src')]) {
+  // A program of the tests' own (a helper process) may import other test files too.
+  const sources = entry.startsWith('test/') ? [...filesUnder('src'), ...filesUnder('test')] : filesUnder('src');
+  for (const path of [...INPUT_FILES, ...sources]) {
     hash.update(`${path}\0`);
     hash.update(readFileSync(join(ROOT, path)));
     hash.update('\0');
