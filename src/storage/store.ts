@@ -154,6 +154,14 @@ export interface Store {
    * Ends when the signal aborts.
    */
   watch(prefix: string, opts: WatchOptions): AsyncIterable<StoreEvent | StoreProgress>;
+  /**
+   * Asks the watches of exactly `prefix` that were opened with `progressIntervalMs` for a
+   * progress notification as soon as they have delivered every change before it, rather than at
+   * their next interval (kube's RequestWatchProgress): a reader waiting for a watch cache to reach
+   * the store's revision after writes elsewhere need not wait an interval. Absent where the
+   * backend cannot answer truthfully at once (etcd: see etcd-watch.ts).
+   */
+  requestWatchProgress?(prefix: string): void;
   /** Drop history at and below `revision`; later reads below it fail with CompactedError. */
   compact(revision: bigint, signal?: AbortSignal): Promise<void>;
   /** Release resources; pending watches end. */

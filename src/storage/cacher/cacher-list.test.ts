@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { seededRandom } from '../../util/testing/seeded-random.js';
 import { CorruptValueError } from '../errors.js';
+import { createLmdbHarness } from '../lmdb/testing/lmdb-harness.js';
 import { MemoryStore } from '../memory/memory-store.js';
 import { ResourceVersionTooOldError, TooLargeResourceVersionError } from './cacher-errors.js';
 import { decodeObject, keyOf, PREFIX, put, remove, startCacher, type TestObject } from './testing/cacher-fixtures.js';
@@ -56,6 +57,32 @@ describe('Cacher lists', { timeout: 120_000 }, () => {
       stop();
     }
   });
+
+  for (const backend of ['memory', 'lmdb'] as const) {
+    it(`asks the store (${backend}) for progress when a consistent read finds the revision moved elsewhere`, async () => {
+      const lmdb = createLmdbHarness();
+      const store = backend === 'memory' ? new MemoryStore() : await lmdb.open();
+      await put(store, 'a', 'x', '1');
+      // No progress interval elapses in this test: only a progress asked for can move the cache.
+      const { cacher, stop } = await startCacher(store, { progressIntervalMs: 600_000, waitTimeoutMs: 20_000 });
+      try {
+        for (let i = 0; i < 3; i++) {
+          const other = (await store.create(`/registry/core/secrets/a/s${i}`, new Uint8Array([123, 125]))).revision;
+          const started = performance.now();
+          const list = await cacher.list({ prefix: PREFIX, consistent: true });
+          assert.equal(list.revision, other);
+          assert.equal(list.servedFrom, 'cache');
+          assert.deepEqual(names(list.items), ['a/x']);
+          // Far below the wait timeout, which a read left to the progress interval would reach.
+          assert.ok(performance.now() - started < 10_000);
+        }
+      } finally {
+        stop();
+        await store.close();
+        await lmdb.dispose();
+      }
+    });
+  }
 
   it('moves its state version with each change of its objects, not with progress elsewhere', async () => {
     const store = new MemoryStore();

@@ -222,7 +222,7 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
       await this.whenReady(this.o.readyTimeoutMs, signal);
       if (withState) {
         const min = afterRevision ?? (options.consistent ? await this.o.store.currentRevision(signal) : undefined);
-        if (min !== undefined && !(await this.waiter.wait(min, this.o.waitTimeoutMs, signal))) {
+        if (min !== undefined && !(await this.reach(min, signal))) {
           throw new TooLargeResourceVersionError(min, this.revision);
         }
       }
@@ -357,12 +357,23 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
     }
     const target =
       exact ?? options.minRevision ?? (options.consistent ? await this.o.store.currentRevision(signal) : undefined);
-    if (target !== undefined && !(await this.waiter.wait(target, this.o.waitTimeoutMs, signal))) {
+    if (target !== undefined && !(await this.reach(target, signal))) {
       return { status: 'timeout', target };
     }
     // A re-list may have started while waiting.
     if (!this.isReady) return this.readRevision(options, exact);
     return { status: 'ok', target };
+  }
+
+  /**
+   * Waits until the cache holds `revision` (false after the wait timeout). A revision the cache
+   * has not seen may be one written under other prefixes only, which the store's watch would
+   * report at its next progress interval: the store is asked for that progress now, as kube's
+   * cacher asks etcd (RequestWatchProgress).
+   */
+  private reach(revision: bigint, signal: AbortSignal | undefined): Promise<boolean> {
+    if (revision > this.waiter.revision) this.o.store.requestWatchProgress?.(this.prefix);
+    return this.waiter.wait(revision, this.o.waitTimeoutMs, signal);
   }
 
   private snapshot(prefix: string, filter: ((obj: DeepReadonly<T>) => boolean) | undefined): DeepReadonly<T>[] {

@@ -210,6 +210,10 @@ export class LmdbStore implements Store {
     return watcher;
   }
 
+  requestWatchProgress(prefix: string): void {
+    this.hub.requestProgress(prefix);
+  }
+
   /**
    * Marks `revision` compacted (reads and watches at or below it fail from the moment this
    * resolves), then removes the unreadable history in bounded batches before resolving.

@@ -49,7 +49,9 @@ export class LmdbWatcher implements AsyncIterableIterator<Item>, SyncedWatcher {
   private queue: StoreEvent[] = [];
   private head = 0;
   private ended = false;
-  private wake: ((why: 'event' | 'end') => void) | undefined;
+  private wake: ((why: 'event' | 'end' | 'progress') => void) | undefined;
+  /** A reader asked for progress (see Store.requestWatchProgress); answered once idle. */
+  private progressWanted = false;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly onAbort = () => this.end();
 
@@ -89,6 +91,13 @@ export class LmdbWatcher implements AsyncIterableIterator<Item>, SyncedWatcher {
     this.wake?.('event');
   }
 
+  /** From the hub: a reader asked for this watch's progress; it is reported once the queue is empty. */
+  progressRequested(): void {
+    if (this.options.progressIntervalMs === undefined) return;
+    this.progressWanted = true;
+    this.wake?.('progress');
+  }
+
   /** Ends the iteration: a pending or later `next()` reports done. */
   end(): void {
     if (this.ended) return;
@@ -115,10 +124,15 @@ export class LmdbWatcher implements AsyncIterableIterator<Item>, SyncedWatcher {
         if (!this.synced && this.head === this.queue.length) await yieldToEventLoop();
         continue;
       }
-      if ((await this.idle()) === 'progress') {
+      if (this.progressWanted) {
+        // The queue is empty and holds every change up to the hub's published revision: this
+        // revision, read now, runs ahead of no undelivered change.
+        this.progressWanted = false;
         const revision = Math.max(this.options.hub.published, this.liveFrom - 1);
         return { done: false, value: { type: 'progress', revision: BigInt(revision) } };
       }
+      // Progress is reported at the top of the loop, after whatever was queued meanwhile.
+      if ((await this.idle()) === 'progress') this.progressWanted = true;
     }
   }
 

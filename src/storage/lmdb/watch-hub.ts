@@ -5,6 +5,8 @@ export interface SyncedWatcher {
   readonly prefix: string;
   /** Called for each change under `prefix`, in revision order. */
   push(event: StoreEvent): void;
+  /** Called when a reader asks the watches of `prefix` for their progress. */
+  progressRequested(): void;
 }
 
 /**
@@ -64,6 +66,12 @@ export class WatchHub {
       if (this.byPrefix.has(key.slice(0, length))) return true;
     }
     return false;
+  }
+
+  /** Asks the synced watchers of exactly `prefix` for progress (see Store.requestWatchProgress). */
+  requestProgress(prefix: string): void {
+    const set = this.byPrefix.get(prefix);
+    if (set !== undefined) for (const watcher of set) watcher.progressRequested();
   }
 
   /**

@@ -162,6 +162,10 @@ export class MemoryStore implements Store {
     return this.watchEntries(prefix, opts);
   }
 
+  requestWatchProgress(prefix: string): void {
+    this.hub.requestProgress(prefix);
+  }
+
   /**
    * Compacts history at and below `revision`. Throws RevisionTooNewError for a future revision and,
    * like etcd, CompactedError when `revision` is already compacted.

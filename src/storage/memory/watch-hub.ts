@@ -18,6 +18,8 @@ export class WatchSubscription {
   private head = 0;
   private ended = false;
   private wake: (() => void) | undefined;
+  /** A reader asked for progress (see Store.requestWatchProgress); answered once the queue is empty. */
+  private progressWanted = false;
 
   constructor(
     readonly prefix: string,
@@ -34,6 +36,13 @@ export class WatchSubscription {
     this.notify();
   }
 
+  /** A reader asked for this watch's progress: woken, it reports progress once its queue is empty. */
+  progressRequested(): void {
+    if (this.ended) return;
+    this.progressWanted = true;
+    this.notify();
+  }
+
   /** Ends the subscription: `next` resolves undefined from now on. Idempotent. */
   end(): void {
     if (this.ended) return;
@@ -46,12 +55,17 @@ export class WatchSubscription {
 
   /**
    * The next change in revision order, a progress notification after `progress.intervalMs` of
-   * idleness, or undefined once ended. One caller at a time.
+   * idleness or once asked for, or undefined once ended. One caller at a time.
    */
   async next(progress?: ProgressSource): Promise<LogEntry | StoreProgress | undefined> {
     for (;;) {
       if (this.ended) return undefined;
       if (this.head < this.queue.length) return this.shift();
+      if (this.progressWanted && progress !== undefined) {
+        this.progressWanted = false;
+        const revision = progress.revision();
+        if (revision !== undefined) return { type: 'progress', revision };
+      }
       const woken = await this.waitForWake(progress?.intervalMs);
       if (!woken && progress !== undefined && !this.ended && this.head === this.queue.length) {
         const revision = progress.revision();
@@ -114,6 +128,11 @@ export class WatchHub {
     for (const sub of this.subs) {
       if (entry.key.startsWith(sub.prefix)) sub.deliver(entry);
     }
+  }
+
+  /** Asks the subscriptions of exactly `prefix` for progress (see Store.requestWatchProgress). */
+  requestProgress(prefix: string): void {
+    for (const sub of this.subs) if (sub.prefix === prefix) sub.progressRequested();
   }
 
   /** Ends every subscription. */

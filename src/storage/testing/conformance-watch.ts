@@ -171,4 +171,33 @@ export function registerWatchTests(suite: ConformanceSuite): void {
     assert.ok(later !== 'end' && later.type === 'progress', 'progress after the event');
     assert.ok(later.revision >= outside, `progress ${later.revision} reaches ${outside}`);
   });
+
+  suite.test(
+    'a watch asked for progress reports it at once, after its undelivered changes, and only on its prefix',
+    async (t) => {
+      const request = t.store.requestWatchProgress?.bind(t.store);
+      assert.ok(request, `${t.harness.name} answers progress requests`);
+      const r0 = await t.store.currentRevision();
+      // Intervals no test waits for: every progress seen here was asked for.
+      const asked = t.watch('/ask/', r0, { progressIntervalMs: 600_000 });
+      const other = t.watch('/ask-other/', r0, { progressIntervalMs: 600_000 });
+      const elsewhere = (await t.store.create('/elsewhere/a', new Uint8Array([1]))).revision;
+      request('/ask/');
+      const first = await asked.nextItem(5_000);
+      assert.ok(first !== 'end' && first.type === 'progress', 'progress once asked');
+      assert.ok(first.revision >= elsewhere, `progress ${first.revision} reaches ${elsewhere}`);
+      // A change not yet taken comes first; the progress then covers it and what followed.
+      const put = (await t.store.create('/ask/a', new Uint8Array([1]))).revision;
+      const after = (await t.store.create('/elsewhere/b', new Uint8Array([1]))).revision;
+      request('/ask/');
+      const event = await asked.nextItem(5_000);
+      assert.ok(event !== 'end' && event.type !== 'progress' && event.revision === put, 'the change first');
+      const second = await asked.nextItem(5_000);
+      assert.ok(second !== 'end' && second.type === 'progress', 'then progress');
+      assert.ok(second.revision >= after, `progress ${second.revision} reaches ${after}`);
+      await other.expectQuiet(QUIET_MS);
+      assert.deepEqual(other.progress, [], 'a watch of another prefix was not asked');
+    },
+    { skip: suite.harness.name === 'etcd' ? 'etcd 3.4 answers progress requests ahead of pending events' : false },
+  );
 }

@@ -80,6 +80,10 @@ export class FaultStore implements Store {
     return this.watchWithFaults(prefix, opts);
   }
 
+  requestWatchProgress(prefix: string): void {
+    this.inner.requestWatchProgress?.(prefix);
+  }
+
   private async *watchWithFaults(prefix: string, opts: WatchOptions): AsyncGenerator<StoreEvent | StoreProgress> {
     while (this.held !== undefined) await this.held;
     this.watchesStarted++;
