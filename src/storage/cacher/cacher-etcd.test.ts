@@ -96,6 +96,36 @@ describe('Cacher on etcd', { skip: etcdSkipReason(), timeout: 120_000 }, () => {
     }
   });
 
+  it('serves a consistent list from etcd at once while its cache has not seen a write elsewhere', async () => {
+    const store = await open(namespace());
+    await put(store, 'a', 'x', '1');
+    // Neither the progress interval nor the wait timeout elapses in this test: a read that waited
+    // for the cache to learn of the write elsewhere would not end.
+    const c = await startCacher(store, { retryDelayMs, progressIntervalMs: 600_000, waitTimeoutMs: 600_000 });
+    try {
+      const other = (await store.create('/registry/core/secrets/a/s', new Uint8Array([123, 125]))).revision;
+      const list = await c.cacher.list({ prefix: PREFIX, consistent: true });
+      assert.equal(list.servedFrom, 'store');
+      assert.ok(list.revision >= other, `revision ${list.revision} >= ${other}`);
+      assert.deepEqual(
+        list.items.map((o) => o.metadata.name),
+        ['x'],
+      );
+      // A write under the prefix reaches the cache through its watch: consistent reads are the
+      // cache's again.
+      const own = await put(store, 'a', 'y', '2');
+      await c.cacher.list({ prefix: PREFIX, minRevision: own });
+      const cached = await c.cacher.list({ prefix: PREFIX, consistent: true });
+      assert.equal(cached.servedFrom, 'cache');
+      assert.deepEqual(
+        cached.items.map((o) => o.metadata.name),
+        ['x', 'y'],
+      );
+    } finally {
+      c.stop();
+    }
+  });
+
   it('rides out an etcd restart: the watch resumes and watchers see every change once', async () => {
     const store = await open(namespace());
     const warnings: string[] = [];

@@ -339,7 +339,8 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
 
   /**
    * Resolves the revision a read needs (`target`) and waits for it: 'ok' when the cache can serve
-   * it now, 'timeout' when the cache did not get there in time, 'unavailable' when the cache is not
+   * it now, 'timeout' when the cache did not get there in time (for a consistent read with store
+   * fallback, at once when the store cannot be asked for progress), 'unavailable' when the cache is not
    * ready and fallback is on (without fallback, waits for readiness or throws CacherNotReadyError).
    */
   private async readRevision(
@@ -357,6 +358,19 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
     }
     const target =
       exact ?? options.minRevision ?? (options.consistent ? await this.o.store.currentRevision(signal) : undefined);
+    if (
+      options.consistent &&
+      this.o.fallbackToStore &&
+      target !== undefined &&
+      target > this.waiter.revision &&
+      this.o.store.requestWatchProgress === undefined
+    ) {
+      // A store that cannot be asked for its watch's progress (etcd) would tell the cache its
+      // revision only at its next progress interval (seconds, or minutes by etcd's default) when
+      // the writes were elsewhere: the store serves the read now, as kube-apiserver does when
+      // etcd cannot answer RequestWatchProgress.
+      return { status: 'timeout', target };
+    }
     if (target !== undefined && !(await this.reach(target, signal))) {
       return { status: 'timeout', target };
     }
