@@ -367,8 +367,8 @@ export class Cacher<T extends object> implements ReflectorSink<DeepReadonly<T>> 
     ) {
       // A store that cannot be asked for its watch's progress (etcd) would tell the cache its
       // revision only at its next progress interval (seconds, or minutes by etcd's default) when
-      // the writes were elsewhere: the store serves the read now, as kube-apiserver does when
-      // etcd cannot answer RequestWatchProgress.
+      // the writes were elsewhere: the store serves the read now, as kube-apiserver does with an
+      // etcd that cannot answer RequestWatchProgress (before 3.4.31 and 3.5.13).
       return { status: 'timeout', target };
     }
     if (target !== undefined && !(await this.reach(target, signal))) {
