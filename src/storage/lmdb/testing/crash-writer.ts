@@ -1,12 +1,14 @@
 /**
- * Child process of the LMDB crash test (test/storage/lmdb-crash.test.ts): writes to the LMDB store in `argv[2]` with 16 concurrent
- * writers (creates, guarded updates and deletes over 120 keys, and a compaction every few
- * hundred writes) until it is killed. After each acknowledged write it prints one line:
+ * Child process of the LMDB crash test (test/storage/lmdb-crash.test.ts): writes to the LMDB
+ * store in `argv[2]` with 16 concurrent writers (creates, guarded updates and deletes over 120
+ * keys, and a compaction every few hundred writes) until it is killed. After each acknowledged
+ * write it prints one line:
  *
  *   put <revision> <key> <value>
  *   del <revision> <key>
  *
- * and `ready <revision>` once the store is open. Run with `node --import tsx`.
+ * and `ready <revision>` once the store is open. The test runs it from its test bundle (or with
+ * `node --import tsx`).
  */
 import { ConflictError, KeyExistsError, NotFoundError } from '../../errors.js';
 import { openLmdbStore } from '../lmdb-store.js';
