@@ -24,7 +24,13 @@ export class FaultStore implements Store {
   /** Number of `watch` iterations started (each reconnect of a consumer adds one). */
   watchesStarted = 0;
 
-  constructor(readonly inner: Store) {}
+  /** The inner store's, when it has one: a cacher reads consistently from a store without it. */
+  readonly requestWatchProgress?: (prefix: string) => void;
+
+  constructor(readonly inner: Store) {
+    const request = inner.requestWatchProgress?.bind(inner);
+    if (request) this.requestWatchProgress = request;
+  }
 
   /** Makes every open watch throw `error` at its next read. */
   failWatches(error: unknown): void {
@@ -78,10 +84,6 @@ export class FaultStore implements Store {
 
   watch(prefix: string, opts: WatchOptions): AsyncIterable<StoreEvent | StoreProgress> {
     return this.watchWithFaults(prefix, opts);
-  }
-
-  requestWatchProgress(prefix: string): void {
-    this.inner.requestWatchProgress?.(prefix);
   }
 
   private async *watchWithFaults(prefix: string, opts: WatchOptions): AsyncGenerator<StoreEvent | StoreProgress> {
