@@ -110,7 +110,7 @@ function defaultItemFieldRef(item: Json): void {
 
 /** Whether a volume names a source: any field but `name` that is set. */
 function hasSource(v: Volume): boolean {
-  for (const key of Object.keys(v)) {
+  for (const key in v) {
     if (key !== 'name' && v[key] !== undefined && v[key] !== null) return true;
   }
   return false;

@@ -66,7 +66,7 @@ function walk(node: QuantityNode, value: unknown): void {
   if (!isPlainObject(value)) return;
   // In the object's order (the first malformed quantity met is the one reported); a key the
   // schema declares, or an entry of a map, that can hold no quantity is passed over.
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     let sub = node.fields.get(key);
     if (sub === undefined) {
       if (node.extra === undefined || node.declared?.[key] !== undefined) continue;

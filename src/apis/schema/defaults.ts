@@ -41,7 +41,7 @@ function defaultValue(node: DefaultsNode, value: unknown): void {
   const fields = node.fields;
   const extra = node.extra;
   if (fields === undefined && extra === undefined) return;
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     const sub = fields?.get(key) ?? extra;
     if (sub !== undefined) defaultEntry(value, key, sub);
   }

@@ -58,7 +58,7 @@ function visit(schema: Schema, value: unknown, where: Where): string | undefined
   if (!properties && !values) return undefined;
   const struct = structName(schema) || where.structs[where.structs.length - 1]!;
   const valuesChecked = values !== undefined && holdsBoundedIntegers(values);
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     const field = properties && Object.hasOwn(properties, key) ? properties[key] : undefined;
     // Go names struct fields in the path, never map keys.
     let err: string | undefined;

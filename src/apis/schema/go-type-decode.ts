@@ -74,7 +74,7 @@ function decodeStruct(
 ): string | undefined {
   const declared = struct.fields;
   if (!declared || struct.preservesUnknownFields) return integersWithin(checks, struct, value, struct, fields);
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     const field = declared.get(key);
     if (field === undefined) continue;
     fields.push(key);
@@ -131,7 +131,7 @@ function decodeValue(
       }
       const values = node.values;
       if (values === undefined) return undefined;
-      for (const key of Object.keys(obj)) {
+      for (const key in obj) {
         const err = decodeValue(values, obj[key], struct, fields, checks);
         if (err) return err;
       }

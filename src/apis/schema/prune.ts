@@ -96,7 +96,7 @@ function prune(node: PruneNode, value: unknown, where: Where, removed: string[])
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     if (node.embeddedResource && META_FIELDS.has(key)) continue;
     const field = declaredField(node, key);
     const extra = node.extra;
@@ -131,7 +131,7 @@ function pruneDeclaredOnly(node: PruneNode, value: unknown, where: Where, remove
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
     if (node.embeddedResource && META_FIELDS.has(key)) continue;
     const field = declaredField(node, key);
     const extra = node.extra;

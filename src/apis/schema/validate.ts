@@ -46,6 +46,8 @@ export function validateValueAgainstSchema(schema: Schema, value: unknown, path:
  */
 class PathStack {
   private readonly segments: (string | number)[] = [];
+  /** One array per depth for {@link presentProperties}: an object's pairs are read before anything deeper is. */
+  private readonly pairs: unknown[][] = [];
   constructor(
     readonly base: string,
     /** Messages name the path below `base` only (a value validated on its own). */
@@ -59,6 +61,15 @@ class PathStack {
   }
   toString(): string {
     return this.render(this.base);
+  }
+  /**
+   * An array that is this depth's own until the walk leaves it (no array per object); it may
+   * hold another object's pairs past the count its user keeps.
+   */
+  pairsHere(): unknown[] {
+    const depth = this.segments.length;
+    this.pairs[depth] ??= [];
+    return this.pairs[depth];
   }
   /** The path as messages name it. */
   message(): string {
@@ -266,8 +277,9 @@ function validateObject(
   if (props !== undefined || node.hasExtra) {
     // Errors come out in the schema's property order, then map entries in the object's order.
     if (props !== undefined) {
-      const present = presentProperties(node, value);
-      for (let i = 0; i < present.length; i += 2) {
+      const present = stack.pairsHere();
+      const count = presentProperties(node, value, present);
+      for (let i = 0; i < count; i += 2) {
         const index = present[i] as number;
         stack.push(node.propNames[index]!);
         walk(node.property(index), present[i + 1], stack, errs);
@@ -292,31 +304,31 @@ function validateObject(
 }
 
 /**
- * The schema properties `value` holds, in the schema's order, as pairs: position in
- * {@link ValidationNode.propNames}, then the value. A value usually holds a few of its schema's
+ * The schema properties `value` holds, in the schema's order, written into `pairs` as pairs
+ * (position in {@link ValidationNode.propNames}, then the value); returns how many entries. A value usually holds a few of its schema's
  * many properties, and looking up a name the object lacks costs more than looking up one of its
  * keys in the schema's index: the object's keys are iterated (`for…in`, which also reads each
  * key's value without a generic lookup).
  */
-function presentProperties(node: ValidationNode, value: Record<string, unknown>): unknown[] {
+function presentProperties(node: ValidationNode, value: Record<string, unknown>, pairs: unknown[]): number {
   const index = node.propIndex;
-  const out: unknown[] = [];
+  let count = 0;
   for (const key in value) {
     const v = value[key];
     if (v === undefined) continue;
     const at = index.get(key);
-    if (at !== undefined) insertPairInOrder(out, at, v);
+    if (at !== undefined) count = insertPairInOrder(pairs, count, at, v);
   }
-  return out;
+  return count;
 }
 
 /**
- * Inserts the pair `at`, `v` into `pairs`, ordered by position. Objects mostly list their keys
- * in the schema's order (or close to it), so this is usually an append.
+ * Inserts the pair `at`, `v` into the first `count` entries of `pairs`, ordered by position, and
+ * returns the new count. Objects mostly list their keys in the schema's order (or close to it),
+ * so this is usually an append.
  */
-function insertPairInOrder(pairs: unknown[], at: number, v: unknown): void {
-  let i = pairs.length;
-  pairs.push(at, v);
+function insertPairInOrder(pairs: unknown[], count: number, at: number, v: unknown): number {
+  let i = count;
   while (i > 0 && (pairs[i - 2] as number) > at) {
     pairs[i] = pairs[i - 2];
     pairs[i + 1] = pairs[i - 1];
@@ -324,6 +336,7 @@ function insertPairInOrder(pairs: unknown[], at: number, v: unknown): void {
   }
   pairs[i] = at;
   pairs[i + 1] = v;
+  return count + 2;
 }
 
 /**

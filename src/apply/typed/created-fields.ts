@@ -207,7 +207,7 @@ function declaredInRankOrder(rm: Record<string, unknown>, t: MapType): DeclaredF
   const declared = t.declared;
   if (!declared) return undefined;
   const out: DeclaredField[] = [];
-  for (const key of Object.keys(rm)) {
+  for (const key in rm) {
     const f = declared.get(key);
     if (!f) {
       if (t.element) return undefined;
