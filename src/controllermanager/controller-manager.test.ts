@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Registry } from 'prom-client';
-import { ORCH_DOMAIN } from '../apis/api-domain.js';
+import { apiDomain, ORCH_DOMAIN } from '../apis/api-domain.js';
 import { alwaysAllow } from '../authz/index.js';
 import { controllerIdentity, informerIdentity } from '../controllers/controller-client.js';
 import type { ControllerDescriptor } from '../controllers/controller-descriptor.js';
@@ -113,5 +113,33 @@ describe('controller manager run loop', () => {
       await cm.stop();
     }
     assert.doesNotMatch(await metrics.metrics(), /controller_name="x-controller"/);
+  });
+
+  it("names --api-domain when the server does not serve the leases of the manager's domain", async () => {
+    const f = await registryFixture();
+    const root = new InProcessApiClient(f.resources, informerIdentity(ORCH_DOMAIN), alwaysAllow);
+    const k8s = apiDomain('k8s.io');
+    assert.throws(
+      () =>
+        startControllerManager({
+          component: 'kube-controller-manager',
+          root,
+          clientFor: async () => root,
+          controllers: [probe('x-controller', new Map(), 'kcm')],
+          configMembers: {},
+          minResyncPeriodMs: 60_000,
+          controllerStartIntervalMs: 0,
+          leaderElection: election,
+          metrics: new Registry(),
+          domain: k8s,
+          clock: systemClock,
+          logger: silentLogger,
+        }),
+      {
+        message:
+          'leader election needs coordination.k8s.io/v1 leases, which the API server does not serve: ' +
+          "is its --api-domain k8s.io, as this controller manager's is?",
+      },
+    );
   });
 });

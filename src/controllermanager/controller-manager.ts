@@ -162,7 +162,12 @@ export function startControllerManager(o: ControllerManagerOptions): RunningCont
       continue;
     }
     const leases = (o.election ?? o.root).resource(o.domain.group('coordination'), 'v1', 'leases');
-    if (!leases) throw new Error(`leader election needs ${o.domain.group('coordination')}/v1 leases`);
+    if (!leases) {
+      throw new Error(
+        `leader election needs ${o.domain.group('coordination')}/v1 leases, which the API server does not serve: ` +
+          `is its --api-domain ${o.domain.name}, as this controller manager's is?`,
+      );
+    }
     const namespace = o.leaderElection.resourceNamespace;
     const run = runLeaderElected({
       ...leaderElectionTimings(o.leaderElection),
