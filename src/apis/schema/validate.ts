@@ -46,7 +46,7 @@ export function validateValueAgainstSchema(schema: Schema, value: unknown, path:
  */
 class PathStack {
   private readonly segments: (string | number)[] = [];
-  /** One array per depth for {@link presentProperties}: an object's pairs are read before anything deeper is. */
+  /** An array per depth for {@link presentProperties}: an object's pairs are read before deeper ones. */
   private readonly pairs: unknown[][] = [];
   constructor(
     readonly base: string,
@@ -305,10 +305,10 @@ function validateObject(
 
 /**
  * The schema properties `value` holds, in the schema's order, written into `pairs` as pairs
- * (position in {@link ValidationNode.propNames}, then the value); returns how many entries. A value usually holds a few of its schema's
- * many properties, and looking up a name the object lacks costs more than looking up one of its
- * keys in the schema's index: the object's keys are iterated (`for…in`, which also reads each
- * key's value without a generic lookup).
+ * (position in {@link ValidationNode.propNames}, then the value); returns how many entries. A
+ * value usually holds a few of its schema's many properties, and looking up a name the object
+ * lacks costs more than looking up one of its keys in the schema's index: the object's keys are
+ * iterated (`for…in`, which also reads each key's value without a generic lookup).
  */
 function presentProperties(node: ValidationNode, value: Record<string, unknown>, pairs: unknown[]): number {
   const index = node.propIndex;
