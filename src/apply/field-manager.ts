@@ -23,7 +23,7 @@ import {
 } from './managed-fields.js';
 import { ConflictsError, Updater } from './merge/updater.js';
 import { cloneValue, gvkString, isResetManagedFields, objectRef, stripManagedFields } from './object-helpers.js';
-import { createdFields } from './typed/created-fields.js';
+import { CreatedLevels, createdFields } from './typed/created-fields.js';
 import { isObject } from './typed/list-items.js';
 import { TypeCompiler, type TypeNode } from './typed/type-node.js';
 import { formatValidationErrors, validateTyped } from './typed/validate.js';
@@ -126,6 +126,8 @@ class SchemaFieldManager implements FieldManager {
   private readonly clock: Clock;
   private readonly maxUpdateManagers: number;
   private readonly keys = new PathElementCache();
+  /** The `fieldsV1` levels creates were given, shared by later creates of the same shape. */
+  private readonly createdLevels = new CreatedLevels();
   /** The last time written, by its second: writes come many a second, and formatting costs. */
   private lastTime = { second: Number.NaN, text: '' };
 
@@ -274,7 +276,7 @@ class SchemaFieldManager implements FieldManager {
   private created(next: ApiObject, manager: string, opts: WriteOptions): ApiObject | undefined {
     const out = opts.owned ? next : cloneValue(next);
     const zero = this.newObject() as Record<string, unknown>;
-    const created = createdFields(out, zero, this.type, opts.resetFields, STRIPPED_METADATA_FIELDS);
+    const created = createdFields(out, zero, this.type, opts.resetFields, STRIPPED_METADATA_FIELDS, this.createdLevels);
     if (!created) return undefined;
     const metadata: ApiObject['metadata'] = { ...out.metadata };
     if (created.fieldsV1) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { objectMetaField } from '../../apis/meta/object-meta-schema.js';
 import { apiVersionField, kindField } from '../../apis/meta/type-meta-fields.js';
+import type { JsonObject } from '../../apis/object.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { seededRandom } from '../../util/testing/seeded-random.js';
 import { FieldSet, fieldPathsSet } from '../fieldpath/field-set.js';
@@ -15,7 +16,7 @@ import {
   type Path,
 } from '../fieldpath/path-element.js';
 import { compareTyped } from './compare.js';
-import { createdFields } from './created-fields.js';
+import { CreatedLevels, createdFields } from './created-fields.js';
 import { TypeCompiler, type TypeNode } from './type-node.js';
 
 const str: Schema = { type: 'string' };
@@ -179,6 +180,8 @@ describe('createdFields', () => {
 
   it('gives what the general path gives, key for key and in the same order, for random objects', () => {
     const value = generator(seededRandom(20240611));
+    // Levels shared by all the objects: one table that never fills, one that starts afresh often.
+    const levels = [new CreatedLevels(), new CreatedLevels(64)];
     let decided = 0;
     let undecided = 0;
     for (let i = 0; i < 3000; i++) {
@@ -192,7 +195,7 @@ describe('createdFields', () => {
       };
       const zero = ZEROS[i % ZEROS.length]!;
       const reset = RESETS[i % RESETS.length];
-      const fast = createdFields(obj, zero, t, reset, new Set(STRIPPED));
+      const fast = createdFields(obj, zero, t, reset, new Set(STRIPPED), levels[i % 2]);
       if (!fast) {
         undecided++;
         continue;
@@ -202,6 +205,35 @@ describe('createdFields', () => {
     }
     assert.ok(decided > 2000, `decided ${decided}`);
     assert.ok(undecided > 0, 'a zero object with a non-empty list or a schema-less part is left undecided');
+  });
+
+  it('gives objects of one shape the same frozen levels, and objects of another shape their own', () => {
+    const levels = new CreatedLevels();
+    const stripped = new Set(STRIPPED);
+    const thing = (ports: unknown[], zeta: string) => ({
+      apiVersion: 'v',
+      kind: 'Thing',
+      metadata: { labels: { app: zeta } },
+      spec: { zeta, ports },
+    });
+    const a = createdFields(thing([{ port: 80, name: 'x' }], 'one'), ZEROS[0]!, t, undefined, stripped, levels);
+    const b = createdFields(thing([{ port: 80, name: 'y' }], 'two'), ZEROS[0]!, t, undefined, stripped, levels);
+    const c = createdFields(thing([{ port: 81, name: 'x' }], 'one'), ZEROS[0]!, t, undefined, stripped, levels);
+    assert.ok(a?.fieldsV1 && b?.fieldsV1 && c?.fieldsV1);
+    // Other values, the same fields: the very same objects, which nothing can change.
+    assert.equal(b.fieldsV1, a.fieldsV1);
+    assert.ok(Object.isFrozen(a.fieldsV1));
+    const spec = (v: JsonObject) => v['f:spec'] as JsonObject;
+    assert.throws(() => {
+      spec(a.fieldsV1!)['f:extra'] = {};
+    }, TypeError);
+    // Another list item: its own list level, the unchanged fields of the spec still shared.
+    assert.notEqual(c.fieldsV1, a.fieldsV1);
+    assert.notEqual(spec(c.fieldsV1)['f:ports'], spec(a.fieldsV1)['f:ports']);
+    assert.equal(spec(c.fieldsV1)['f:zeta'], spec(a.fieldsV1)['f:zeta']);
+    assert.equal(c.fieldsV1['f:metadata'], a.fieldsV1['f:metadata']);
+    const general = generalFields(thing([{ port: 81, name: 'x' }], 'one'), ZEROS[0]!, t, undefined);
+    assert.equal(JSON.stringify(c.fieldsV1), general);
   });
 
   it('leaves a non-empty list of the zero object, or a schema-less part, to the general path', () => {

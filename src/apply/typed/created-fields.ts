@@ -10,6 +10,75 @@ import { type DeclaredField, fieldType, type ListType, type MapType, resolveType
 /** What a create of `obj` gives its writer, as `fieldsV1`; `undefined` when that is nothing. */
 export type CreatedFields = { readonly fieldsV1: JsonObject | undefined };
 
+/** The interned leaf: an element that is a member with nothing below it. */
+const EMPTY: JsonObject = Object.freeze({});
+
+/** How many prefixes a {@link CreatedLevels} keeps before it starts afresh. */
+const MAX_PREFIXES = 8192;
+
+/**
+ * A list of a level's keys with the levels below them, as far as it goes: the next key and level
+ * lead to a longer one; `level` is the level that holds exactly these.
+ */
+interface Prefix {
+  readonly next: Map<string, Map<JsonObject, Prefix>>;
+  level?: JsonObject;
+}
+
+const newPrefix = (): Prefix => ({ next: new Map() });
+
+/**
+ * The `fieldsV1` levels created objects of one kind were given, each kept once and frozen:
+ * objects made from one template (a controller's pods, a client's manifests) own the same fields,
+ * so their walks find every level already made and allocate none. The stored encoding then
+ * serializes objects that stay in the processor's caches, and the young generation holds fewer
+ * short-lived ones. A level is found by its keys in order and the (kept, so comparable by
+ * identity) levels below them: a lookup per key, nothing built. Bounded: past
+ * {@link MAX_PREFIXES} it starts afresh. Levels are frozen and shared between objects: nothing
+ * writes into a `fieldsV1` object (later writes parse it into sets).
+ */
+export class CreatedLevels {
+  private plain = newPrefix();
+  private member = newPrefix();
+  private prefixes = 0;
+
+  constructor(private readonly maxPrefixes = MAX_PREFIXES) {}
+
+  /** Called before a walk: a full table starts afresh (never during a walk, whose levels it compares). */
+  trim(): void {
+    if (this.prefixes < this.maxPrefixes) return;
+    this.plain = newPrefix();
+    this.member = newPrefix();
+    this.prefixes = 0;
+  }
+
+  /** The kept level with `ids[from..to)` holding `subs[from..to)` (and `"."` first when a member). */
+  level(ids: readonly string[], subs: readonly JsonObject[], from: number, to: number, member: boolean): JsonObject {
+    let at = member ? this.member : this.plain;
+    for (let i = from; i < to; i++) {
+      const id = ids[i]!;
+      const sub = subs[i]!;
+      let bySub = at.next.get(id);
+      if (bySub === undefined) {
+        bySub = new Map();
+        at.next.set(id, bySub);
+      }
+      let longer = bySub.get(sub);
+      if (longer === undefined) {
+        longer = newPrefix();
+        bySub.set(sub, longer);
+        this.prefixes++;
+      }
+      at = longer;
+    }
+    if (at.level !== undefined) return at.level;
+    const made: JsonObject = member ? { '.': EMPTY } : {};
+    for (let i = from; i < to; i++) made[ids[i]!] = subs[i]!;
+    at.level = Object.freeze(made);
+    return made;
+  }
+}
+
 /** A shape the one-walk comparison leaves to the general path. */
 const UNDECIDED = Symbol('undecided');
 
@@ -51,14 +120,24 @@ export function createdFields(
   t: TypeNode,
   reset: FieldSet | undefined,
   stripped: ReadonlySet<string>,
+  levels: CreatedLevels = new CreatedLevels(),
 ): CreatedFields | undefined {
-  const root = new CreatedWalk(stripped).compared(zero, obj, t, reset, ROOT, false);
+  levels.trim();
+  const root = new CreatedWalk(stripped, levels).compared(zero, obj, t, reset, ROOT, false);
   // The root is never a member: it is undefined or holds keys.
   return root === UNDECIDED ? undefined : { fieldsV1: root };
 }
 
 class CreatedWalk {
-  constructor(private readonly stripped: ReadonlySet<string>) {}
+  /** The keys and levels found so far of the levels being built, innermost last. */
+  private readonly ids: string[] = [];
+  private readonly subs: JsonObject[] = [];
+  private top = 0;
+
+  constructor(
+    private readonly stripped: ReadonlySet<string>,
+    private readonly levels: CreatedLevels,
+  ) {}
 
   /**
    * `compareTyped(lhs, rhs)` with both defined, as the level of their element: its added and
@@ -96,7 +175,7 @@ class CreatedWalk {
     if (rt.kind === 'list' && !rt.atomic && Array.isArray(value) && value.length > 0) {
       return this.listLevel(value, rt, reset, owned);
     }
-    return owned ? {} : undefined;
+    return owned ? EMPTY : undefined;
   }
 
   /**
@@ -111,13 +190,13 @@ class CreatedWalk {
     place: Place,
     member: boolean,
   ): Level {
-    let out: JsonObject | undefined;
+    const from = this.top;
     const declared = declaredInRankOrder(rm, t);
     if (declared) {
       for (const f of declared) {
         const sub = this.field(lm, rm, f.name, f.type, f.element, reset, place);
-        if (sub === UNDECIDED) return UNDECIDED;
-        if (sub) out = withKey(out, member, f.element.id, sub);
+        if (sub === UNDECIDED) return this.undecided(from);
+        if (sub) this.push(f.element.id, sub);
       }
     } else {
       for (const key of keysInGoOrder(rm)) {
@@ -125,11 +204,11 @@ class CreatedWalk {
         if (!ft) continue;
         const pe = t.declared?.get(key)?.element;
         const sub = this.field(lm, rm, key, ft, pe, reset, place);
-        if (sub === UNDECIDED) return UNDECIDED;
-        if (sub) out = withKey(out, member, pe ? pe.id : `f:${key}`, sub);
+        if (sub === UNDECIDED) return this.undecided(from);
+        if (sub) this.push(pe ? pe.id : `f:${key}`, sub);
       }
     }
-    return out ?? (member ? {} : undefined);
+    return this.close(from, member);
   }
 
   /** The level of `rm[key]` (of type `ft`; `pe` its element when declared) below a map level. */
@@ -171,31 +250,43 @@ class CreatedWalk {
   private listLevel(list: unknown[], t: ListType, reset: FieldSet | undefined, member: boolean): Level {
     const items = distinctItems(list, t);
     if (!inElementOrder(items)) items.sort(byElement);
-    let out: JsonObject | undefined;
+    const from = this.top;
     for (const { pe, item, repeated } of items) {
       const r = reset?.get(pe);
       if (r?.member) continue;
-      const sub = repeated ? {} : this.added(item, t.element, r?.children, ELSEWHERE, true);
-      if (sub === UNDECIDED) return UNDECIDED;
-      if (sub) out = withKey(out, member, pe.id, sub);
+      const sub = repeated ? EMPTY : this.added(item, t.element, r?.children, ELSEWHERE, true);
+      if (sub === UNDECIDED) return this.undecided(from);
+      if (sub) this.push(pe.id, sub);
     }
-    return out ?? (member ? {} : undefined);
+    return this.close(from, member);
+  }
+
+  private push(id: string, sub: JsonObject): void {
+    this.ids[this.top] = id;
+    this.subs[this.top] = sub;
+    this.top++;
+  }
+
+  /**
+   * The level whose keys were pushed since `from` (a member with nothing below it is `{}`), or
+   * undefined when it is neither a member nor has members below it.
+   */
+  private close(from: number, member: boolean): JsonObject | undefined {
+    const to = this.top;
+    this.top = from;
+    if (to === from) return member ? EMPTY : undefined;
+    return this.levels.level(this.ids, this.subs, from, to, member);
+  }
+
+  private undecided(from: number): typeof UNDECIDED {
+    this.top = from;
+    return UNDECIDED;
   }
 }
 
 /** A leaf that changed: a member when `owned`; nothing when it did not change. */
 function changedLeaf(lhs: unknown, rhs: unknown, owned: boolean): Level {
-  return owned && !valueEquals(lhs, rhs) ? {} : undefined;
-}
-
-/**
- * Level `out` with `sub` at `id`; made on its first key, with `"."` first when the element is a
- * member (a member with nothing below it is `{}`).
- */
-function withKey(out: JsonObject | undefined, member: boolean, id: string, sub: JsonObject): JsonObject {
-  const level: JsonObject = out ?? (member ? { '.': {} } : {});
-  level[id] = sub;
-  return level;
+  return owned && !valueEquals(lhs, rhs) ? EMPTY : undefined;
 }
 
 /**
