@@ -17,15 +17,56 @@ const EMPTY: JsonObject = Object.freeze({});
 const MAX_PREFIXES = 8192;
 
 /**
- * A list of a level's keys with the levels below them, as far as it goes: the next key and level
- * lead to a longer one; `level` is the level that holds exactly these.
+ * A list of a level's keys with the levels below them, as far as it goes: each next key and level
+ * leads to a longer one; `level` is the level that holds exactly these. The next steps are few
+ * (objects of one kind mostly have one shape), so they are scanned, not hashed: a declared
+ * field's key is one string object every time, compared by reference. Past
+ * {@link SCANNED_STEPS} a prefix indexes its steps by key.
  */
 interface Prefix {
-  readonly next: Map<string, Map<JsonObject, Prefix>>;
+  readonly ids: string[];
+  readonly subs: JsonObject[];
+  readonly longer: Prefix[];
+  byId?: Map<string, number[]>;
   level?: JsonObject;
 }
 
-const newPrefix = (): Prefix => ({ next: new Map() });
+/** Up to this many next steps, a prefix finds one by scanning. */
+const SCANNED_STEPS = 8;
+
+const newPrefix = (): Prefix => ({ ids: [], subs: [], longer: [] });
+
+/** The index of step (`id`, `sub`) among `at`'s, or -1. */
+function stepOf(at: Prefix, id: string, sub: JsonObject): number {
+  const { ids, subs } = at;
+  if (at.byId === undefined) {
+    for (let i = 0; i < ids.length; i++) if (subs[i] === sub && ids[i] === id) return i;
+    return -1;
+  }
+  const candidates = at.byId.get(id);
+  if (candidates !== undefined) for (const i of candidates) if (subs[i] === sub) return i;
+  return -1;
+}
+
+function addStep(at: Prefix, id: string, sub: JsonObject): Prefix {
+  const longer = newPrefix();
+  const i = at.ids.length;
+  at.ids.push(id);
+  at.subs.push(sub);
+  at.longer.push(longer);
+  if (at.byId === undefined && i + 1 > SCANNED_STEPS) {
+    at.byId = new Map();
+    for (let k = 0; k < i; k++) indexStep(at.byId, at.ids[k]!, k);
+  }
+  if (at.byId !== undefined) indexStep(at.byId, id, i);
+  return longer;
+}
+
+function indexStep(byId: Map<string, number[]>, id: string, i: number): void {
+  const list = byId.get(id);
+  if (list === undefined) byId.set(id, [i]);
+  else list.push(i);
+}
 
 /**
  * The `fieldsV1` levels created objects of one kind were given, each kept once and frozen:
@@ -33,7 +74,7 @@ const newPrefix = (): Prefix => ({ next: new Map() });
  * so their walks find every level already made and allocate none. The stored encoding then
  * serializes objects that stay in the processor's caches, and the young generation holds fewer
  * short-lived ones. A level is found by its keys in order and the (kept, so comparable by
- * identity) levels below them: a lookup per key, nothing built. Bounded: past
+ * identity) levels below them: a step per key, nothing built. Bounded: past
  * {@link MAX_PREFIXES} it starts afresh. Levels are frozen and shared between objects: nothing
  * writes into a `fieldsV1` object (later writes parse it into sets).
  */
@@ -58,18 +99,12 @@ export class CreatedLevels {
     for (let i = from; i < to; i++) {
       const id = ids[i]!;
       const sub = subs[i]!;
-      let bySub = at.next.get(id);
-      if (bySub === undefined) {
-        bySub = new Map();
-        at.next.set(id, bySub);
-      }
-      let longer = bySub.get(sub);
-      if (longer === undefined) {
-        longer = newPrefix();
-        bySub.set(sub, longer);
+      const step = stepOf(at, id, sub);
+      if (step >= 0) at = at.longer[step]!;
+      else {
+        at = addStep(at, id, sub);
         this.prefixes++;
       }
-      at = longer;
     }
     if (at.level !== undefined) return at.level;
     const made: JsonObject = member ? { '.': EMPTY } : {};
