@@ -51,6 +51,12 @@ export interface FieldManager {
     force: boolean,
     opts?: WriteOptions,
   ): ApiObject;
+  /**
+   * The JSON text of a `fieldsV1` this field manager gave a create and shares between creates
+   * (frozen, so the text stays right), for encoders that copy it instead of serializing the
+   * object; undefined for any other value.
+   */
+  createdFieldsJson(fieldsV1: unknown): string | undefined;
 }
 
 /** Per-request options. */
@@ -128,6 +134,7 @@ class SchemaFieldManager implements FieldManager {
   private readonly keys = new PathElementCache();
   /** The `fieldsV1` levels creates were given, shared by later creates of the same shape. */
   private readonly createdLevels = new CreatedLevels();
+  readonly createdFieldsJson = (fieldsV1: unknown): string | undefined => this.createdLevels.json(fieldsV1);
   /** The last time written, by its second: writes come many a second, and formatting costs. */
   private lastTime = { second: Number.NaN, text: '' };
 

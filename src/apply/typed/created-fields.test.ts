@@ -234,6 +234,13 @@ describe('createdFields', () => {
     assert.equal(c.fieldsV1['f:metadata'], a.fieldsV1['f:metadata']);
     const general = generalFields(thing([{ port: 81, name: 'x' }], 'one'), ZEROS[0]!, t, undefined);
     assert.equal(JSON.stringify(c.fieldsV1), general);
+    // Their text, serialized once, for encoders to copy; nothing for an equal object made elsewhere.
+    assert.equal(levels.json(a.fieldsV1), JSON.stringify(a.fieldsV1));
+    assert.equal(levels.json(a.fieldsV1), levels.json(b.fieldsV1));
+    assert.equal(levels.json(c.fieldsV1), general);
+    assert.equal(levels.json(JSON.parse(general)), undefined);
+    assert.equal(new CreatedLevels().json(a.fieldsV1), undefined);
+    assert.equal(levels.json('text'), undefined);
   });
 
   it('leaves a non-empty list of the zero object, or a schema-less part, to the general path', () => {

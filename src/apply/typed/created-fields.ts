@@ -76,12 +76,18 @@ function indexStep(byId: Map<string, number[]>, id: string, i: number): void {
  * short-lived ones. A level is found by its keys in order and the (kept, so comparable by
  * identity) levels below them: a step per key, nothing built. Bounded: past
  * {@link MAX_PREFIXES} it starts afresh. Levels are frozen and shared between objects: nothing
- * writes into a `fieldsV1` object (later writes parse it into sets).
+ * writes into a `fieldsV1` object (later writes parse it into sets). A whole `fieldsV1` is
+ * serialized once ({@link CreatedLevels.json}): the stored encoding of later creates of its shape
+ * copies that text instead of walking its objects again.
  */
 export class CreatedLevels {
   private plain = newPrefix();
   private member = newPrefix();
   private prefixes = 0;
+  /** Every level made here (levels given up by a trim stay valid: they never change). */
+  private readonly made = new WeakSet<JsonObject>();
+  /** The JSON text of the levels asked for. */
+  private readonly texts = new WeakMap<JsonObject, string>();
 
   constructor(private readonly maxPrefixes = MAX_PREFIXES) {}
 
@@ -110,7 +116,22 @@ export class CreatedLevels {
     const made: JsonObject = member ? { '.': EMPTY } : {};
     for (let i = from; i < to; i++) made[ids[i]!] = subs[i]!;
     at.level = Object.freeze(made);
+    this.made.add(made);
     return made;
+  }
+
+  /**
+   * `JSON.stringify(value)` when `value` is a level made here (frozen, so the text never goes
+   * stale), kept after the first call; undefined for any other value.
+   */
+  json(value: unknown): string | undefined {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const level = value as JsonObject;
+    const kept = this.texts.get(level);
+    if (kept !== undefined || !this.made.has(level)) return kept;
+    const text = JSON.stringify(level);
+    this.texts.set(level, text);
+    return text;
   }
 }
 

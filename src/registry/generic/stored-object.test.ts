@@ -43,6 +43,53 @@ describe('stored objects', () => {
     assert.equal(converting.encodedMetadataEnd?.(converting.encode(obj)), undefined);
   });
 
+  it('copy the known text of a fieldsV1 and are byte for byte what serializing it gives', () => {
+    const shared = Object.freeze({ 'f:data': Object.freeze({ '.': {}, 'f:k': {} }) });
+    const other = { 'f:data': { 'f:x': {} } };
+    const texts: unknown[] = [];
+    // Known text that differs from the value's own serialization shows where the copy is used.
+    const known = (v: unknown) => {
+      if (v !== shared) return undefined;
+      texts.push(v);
+      return '{"f:data":{"f:known":{}}}';
+    };
+    const entry = (fieldsV1: unknown, extra: Record<string, unknown> = {}) => ({
+      manager: 'm',
+      operation: 'Update',
+      apiVersion: 'v1',
+      time: '2026-01-01T00:00:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1,
+      ...extra,
+    });
+    const cases: { metadata: Record<string, unknown>; copies: number }[] = [
+      { metadata: { name: 'a', labels: { x: 'ü😀' }, managedFields: [entry(shared)] }, copies: 1 },
+      { metadata: { managedFields: [entry(shared), entry(other), entry(shared)] }, copies: 2 },
+      { metadata: { name: 'a', managedFields: [entry(other)] }, copies: 0 },
+      // fieldsV1 not last in its entry, or managedFields not last: serialized whole.
+      { metadata: { name: 'a', managedFields: [entry(shared, { subresource: 'status' })] }, copies: 0 },
+      { metadata: { managedFields: [entry(shared)], zExtra: 'after' }, copies: 0 },
+      // Entries JSON has no object for, and a bigint beside a copied fieldsV1.
+      { metadata: { generation: 2n ** 60n, managedFields: [null, 'text', entry(shared)] }, copies: 1 },
+      { metadata: { name: 'a', managedFields: [] }, copies: 0 },
+      { metadata: { managedFields: [{ fieldsV1: shared }] }, copies: 1 },
+    ];
+    for (const { metadata, copies } of cases) {
+      const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { k: 'v' } } as unknown as ApiObject;
+      texts.length = 0;
+      const copied = Buffer.from(storedCodec({}, known).encode(obj)).toString();
+      assert.equal(texts.length, copies, copied);
+      // The same bytes as serializing the known value as its text.
+      const swap = (e: unknown) =>
+        (e as { fieldsV1?: unknown } | null)?.fieldsV1 === shared
+          ? { ...(e as object), fieldsV1: { 'f:data': { 'f:known': {} } } }
+          : e;
+      const entries = metadata.managedFields as unknown[];
+      const expected = { ...obj, metadata: { ...metadata, managedFields: entries.map(swap) } } as unknown as ApiObject;
+      assert.equal(copied, Buffer.from(encodeStored(copies > 0 ? expected : obj)).toString());
+    }
+  });
+
   it('record where metadata ends exactly as a scan of their bytes finds it', () => {
     const codec = storedCodec({});
     const managedFields = [{ manager: 'm', operation: 'Update', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }];

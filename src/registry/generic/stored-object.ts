@@ -17,9 +17,15 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * Integers beyond 2^53 are stored and read back exactly (`bigint`s in the object). Metadata
  * fields are stored in one order (Go's), whatever order a write path added them in.
  */
-export function encodeStored(obj: ApiObject): Uint8Array {
-  return encodeStoredText(obj).bytes;
+export function encodeStored(obj: ApiObject, known?: KnownJson): Uint8Array {
+  return encodeStoredText(obj, known).bytes;
 }
+
+/**
+ * The JSON text of a value whose text is already known (a `fieldsV1` the field manager shares
+ * between creates), or undefined: that value is serialized as usual.
+ */
+export type KnownJson = (value: unknown) => string | undefined;
 
 /** The stored bytes of an object, and where in them its `metadata` object opens and closes. */
 interface EncodedStored {
@@ -33,15 +39,19 @@ interface EncodedStored {
  * {@link encodeStored}, written member by member (the same text `JSON.stringify` gives) so that
  * where `metadata` lies is known without scanning the bytes again.
  */
-function encodeStoredText(obj: ApiObject): EncodedStored {
+function encodeStoredText(obj: ApiObject, known: KnownJson | undefined): EncodedStored {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
   const source = obj as unknown as Record<string, unknown>;
   let text = '{';
   let open = -1;
   let close = -1;
   for (const key of Object.keys(source)) {
-    const member = key === 'metadata' ? inObjectMetaOrder(meta) : source[key];
-    const json = stringifyJson(member);
+    const json =
+      key !== 'metadata'
+        ? stringifyJson(source[key])
+        : known
+          ? metadataJson(inObjectMetaOrder(meta), known)
+          : stringifyJson(inObjectMetaOrder(meta));
     if (json === undefined) continue;
     text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:`;
     if (key === 'metadata' && json.charCodeAt(0) === 0x7b) {
@@ -58,6 +68,48 @@ function encodeStoredText(obj: ApiObject): EncodedStored {
     close = Buffer.byteLength(text.slice(0, close));
   }
   return { bytes, open, close };
+}
+
+/**
+ * `stringifyJson(meta)`, with the `fieldsV1` of each managedFields entry copied from its known
+ * text where it has one. managedFields comes last in Go's order of metadata, and `fieldsV1` last in
+ * an entry but for `subresource`: each is written after the rest, and a value that has anything
+ * after it is serialized whole.
+ */
+function metadataJson(meta: Record<string, unknown>, known: KnownJson): string | undefined {
+  const entries = meta.managedFields;
+  if (!Array.isArray(entries) || lastKey(meta) !== 'managedFields') return stringifyJson(meta);
+  let list = '';
+  let spliced = false;
+  for (let i = 0; i < entries.length; i++) {
+    const entry: unknown = entries[i];
+    const fieldsV1 = isPlainObject(entry) && lastKey(entry) === 'fieldsV1' ? known(entry.fieldsV1) : undefined;
+    if (i > 0) list += ',';
+    if (fieldsV1 === undefined) {
+      // As JSON.stringify writes an item that has no JSON form.
+      list += stringifyJson(entry) ?? 'null';
+      continue;
+    }
+    spliced = true;
+    list += withLastMember(stringifyJson({ ...(entry as object), fieldsV1: undefined })!, 'fieldsV1', fieldsV1);
+  }
+  if (!spliced) return stringifyJson(meta);
+  return withLastMember(stringifyJson({ ...meta, managedFields: undefined })!, 'managedFields', `[${list}]`);
+}
+
+/** The JSON text of object `json` with member `key` (whose value is the text `value`) added last. */
+function withLastMember(json: string, key: string, value: string): string {
+  return `${json.length > 2 ? `${json.slice(0, -1)},` : '{'}"${key}":${value}}`;
+}
+
+function lastKey(obj: object): string | undefined {
+  let last: string | undefined;
+  for (const key in obj) last = key;
+  return last;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Decodes a stored value; throws CorruptValueError when it is not a stored object. */
@@ -137,11 +189,11 @@ export interface StoredCodec {
  * {@link StoredCodec.encodedMetadataEnd}; nothing writes into an encoded array afterwards
  * (responses copy it).
  */
-function plainCodec(): StoredCodec {
+function plainCodec(known: KnownJson | undefined): StoredCodec {
   const encoded = new WeakMap<Uint8Array, MetadataEnd | null>();
   return {
     encode(obj) {
-      const { bytes, open, close } = encodeStoredText(obj);
+      const { bytes, open, close } = encodeStoredText(obj, known);
       const servable = open >= 0 && !needsGoEscaping(bytes) && !namesResourceVersion(bytes, open, close);
       encoded.set(bytes, servable ? { close, empty: close === open + 1 } : null);
       return bytes;
@@ -155,11 +207,12 @@ function plainCodec(): StoredCodec {
  * The codec of a definition: objects as they are, or, for a definition with a storage version,
  * converted to that version on the way in and back on the way out. A stored value of another
  * version than the storage version is returned as it is, unless the conversion reads every version.
- * An asynchronous conversion is left to the registry (the codec only carries it).
+ * An asynchronous conversion is left to the registry (the codec only carries it). `known` gives
+ * the text of values the encoding may copy instead of serializing (see {@link KnownJson}).
  */
-export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>): StoredCodec {
+export function storedCodec(def: Pick<ResourceDefinition, 'storageVersion'>, known?: KnownJson): StoredCodec {
   const conversion = def.storageVersion;
-  if (!conversion) return plainCodec();
+  if (!conversion) return plainCodec(known);
   if ('async' in conversion) {
     // Writes convert first (stored-conversion.ts); deletes write back what they read, in the
     // version it was stored in.

@@ -53,7 +53,9 @@ export type ResourceFactory = (def: ResourceDefinition) => BuiltResource;
  */
 export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
   return (def) => {
-    const codec = storedCodec(def);
+    const fields = new ResourceFieldTracking(def, deps.clock);
+    // The stored encoding copies the text of the fieldsV1 the field manager shares between creates.
+    const codec = storedCodec(def, fields.fieldManager.createdFieldsJson);
     const cachedType = {
       codec,
       fieldSet: fieldLabelsOf(def).fieldSet,
@@ -73,7 +75,6 @@ export function resourceFactory(deps: ResourceFactoryDeps): ResourceFactory {
             logger: deps.logger ?? silentLogger,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
           });
-    const fields = new ResourceFieldTracking(def, deps.clock);
     const rc: RegistryContext = {
       def,
       gr: { group: def.group, resource: def.resource },
