@@ -241,6 +241,15 @@ describe('createdFields', () => {
     assert.equal(levels.json(JSON.parse(general)), undefined);
     assert.equal(new CreatedLevels().json(a.fieldsV1), undefined);
     assert.equal(levels.json('text'), undefined);
+    // Many shapes after one prefix (past the scanned steps, indexed by key): each finds its own.
+    const labelled = (i: number) => ({ apiVersion: 'v', kind: 'Thing', metadata: { labels: { [`k${i % 20}`]: 'v' } } });
+    const first = Array.from({ length: 40 }, (_, i) =>
+      createdFields(labelled(i), ZEROS[0]!, t, undefined, stripped, levels),
+    );
+    for (let i = 0; i < 40; i++) {
+      assert.equal(first[i]?.fieldsV1, first[i % 20]?.fieldsV1);
+      assert.equal(JSON.stringify(first[i]?.fieldsV1), `{"f:metadata":{"f:labels":{".":{},"f:k${i % 20}":{}}}}`);
+    }
   });
 
   it('leaves a non-empty list of the zero object, or a schema-less part, to the general path', () => {

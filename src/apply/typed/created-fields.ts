@@ -13,59 +13,57 @@ export type CreatedFields = { readonly fieldsV1: JsonObject | undefined };
 /** The interned leaf: an element that is a member with nothing below it. */
 const EMPTY: JsonObject = Object.freeze({});
 
-/** How many prefixes a {@link CreatedLevels} keeps before it starts afresh. */
-const MAX_PREFIXES = 8192;
+/**
+ * How many prefixes a {@link CreatedLevels} keeps before it starts afresh: about 1 MB at most
+ * (objects of endlessly new shapes, such as random label keys), a few hundred for usual kinds.
+ */
+const MAX_PREFIXES = 2048;
 
 /**
  * A list of a level's keys with the levels below them, as far as it goes: each next key and level
- * leads to a longer one; `level` is the level that holds exactly these. The next steps are few
- * (objects of one kind mostly have one shape), so they are scanned, not hashed: a declared
- * field's key is one string object every time, compared by reference. Past
+ * (a step) leads to a longer one; `level` is the level that holds exactly these. The next steps
+ * are few (objects of one kind mostly have one shape), so they are scanned, not hashed: a
+ * declared field's key is one string object every time, compared by reference. Past
  * {@link SCANNED_STEPS} a prefix indexes its steps by key.
  */
 interface Prefix {
-  readonly ids: string[];
-  readonly subs: JsonObject[];
-  readonly longer: Prefix[];
-  byId?: Map<string, number[]>;
+  steps?: Step[];
+  byId?: Map<string, Step[]>;
   level?: JsonObject;
+}
+
+interface Step {
+  readonly id: string;
+  readonly sub: JsonObject;
+  readonly next: Prefix;
 }
 
 /** Up to this many next steps, a prefix finds one by scanning. */
 const SCANNED_STEPS = 8;
 
-const newPrefix = (): Prefix => ({ ids: [], subs: [], longer: [] });
-
-/** The index of step (`id`, `sub`) among `at`'s, or -1. */
-function stepOf(at: Prefix, id: string, sub: JsonObject): number {
-  const { ids, subs } = at;
-  if (at.byId === undefined) {
-    for (let i = 0; i < ids.length; i++) if (subs[i] === sub && ids[i] === id) return i;
-    return -1;
-  }
-  const candidates = at.byId.get(id);
-  if (candidates !== undefined) for (const i of candidates) if (subs[i] === sub) return i;
-  return -1;
+/** The prefix step (`id`, `sub`) leads to from `at`, or undefined. */
+function stepFrom(at: Prefix, id: string, sub: JsonObject): Prefix | undefined {
+  const steps = at.byId === undefined ? at.steps : at.byId.get(id);
+  if (steps !== undefined) for (const step of steps) if (step.sub === sub && step.id === id) return step.next;
+  return undefined;
 }
 
 function addStep(at: Prefix, id: string, sub: JsonObject): Prefix {
-  const longer = newPrefix();
-  const i = at.ids.length;
-  at.ids.push(id);
-  at.subs.push(sub);
-  at.longer.push(longer);
-  if (at.byId === undefined && i + 1 > SCANNED_STEPS) {
+  const step: Step = { id, sub, next: {} };
+  if (at.steps === undefined) at.steps = [];
+  const steps = at.steps;
+  steps.push(step);
+  if (at.byId === undefined && steps.length > SCANNED_STEPS) {
     at.byId = new Map();
-    for (let k = 0; k < i; k++) indexStep(at.byId, at.ids[k]!, k);
-  }
-  if (at.byId !== undefined) indexStep(at.byId, id, i);
-  return longer;
+    for (const s of steps) indexStep(at.byId, s);
+  } else if (at.byId !== undefined) indexStep(at.byId, step);
+  return step.next;
 }
 
-function indexStep(byId: Map<string, number[]>, id: string, i: number): void {
-  const list = byId.get(id);
-  if (list === undefined) byId.set(id, [i]);
-  else list.push(i);
+function indexStep(byId: Map<string, Step[]>, step: Step): void {
+  const list = byId.get(step.id);
+  if (list === undefined) byId.set(step.id, [step]);
+  else list.push(step);
 }
 
 /**
@@ -81,8 +79,8 @@ function indexStep(byId: Map<string, number[]>, id: string, i: number): void {
  * copies that text instead of walking its objects again.
  */
 export class CreatedLevels {
-  private plain = newPrefix();
-  private member = newPrefix();
+  private plain: Prefix = {};
+  private member: Prefix = {};
   private prefixes = 0;
   /** Every level made here (levels given up by a trim stay valid: they never change). */
   private readonly made = new WeakSet<JsonObject>();
@@ -94,8 +92,8 @@ export class CreatedLevels {
   /** Called before a walk: a full table starts afresh (never during a walk, whose levels it compares). */
   trim(): void {
     if (this.prefixes < this.maxPrefixes) return;
-    this.plain = newPrefix();
-    this.member = newPrefix();
+    this.plain = {};
+    this.member = {};
     this.prefixes = 0;
   }
 
@@ -105,8 +103,8 @@ export class CreatedLevels {
     for (let i = from; i < to; i++) {
       const id = ids[i]!;
       const sub = subs[i]!;
-      const step = stepOf(at, id, sub);
-      if (step >= 0) at = at.longer[step]!;
+      const next = stepFrom(at, id, sub);
+      if (next !== undefined) at = next;
       else {
         at = addStep(at, id, sub);
         this.prefixes++;
