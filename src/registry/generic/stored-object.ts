@@ -79,22 +79,29 @@ function encodeStoredText(obj: ApiObject, known: KnownJson | undefined): Encoded
 function metadataJson(meta: Record<string, unknown>, known: KnownJson): string | undefined {
   const entries = meta.managedFields;
   if (!Array.isArray(entries) || lastKey(meta) !== 'managedFields') return stringifyJson(meta);
+  // Most writes (every update) have no entry with a known text: one pass finds that out.
+  let first = 0;
+  let firstText: string | undefined;
+  for (; first < entries.length; first++) {
+    firstText = knownFieldsV1(entries[first], known);
+    if (firstText !== undefined) break;
+  }
+  if (firstText === undefined) return stringifyJson(meta);
   let list = '';
-  let spliced = false;
   for (let i = 0; i < entries.length; i++) {
     const entry: unknown = entries[i];
-    const fieldsV1 = isPlainObject(entry) && lastKey(entry) === 'fieldsV1' ? known(entry.fieldsV1) : undefined;
+    const fieldsV1 = i < first ? undefined : i === first ? firstText : knownFieldsV1(entry, known);
     if (i > 0) list += ',';
-    if (fieldsV1 === undefined) {
-      // As JSON.stringify writes an item that has no JSON form.
-      list += stringifyJson(entry) ?? 'null';
-      continue;
-    }
-    spliced = true;
-    list += withLastMember(stringifyJson({ ...(entry as object), fieldsV1: undefined })!, 'fieldsV1', fieldsV1);
+    // An item JSON has no form for is written as JSON.stringify writes it.
+    if (fieldsV1 === undefined) list += stringifyJson(entry) ?? 'null';
+    else list += withLastMember(stringifyJson({ ...(entry as object), fieldsV1: undefined })!, 'fieldsV1', fieldsV1);
   }
-  if (!spliced) return stringifyJson(meta);
   return withLastMember(stringifyJson({ ...meta, managedFields: undefined })!, 'managedFields', `[${list}]`);
+}
+
+/** The known text of a managedFields entry's `fieldsV1`, when it is its last member. */
+function knownFieldsV1(entry: unknown, known: KnownJson): string | undefined {
+  return isPlainObject(entry) && lastKey(entry) === 'fieldsV1' ? known(entry.fieldsV1) : undefined;
 }
 
 /** The JSON text of object `json` with member `key` (whose value is the text `value`) added last. */
