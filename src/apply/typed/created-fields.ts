@@ -82,10 +82,11 @@ export class CreatedLevels {
   private plain: Prefix = {};
   private member: Prefix = {};
   private prefixes = 0;
-  /** Every level made here (levels given up by a trim stay valid: they never change). */
-  private readonly made = new WeakSet<JsonObject>();
-  /** The JSON text of the levels asked for. */
-  private readonly texts = new WeakMap<JsonObject, string>();
+  /**
+   * Every level made here, with its JSON text once asked for (null until then). Levels given up
+   * by a trim stay valid: they never change.
+   */
+  private readonly texts = new WeakMap<JsonObject, string | null>();
 
   constructor(private readonly maxPrefixes = MAX_PREFIXES) {}
 
@@ -114,7 +115,7 @@ export class CreatedLevels {
     const made: JsonObject = member ? { '.': EMPTY } : {};
     for (let i = from; i < to; i++) made[ids[i]!] = subs[i]!;
     at.level = Object.freeze(made);
-    this.made.add(made);
+    this.texts.set(made, null);
     return made;
   }
 
@@ -123,10 +124,10 @@ export class CreatedLevels {
    * stale), kept after the first call; undefined for any other value.
    */
   json(value: unknown): string | undefined {
-    if (typeof value !== 'object' || value === null) return undefined;
+    // Any other value, objects and primitives alike, is not a key here.
     const level = value as JsonObject;
     const kept = this.texts.get(level);
-    if (kept !== undefined || !this.made.has(level)) return kept;
+    if (kept !== null) return kept;
     const text = JSON.stringify(level);
     this.texts.set(level, text);
     return text;

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { inObjectMetaOrder } from '../../apis/meta/object-meta-order.js';
 import type { ApiObject } from '../../apis/object.js';
 import type { AsyncStorageVersionConversion, ResourceDefinition } from '../../apis/resource-definition.js';
+import { isPlainObject } from '../../apis/schema/json-value.js';
 import { CorruptValueError } from '../../storage/errors.js';
 import type { KeyValue } from '../../storage/store.js';
 import { isJsonObjectWithMetadata, type MetadataSpan } from '../../util/json-object-check.js';
@@ -113,10 +114,6 @@ function lastKey(obj: object): string | undefined {
   let last: string | undefined;
   for (const key in obj) last = key;
   return last;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Decodes a stored value; throws CorruptValueError when it is not a stored object. */
