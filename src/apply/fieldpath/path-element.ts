@@ -82,22 +82,107 @@ function closedKeyId(fieldsText: string): string {
 export interface KeyFieldOrder {
   readonly names: readonly string[];
   readonly prefixes: readonly string[];
+  /** The elements made in this order, kept by their key values (see {@link KeptKeyElements}). */
+  readonly kept: KeptKeyElements;
 }
 
 /** The order and id text of key fields `names` (any order; they are sorted here). */
 export function keyFieldOrder(names: readonly string[]): KeyFieldOrder {
   const sorted = names.length < 2 ? names : [...names].sort(compareGoStrings);
-  return { names: sorted, prefixes: sorted.map(keyIdPrefix) };
+  return { names: sorted, prefixes: sorted.map(keyIdPrefix), kept: new KeptKeyElements(sorted.length) };
 }
 
 /**
  * The element of an item whose key fields are `fields` in `order` (`fields[i].name` is
- * `order.names[i]`): `keyElement` without its sort.
+ * `order.names[i]`): `keyElement` without its sort. An element made before from the same key
+ * values is given again: items of one list type mostly repeat their keys (`name: http`), and a
+ * kept element costs no id to write and no allocation.
  */
 export function orderedKeyElement(order: KeyFieldOrder, fields: readonly KeyField[]): KeyElement {
+  const kept = order.kept.get(fields);
+  if (kept !== undefined) return kept;
   let id = '';
   for (let i = 0; i < fields.length; i++) id += order.prefixes[i] + goJsonValue(fields[i].value);
-  return { kind: 'key', id: closedKeyId(id), fields };
+  const made: KeyElement = { kind: 'key', id: closedKeyId(id), fields };
+  order.kept.add(fields, made);
+  return made;
+}
+
+/** How many elements a {@link KeptKeyElements} keeps before it starts afresh. */
+const MAX_KEPT_KEY_ELEMENTS = 1024;
+
+/**
+ * The `k:` elements of one list type, made once per combination of key values and shared (they
+ * are never changed): a tree of Maps, one level per key field, by value. Only scalar values that
+ * a Map tells apart as Go's JSON does are kept (not `-0`, which a Map takes for `0`). Bounded:
+ * past {@link MAX_KEPT_KEY_ELEMENTS} it starts afresh.
+ */
+export class KeptKeyElements {
+  private root = new Map<unknown, unknown>();
+  private size = 0;
+
+  constructor(private readonly depth: number) {}
+
+  /** The kept element of `fields` (one per key field, in order), or undefined. */
+  get(fields: readonly KeyField[]): KeyElement | undefined {
+    if (fields.length !== this.depth || this.depth === 0) return undefined;
+    let at: unknown = this.root;
+    for (let i = 0; i < fields.length; i++) {
+      const value = fields[i]!.value;
+      if (!(at instanceof Map) || !isKeptValue(value)) return undefined;
+      at = at.get(value);
+    }
+    return at as KeyElement | undefined;
+  }
+
+  /**
+   * The kept element of an item whose key fields `names` (in order) hold its values, or their
+   * defaults when it omits them; undefined when there is none (nothing is made to find out).
+   */
+  of(item: Readonly<Record<string, unknown>>, names: readonly string[], defaults: ReadonlyMap<string, unknown>) {
+    if (names.length !== this.depth || this.depth === 0) return undefined;
+    let at: unknown = this.root;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const own = item[name];
+      const value = own !== undefined ? own : defaults.get(name);
+      if (!(at instanceof Map) || !isKeptValue(value as JsonValue)) return undefined;
+      at = at.get(value);
+    }
+    return at as KeyElement | undefined;
+  }
+
+  add(fields: readonly KeyField[], element: KeyElement): void {
+    if (fields.length !== this.depth || this.depth === 0 || !fields.every((f) => isKeptValue(f.value))) return;
+    if (this.size >= MAX_KEPT_KEY_ELEMENTS) {
+      this.root = new Map();
+      this.size = 0;
+    }
+    let at = this.root;
+    for (let i = 0; i < fields.length - 1; i++) {
+      const value = fields[i]!.value;
+      let next = at.get(value) as Map<unknown, unknown> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        at.set(value, next);
+      }
+      at = next;
+    }
+    at.set(fields[fields.length - 1]!.value, element);
+    this.size++;
+  }
+}
+
+function isKeptValue(value: JsonValue): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return !Object.is(value, -0);
+    default:
+      return false;
+  }
 }
 
 /** A set item by its value. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { objectMetaField } from '../../apis/meta/object-meta-schema.js';
 import { apiVersionField, kindField } from '../../apis/meta/type-meta-fields.js';
-import type { JsonObject } from '../../apis/object.js';
+import type { JsonObject, JsonValue } from '../../apis/object.js';
 import type { Schema } from '../../apis/schema/schema.js';
 import { seededRandom } from '../../util/testing/seeded-random.js';
 import { FieldSet, fieldPathsSet } from '../fieldpath/field-set.js';
@@ -306,5 +306,35 @@ describe('orderedKeyElement', () => {
       assert.deepEqual(orderedKeyElement(order, inOrder), keyElement(fields));
     }
     assert.deepEqual(orderedKeyElement(keyFieldOrder([]), []), keyElement([]));
+  });
+
+  it('gives the element it made before for the same key values, whatever the kind of its values', () => {
+    const order = keyFieldOrder(['protocol', 'containerPort']);
+    const port = (containerPort: JsonValue, protocol: JsonValue = 'TCP') =>
+      orderedKeyElement(order, [
+        { name: 'containerPort', value: containerPort },
+        { name: 'protocol', value: protocol },
+      ]);
+    const first = port(80);
+    assert.equal(port(80), first);
+    assert.equal(first.id, 'k:{"containerPort":80,"protocol":"TCP"}');
+    assert.deepEqual(
+      port(80, 'UDP'),
+      keyElement([
+        { name: 'containerPort', value: 80 },
+        { name: 'protocol', value: 'UDP' },
+      ]),
+    );
+    for (const value of [-0, 0, '0', 80.5, true, null, { a: 1 }]) {
+      const expected = keyElement([
+        { name: 'containerPort', value },
+        { name: 'protocol', value: 'TCP' },
+      ]);
+      assert.deepEqual(port(value), expected);
+      assert.deepEqual(port(value), expected, 'asked again');
+    }
+    assert.ok(Object.is(port(-0).fields[0]!.value, -0), 'a -0 keeps its own fields');
+    // Bounded: endlessly new key values never make it hold more than its limit.
+    for (let i = 0; i < 5000; i++) assert.equal(port(i).id, `k:{"containerPort":${i},"protocol":"TCP"}`);
   });
 });

@@ -82,6 +82,7 @@ export class CreatedLevels {
   private plain: Prefix = {};
   private member: Prefix = {};
   private prefixes = 0;
+  private walker: CreatedWalk | undefined;
   /**
    * Every level made here, with its JSON text once asked for (null until then). Levels given up
    * by a trim stay valid: they never change.
@@ -89,6 +90,12 @@ export class CreatedLevels {
   private readonly texts = new WeakMap<JsonObject, string | null>();
 
   constructor(private readonly maxPrefixes = MAX_PREFIXES) {}
+
+  /** The walk of this table's creates. */
+  walk(): CreatedWalk {
+    this.walker ??= new CreatedWalk(this);
+    return this.walker;
+  }
 
   /** Called before a walk: a full table starts afresh (never during a walk, whose levels it compares). */
   trim(): void {
@@ -178,21 +185,46 @@ export function createdFields(
   levels: CreatedLevels = new CreatedLevels(),
 ): CreatedFields | undefined {
   levels.trim();
-  const root = new CreatedWalk(stripped, levels).compared(zero, obj, t, reset, ROOT, false);
+  const root = levels.walk().run(zero, obj, t, reset, stripped);
   // The root is never a member: it is undefined or holds keys.
   return root === UNDECIDED ? undefined : { fieldsV1: root };
 }
 
+/**
+ * One walk at a time (walks are synchronous); its stacks are kept between walks, so that a walk
+ * allocates no arrays of its own.
+ */
 class CreatedWalk {
+  private stripped: ReadonlySet<string> = new Set();
   /** The keys and levels found so far of the levels being built, innermost last. */
   private readonly ids: string[] = [];
   private readonly subs: JsonObject[] = [];
   private top = 0;
+  /** The declared fields of the map levels being walked, each level's in rank order, innermost last. */
+  private readonly declared: DeclaredField[] = [];
+  private declaredTop = 0;
+  /** The distinct items of the lists being walked, each list's in `fieldsV1` order, innermost last. */
+  private readonly itemPes: PathElement[] = [];
+  private readonly itemValues: unknown[] = [];
+  private readonly itemRepeated: boolean[] = [];
+  private itemTop = 0;
 
-  constructor(
-    private readonly stripped: ReadonlySet<string>,
-    private readonly levels: CreatedLevels,
-  ) {}
+  constructor(private readonly levels: CreatedLevels) {}
+
+  /** The root level of `obj` against `zero`. */
+  run(zero: unknown, obj: unknown, t: TypeNode, reset: FieldSet | undefined, stripped: ReadonlySet<string>): Level {
+    this.stripped = stripped;
+    // A walk that threw may have left entries behind.
+    this.top = 0;
+    this.declaredTop = 0;
+    this.itemTop = 0;
+    try {
+      return this.compared(zero, obj, t, reset, ROOT, false);
+    } finally {
+      // The stacks keep no values of the object past its walk.
+      this.itemValues.fill(undefined);
+    }
+  }
 
   /**
    * `compareTyped(lhs, rhs)` with both defined, as the level of their element: its added and
@@ -246,13 +278,20 @@ class CreatedWalk {
     member: boolean,
   ): Level {
     const from = this.top;
-    const declared = declaredInRankOrder(rm, t);
-    if (declared) {
-      for (const f of declared) {
+    const declaredFrom = this.declaredTop;
+    if (this.pushDeclaredInRankOrder(rm, t)) {
+      // Levels below push their fields after these, and leave the stack as they found it.
+      const declaredTo = this.declaredTop;
+      for (let i = declaredFrom; i < declaredTo; i++) {
+        const f = this.declared[i]!;
         const sub = this.field(lm, rm, f.name, f.type, f.element, reset, place);
-        if (sub === UNDECIDED) return this.undecided(from);
+        if (sub === UNDECIDED) {
+          this.declaredTop = declaredFrom;
+          return this.undecided(from);
+        }
         if (sub) this.push(f.element.id, sub);
       }
+      this.declaredTop = declaredFrom;
     } else {
       for (const key of keysInGoOrder(rm)) {
         const ft = fieldType(t, key);
@@ -264,6 +303,35 @@ class CreatedWalk {
       }
     }
     return this.close(from, member);
+  }
+
+  /**
+   * Pushes the declared fields `rm` names onto {@link declared}, in rank order (`fieldsV1`
+   * order), by insertion: objects are small and usually close to ordered. Keys the struct does
+   * not declare are left out when it has no map part (they have no type); with one, pushes nothing
+   * and returns false: the caller then orders by name.
+   */
+  private pushDeclaredInRankOrder(rm: Record<string, unknown>, t: MapType): boolean {
+    const declared = t.declared;
+    if (!declared) return false;
+    const out = this.declared;
+    const from = this.declaredTop;
+    let to = from;
+    for (const key in rm) {
+      const f = declared.get(key);
+      if (!f) {
+        if (t.element) {
+          this.declaredTop = from;
+          return false;
+        }
+        continue;
+      }
+      let i = to++;
+      for (; i > from && out[i - 1]!.rank > f.rank; i--) out[i] = out[i - 1]!;
+      out[i] = f;
+    }
+    this.declaredTop = to;
+    return true;
   }
 
   /** The level of `rm[key]` (of type `ft`; `pe` its element when declared) below a map level. */
@@ -303,17 +371,55 @@ class CreatedWalk {
    * `fieldsV1` order; an element that repeats is a member alone, as the comparison has it.
    */
   private listLevel(list: unknown[], t: ListType, reset: FieldSet | undefined, member: boolean): Level {
-    const items = distinctItems(list, t);
-    if (!inElementOrder(items)) items.sort(byElement);
+    const itemsFrom = this.itemTop;
+    this.pushDistinctItems(list, t);
+    const itemsTo = this.itemTop;
+    sortItems(this.itemPes, this.itemValues, this.itemRepeated, itemsFrom, itemsTo);
     const from = this.top;
-    for (const { pe, item, repeated } of items) {
+    for (let i = itemsFrom; i < itemsTo; i++) {
+      const pe = this.itemPes[i]!;
       const r = reset?.get(pe);
       if (r?.member) continue;
-      const sub = repeated ? EMPTY : this.added(item, t.element, r?.children, ELSEWHERE, true);
-      if (sub === UNDECIDED) return this.undecided(from);
+      const sub = this.itemRepeated[i]
+        ? EMPTY
+        : this.added(this.itemValues[i], t.element, r?.children, ELSEWHERE, true);
+      if (sub === UNDECIDED) {
+        this.itemTop = itemsFrom;
+        return this.undecided(from);
+      }
       if (sub) this.push(pe.id, sub);
     }
+    this.itemTop = itemsFrom;
     return this.close(from, member);
+  }
+
+  /**
+   * Pushes the list's items that have a path element, the first of each element, in list order;
+   * an element met again marks its first item as repeated.
+   */
+  private pushDistinctItems(list: unknown[], t: ListType): void {
+    const from = this.itemTop;
+    const pes = this.itemPes;
+    let byId: Map<string, number> | undefined;
+    for (const item of list) {
+      // Each item is identified once here, so `ItemKeys`' memory would only cost.
+      const pe = tryListItemElement(t, item);
+      if (!pe) continue;
+      const seen = byId ? byId.get(pe.id) : scannedItem(pes, from, this.itemTop, pe.id);
+      if (seen !== undefined) {
+        this.itemRepeated[seen] = true;
+        continue;
+      }
+      const at = this.itemTop++;
+      pes[at] = pe;
+      this.itemValues[at] = item;
+      this.itemRepeated[at] = false;
+      if (byId) byId.set(pe.id, at);
+      else if (at - from >= SCANNED_ITEMS) {
+        byId = new Map();
+        for (let i = from; i <= at; i++) byId.set(pes[i]!.id, i);
+      }
+    }
   }
 
   private push(id: string, sub: JsonObject): void {
@@ -344,29 +450,6 @@ function changedLeaf(lhs: unknown, rhs: unknown, owned: boolean): Level {
   return owned && !valueEquals(lhs, rhs) ? EMPTY : undefined;
 }
 
-/**
- * The declared fields `rm` names, in rank order (`fieldsV1` order), built by insertion: objects
- * are small and usually close to ordered. Keys the struct does not declare are left out when it
- * has no map part (they have no type); with one, undefined: the caller then orders by name.
- */
-function declaredInRankOrder(rm: Record<string, unknown>, t: MapType): DeclaredField[] | undefined {
-  const declared = t.declared;
-  if (!declared) return undefined;
-  const out: DeclaredField[] = [];
-  for (const key in rm) {
-    const f = declared.get(key);
-    if (!f) {
-      if (t.element) return undefined;
-      continue;
-    }
-    let i = out.length;
-    out.push(f);
-    for (; i > 0 && out[i - 1].rank > f.rank; i--) out[i] = out[i - 1];
-    out[i] = f;
-  }
-  return out;
-}
-
 /** The keys of `rm` in Go's byte order; sorted only when they are not already. */
 function keysInGoOrder(rm: Record<string, unknown>): string[] {
   const keys = Object.keys(rm);
@@ -376,41 +459,46 @@ function keysInGoOrder(rm: Record<string, unknown>): string[] {
   return keys;
 }
 
-interface ListItem {
-  readonly pe: PathElement;
-  readonly item: unknown;
-  repeated: boolean;
-}
-
-/** The list's items with a path element, the first of each element, in list order. */
-function distinctItems(list: unknown[], t: ListType): ListItem[] {
-  const out: ListItem[] = [];
-  let byId: Map<string, ListItem> | undefined;
-  for (const item of list) {
-    // Each item is identified once here, so `ItemKeys`' memory would only cost.
-    const pe = tryListItemElement(t, item);
-    if (!pe) continue;
-    const seen = byId ? byId.get(pe.id) : scanned(out, pe.id);
-    if (seen) {
-      seen.repeated = true;
-      continue;
-    }
-    const entry: ListItem = { pe, item, repeated: false };
-    out.push(entry);
-    if (byId) byId.set(pe.id, entry);
-    else if (out.length > SCANNED_ITEMS) byId = new Map(out.map((e) => [e.pe.id, e]));
-  }
-  return out;
-}
-
-function scanned(items: readonly ListItem[], id: string): ListItem | undefined {
-  for (const e of items) if (e.pe.id === id) return e;
+/** Where among `pes[from..to)` an element with `id` is, or undefined. */
+function scannedItem(pes: readonly PathElement[], from: number, to: number, id: string): number | undefined {
+  for (let i = from; i < to; i++) if (pes[i]!.id === id) return i;
   return undefined;
 }
 
-function inElementOrder(items: readonly ListItem[]): boolean {
-  for (let i = 1; i < items.length; i++) if (byElement(items[i - 1], items[i]) > 0) return false;
-  return true;
-}
+/** Up to this many items, an unordered list's items are sorted by insertion, in place. */
+const INSERTION_SORTED_ITEMS = 16;
 
-const byElement = (a: ListItem, b: ListItem): number => comparePathElements(a.pe, b.pe);
+/** Sorts the items at `[from, to)` of the three parallel stacks by path element. */
+function sortItems(pes: PathElement[], values: unknown[], repeated: boolean[], from: number, to: number): void {
+  let ordered = true;
+  for (let i = from + 1; i < to && ordered; i++) ordered = comparePathElements(pes[i - 1]!, pes[i]!) <= 0;
+  if (ordered) return;
+  if (to - from <= INSERTION_SORTED_ITEMS) {
+    for (let i = from + 1; i < to; i++) {
+      const pe = pes[i]!;
+      const value = values[i];
+      const rep = repeated[i]!;
+      let j = i;
+      for (; j > from && comparePathElements(pes[j - 1]!, pe) > 0; j--) {
+        pes[j] = pes[j - 1]!;
+        values[j] = values[j - 1];
+        repeated[j] = repeated[j - 1]!;
+      }
+      pes[j] = pe;
+      values[j] = value;
+      repeated[j] = rep;
+    }
+    return;
+  }
+  const order = Array.from({ length: to - from }, (_, k) => from + k).sort((x, y) =>
+    comparePathElements(pes[x]!, pes[y]!),
+  );
+  const sortedPes = order.map((i) => pes[i]!);
+  const sortedValues = order.map((i) => values[i]);
+  const sortedRepeated = order.map((i) => repeated[i]!);
+  for (let k = 0; k < order.length; k++) {
+    pes[from + k] = sortedPes[k]!;
+    values[from + k] = sortedValues[k];
+    repeated[from + k] = sortedRepeated[k]!;
+  }
+}

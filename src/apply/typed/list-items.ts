@@ -43,6 +43,8 @@ function orderedItemElement(
   order: KeyFieldOrder,
   item: Record<string, unknown>,
 ): PathElement {
+  const kept = order.kept.of(item, order.names, t.keyDefaults);
+  if (kept !== undefined) return kept;
   const fields: KeyField[] = [];
   for (const name of order.names) {
     const v = item[name];
