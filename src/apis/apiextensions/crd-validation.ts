@@ -68,8 +68,7 @@ export function validateCrdCreate(crd: CustomResourceDefinition, opts: CrdValida
   const required = `${spec.names.plural ?? ''}.${spec.group}`;
   const nameValidator: NameValidator = (name, prefix) => {
     const errs = nameIsDNSSubdomain(name, prefix);
-    if (name !== required) errs.push('must be spec.names.plural+"."+spec.group');
-    return errs;
+    return name === required ? errs : [...errs, 'must be spec.names.plural+"."+spec.group'];
   };
   return [
     ...validateObjectMeta(crd.metadata ?? {}, { namespaced: false, nameValidator }),

@@ -152,16 +152,18 @@ function validateValueFrom(ev: EnvVar, path: string): FieldError[] {
   return errs;
 }
 
-/** kube's `ValidateEnv`. */
-export function validateEnv(vars: readonly EnvVar[] | undefined, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  (vars ?? []).forEach((ev, i) => {
-    const p = `${path}[${i}]`;
-    if (!ev.name) errs.push(fieldErrors.required(`${p}.name`));
-    else errs.push(...isEnvVarName(ev.name).map((m) => fieldErrors.invalid(`${p}.name`, ev.name, m)));
-    errs.push(...validateValueFrom(ev, `${p}.valueFrom`));
-  });
-  return errs;
+/**
+ * kube's `ValidateEnv` of a container's `env` (`path` is the container's), added to `errs`; paths
+ * are written only for errors.
+ */
+export function addEnvErrors(errs: FieldError[], vars: readonly EnvVar[] | undefined, path: string): void {
+  if (!vars) return;
+  for (let i = 0; i < vars.length; i++) {
+    const ev = vars[i]!;
+    if (!ev.name) errs.push(fieldErrors.required(`${path}.env[${i}].name`));
+    else for (const m of isEnvVarName(ev.name)) errs.push(fieldErrors.invalid(`${path}.env[${i}].name`, ev.name, m));
+    if (ev.valueFrom) errs.push(...validateValueFrom(ev, `${path}.env[${i}].valueFrom`));
+  }
 }
 
 function validateRefName(ref: { name?: string }, path: string): FieldError[] {
@@ -169,10 +171,15 @@ function validateRefName(ref: { name?: string }, path: string): FieldError[] {
   return nameIsDNSSubdomain(ref.name, true).map((m) => fieldErrors.invalid(`${path}.name`, ref.name, m));
 }
 
-/** kube's `ValidateEnvFrom`. */
-export function validateEnvFrom(sources: readonly EnvFromSource[] | undefined, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  (sources ?? []).forEach((ev, i) => {
+/** kube's `ValidateEnvFrom` of a container's `envFrom` (`container` is its path), added to `errs`. */
+export function addEnvFromErrors(
+  errs: FieldError[],
+  sources: readonly EnvFromSource[] | undefined,
+  container: string,
+): void {
+  if (!sources || sources.length === 0) return;
+  const path = `${container}.envFrom`;
+  sources.forEach((ev, i) => {
     const p = `${path}[${i}]`;
     if (ev.prefix) errs.push(...isEnvVarName(ev.prefix).map((m) => fieldErrors.invalid(`${p}.prefix`, ev.prefix, m)));
     let count = 0;
@@ -188,5 +195,4 @@ export function validateEnvFrom(sources: readonly EnvFromSource[] | undefined, p
     else if (count > 1)
       errs.push(fieldErrors.invalid(path, '', 'may not have more than one field specified at a time'));
   });
-  return errs;
 }

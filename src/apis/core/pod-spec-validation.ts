@@ -79,14 +79,9 @@ function validatePodSecurityContext(spec: PodSpec, path: string): FieldError[] {
   const sc = spec.securityContext;
   if (!sc) return [];
   const errs: FieldError[] = [];
-  for (const [field, check] of [
-    ['fsGroup', isValidGroupID],
-    ['runAsUser', isValidUserID],
-    ['runAsGroup', isValidGroupID],
-  ] as const) {
-    const v = sc[field];
-    if (typeof v === 'number') errs.push(...check(v).map((m) => fieldErrors.invalid(`${path}.${field}`, v, m)));
-  }
+  addIdErrors(errs, sc.fsGroup, isValidGroupID, path, 'fsGroup');
+  addIdErrors(errs, sc.runAsUser, isValidUserID, path, 'runAsUser');
+  addIdErrors(errs, sc.runAsGroup, isValidGroupID, path, 'runAsGroup');
   (sc.supplementalGroups ?? []).forEach((g, i) => {
     errs.push(...isValidGroupID(g).map((m) => fieldErrors.invalid(`${path}.supplementalGroups[${i}]`, g, m)));
   });
@@ -104,6 +99,18 @@ function validatePodSecurityContext(spec: PodSpec, path: string): FieldError[] {
     errs.push(fieldErrors.notSupported(`${path}.fsGroupChangePolicy`, policy, ['Always', 'OnRootMismatch']));
   }
   return errs;
+}
+
+/** The errors of a user or group id at `path.field`, when it is set. */
+function addIdErrors(
+  errs: FieldError[],
+  value: unknown,
+  check: (id: number) => readonly string[],
+  path: string,
+  field: string,
+): void {
+  if (typeof value !== 'number') return;
+  for (const m of check(value)) errs.push(fieldErrors.invalid(`${path}.${field}`, value, m));
 }
 
 function validateHostNetworkPorts(spec: PodSpec, path: string, resourceIsPod: boolean): FieldError[] {
@@ -128,24 +135,27 @@ function validateHostNetworkPorts(spec: PodSpec, path: string, resourceIsPod: bo
 
 function validateNames(spec: PodSpec, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const subdomainNamed: [string, string | undefined][] = [
-    ['serviceAccountName', spec.serviceAccountName],
-    ['nodeName', spec.nodeName],
-    ['priorityClassName', spec.priorityClassName],
-    ['runtimeClassName', spec.runtimeClassName],
-  ];
-  for (const [field, value] of subdomainNamed) {
-    if (value || (field === 'runtimeClassName' && value !== undefined)) {
-      errs.push(
-        ...nameIsDNSSubdomain(value ?? '', false).map((m) => fieldErrors.invalid(`${path}.${field}`, value, m)),
-      );
+  addSubdomainNameErrors(errs, spec.serviceAccountName, path, 'serviceAccountName');
+  addSubdomainNameErrors(errs, spec.nodeName, path, 'nodeName');
+  addSubdomainNameErrors(errs, spec.priorityClassName, path, 'priorityClassName');
+  // An empty runtime class name is checked too: only an unset one is not.
+  if (spec.runtimeClassName !== undefined) {
+    const value = spec.runtimeClassName;
+    for (const m of nameIsDNSSubdomain(value ?? '', false)) {
+      errs.push(fieldErrors.invalid(`${path}.runtimeClassName`, value, m));
     }
   }
   for (const field of ['hostname', 'subdomain'] as const) {
     const value = spec[field];
-    if (value) errs.push(...isDNS1123Label(value).map((m) => fieldErrors.invalid(`${path}.${field}`, value, m)));
+    if (value) for (const m of isDNS1123Label(value)) errs.push(fieldErrors.invalid(`${path}.${field}`, value, m));
   }
   return errs;
+}
+
+/** The errors of a name that must be a DNS subdomain, at `path.field`, when it is set and not empty. */
+function addSubdomainNameErrors(errs: FieldError[], value: string | undefined, path: string, field: string): void {
+  if (!value) return;
+  for (const m of nameIsDNSSubdomain(value, false)) errs.push(fieldErrors.invalid(`${path}.${field}`, value, m));
 }
 
 function validateMisc(spec: PodSpec, path: string): FieldError[] {
@@ -160,7 +170,7 @@ function validateMisc(spec: PodSpec, path: string): FieldError[] {
     errs.push(...isQualifiedName(g.conditionType ?? '').map((m) => fieldErrors.invalid(p, g.conditionType ?? '', m)));
   });
   const gates = new Set<string>();
-  (spec.schedulingGates ?? []).forEach((g, i) => {
+  spec.schedulingGates?.forEach((g, i) => {
     const name = g.name ?? '';
     errs.push(...isQualifiedName(name).map((m) => fieldErrors.invalid(`${path}.schedulingGates[${i}]`, name, m)));
     if (gates.has(name)) errs.push(fieldErrors.duplicate(`${path}.schedulingGates[${i}]`, name));
@@ -181,7 +191,7 @@ function validateMisc(spec: PodSpec, path: string): FieldError[] {
   if (spec.preemptionPolicy !== undefined) {
     errs.push(...validateEnum(spec.preemptionPolicy, ['PreemptLowerPriority', 'Never'], `${path}.preemptionPolicy`));
   }
-  for (const [name, value] of Object.entries(spec.overhead ?? {})) {
+  for (const [name, value] of spec.overhead ? Object.entries(spec.overhead) : []) {
     const p = `${path}.overhead.limits[${name}]`;
     errs.push(...validateResourceName(name, p), ...validateResourceQuantityValue(name, value, p));
   }
@@ -214,14 +224,14 @@ export function validatePodSpec(spec: PodSpec, path: string, options: PodSpecVal
     errs.push(fieldErrors.required(`${path}.terminationGracePeriodSeconds`));
   const vols = validateVolumes(spec.volumes, `${path}.volumes`, claimSpec);
   errs.push(...vols.errors);
-  const claimNames = new Set<string>();
-  (spec.resourceClaims ?? []).forEach((claim, i) => {
+  const claimNames = hasItems(spec.resourceClaims) ? new Set<string>() : NO_CLAIMS;
+  spec.resourceClaims?.forEach((claim, i) => {
     const p = `${path}.resourceClaims[${i}]`;
     const name = claim.name ?? '';
     if (!name) errs.push(fieldErrors.required(`${p}.name`));
     else if (claimNames.has(name)) errs.push(fieldErrors.duplicate(`${p}.name`, name));
     else errs.push(...isDNS1123Label(name).map((m) => fieldErrors.invalid(`${p}.name`, name, m)));
-    if (name) claimNames.add(name);
+    if (name) (claimNames as Set<string>).add(name);
   });
   const ctx = {
     volumes: vols.volumes,
@@ -231,10 +241,10 @@ export function validatePodSpec(spec: PodSpec, path: string, options: PodSpecVal
   };
   errs.push(...validateContainers(spec.containers, ctx, `${path}.containers`));
   // Most pods have neither init nor ephemeral containers: nothing to check, no name sets to build.
-  if ((spec.initContainers?.length ?? 0) > 0) {
+  if (hasItems(spec.initContainers)) {
     errs.push(...validateInitContainers(spec.initContainers, spec.containers, ctx, `${path}.initContainers`));
   }
-  if ((spec.ephemeralContainers?.length ?? 0) > 0) {
+  if (hasItems(spec.ephemeralContainers)) {
     errs.push(
       ...validateEphemeralContainers(
         spec.ephemeralContainers,
@@ -244,18 +254,43 @@ export function validatePodSpec(spec: PodSpec, path: string, options: PodSpecVal
       ),
     );
   }
-  errs.push(...validateHostNetworkPorts(spec, path, options.resourceIsPod === true));
-  errs.push(...validateEnum(spec.restartPolicy, RESTART_POLICIES, `${path}.restartPolicy`));
-  errs.push(...validateEnum(spec.dnsPolicy, DNS_POLICIES, `${path}.dnsPolicy`));
-  errs.push(...validateLabels(spec.nodeSelector, `${path}.nodeSelector`));
-  errs.push(...validatePodSecurityContext(spec, `${path}.securityContext`));
-  errs.push(...validateAffinity(spec.affinity, `${path}.affinity`));
-  errs.push(...validateDNSConfig(spec, `${path}.dnsConfig`));
-  errs.push(...validateTopologySpreadConstraints(spec.topologySpreadConstraints, `${path}.topologySpreadConstraints`));
+  // The parts a pod often leaves out are checked only when set; their paths are written only then.
+  if (spec.hostNetwork === true) errs.push(...validateHostNetworkPorts(spec, path, options.resourceIsPod === true));
+  addEnumErrors(errs, spec.restartPolicy, RESTART_POLICIES, path, 'restartPolicy');
+  addEnumErrors(errs, spec.dnsPolicy, DNS_POLICIES, path, 'dnsPolicy');
+  if (spec.nodeSelector !== undefined) errs.push(...validateLabels(spec.nodeSelector, `${path}.nodeSelector`));
+  if (spec.securityContext) errs.push(...validatePodSecurityContext(spec, `${path}.securityContext`));
+  if (spec.affinity) errs.push(...validateAffinity(spec.affinity, `${path}.affinity`));
+  if (spec.dnsConfig || spec.dnsPolicy === 'None') errs.push(...validateDNSConfig(spec, `${path}.dnsConfig`));
+  if (spec.topologySpreadConstraints) {
+    errs.push(
+      ...validateTopologySpreadConstraints(spec.topologySpreadConstraints, `${path}.topologySpreadConstraints`),
+    );
+  }
   errs.push(...validateNames(spec, path));
-  errs.push(...validateTolerations(spec.tolerations, `${path}.tolerations`));
+  if (spec.tolerations) errs.push(...validateTolerations(spec.tolerations, `${path}.tolerations`));
   errs.push(...validateMisc(spec, path));
   return errs;
+}
+
+/** The claim names of a pod spec without `resourceClaims`. */
+const NO_CLAIMS: ReadonlySet<string> = new Set();
+
+/** A list with at least one item. */
+function hasItems<T>(list: readonly T[] | null | undefined): list is readonly T[] {
+  return (list?.length ?? 0) > 0;
+}
+
+/** {@link validateEnum} of `path.field`, its path written only for an error. */
+function addEnumErrors(
+  errs: FieldError[],
+  value: string | undefined,
+  supported: readonly string[],
+  path: string,
+  field: string,
+): void {
+  if (value && supported.includes(value)) return;
+  errs.push(...validateEnum(value, supported, `${path}.${field}`));
 }
 
 /**

@@ -149,3 +149,41 @@ describe('validatePodCreate: volume sources', () => {
     );
   });
 });
+
+describe('validatePodCreate: values checked without writing their paths', () => {
+  it('writes the path of each invalid value, and only then', () => {
+    assert.deepEqual(
+      errors({
+        containers: [
+          container({
+            ports: [
+              { name: 'http', containerPort: 80 },
+              { name: 'http', containerPort: 81 },
+              { name: 'a--b', containerPort: 70000 },
+            ],
+            env: [{ name: '1BAD' }, { name: '..x' }, { name: 'OK', valueFrom: {} }],
+            readinessProbe: { httpGet: { path: '/h', port: 'NOT_A_NAME' } },
+            securityContext: { runAsUser: -1 },
+          }),
+        ],
+        securityContext: { fsGroup: -2 },
+        runtimeClassName: '',
+        tolerations: [{ key: 'bad key', operator: 'Exists', effect: 'Bogus' }],
+      }),
+      [
+        'spec.containers[0].ports[1].name: Duplicate value: "http"',
+        'spec.containers[0].ports[2].name: Invalid value: "a--b": must not contain consecutive hyphens',
+        'spec.containers[0].ports[2].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive',
+        "spec.containers[0].env[0].name: Invalid value: \"1BAD\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')",
+        'spec.containers[0].env[1].name: Invalid value: "..x": must not start with \'..\'',
+        'spec.containers[0].env[2].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+        'spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
+        'spec.containers[0].readinessProbe.httpGet.port: Invalid value: "NOT_A_NAME": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+        'spec.securityContext.fsGroup: Invalid value: -2: must be between 0 and 2147483647, inclusive',
+        "spec.runtimeClassName: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        "spec.tolerations[0].key: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        'spec.tolerations[0].effect: Unsupported value: "Bogus": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      ],
+    );
+  });
+});

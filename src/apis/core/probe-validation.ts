@@ -15,6 +15,11 @@ export function validatePortNumOrName(port: IntOrString | undefined, path: strin
   return isValidPortName(port).map((m) => fieldErrors.invalid(path, port, m));
 }
 
+/** Whether {@link validatePortNumOrName} has nothing to report (so the port's path need not be written). */
+function isValidPort(port: IntOrString | undefined): boolean {
+  return (typeof port === 'string' ? isValidPortName(port) : isValidPortNum(port ?? 0)).length === 0;
+}
+
 type HandlerKind = 'exec' | 'httpGet' | 'tcpSocket' | 'grpc' | 'sleep';
 
 function validateAction(kind: HandlerKind, h: ProbeHandler, path: string, gracePeriod?: number): FieldError[] {
@@ -25,7 +30,7 @@ function validateAction(kind: HandlerKind, h: ProbeHandler, path: string, graceP
       const http = h.httpGet ?? {};
       const errs: FieldError[] = [];
       if (!http.path) errs.push(fieldErrors.required(`${path}.path`));
-      errs.push(...validatePortNumOrName(http.port, `${path}.port`));
+      if (!isValidPort(http.port)) errs.push(...validatePortNumOrName(http.port, `${path}.port`));
       if (http.scheme !== 'HTTP' && http.scheme !== 'HTTPS') {
         errs.push(fieldErrors.notSupported(`${path}.scheme`, http.scheme ?? '', ['HTTP', 'HTTPS']));
       }
@@ -78,17 +83,18 @@ function validateHandler(
 }
 
 const PROBE_HANDLERS: readonly HandlerKind[] = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+const PROBE_COUNTERS = [
+  'initialDelaySeconds',
+  'timeoutSeconds',
+  'periodSeconds',
+  'successThreshold',
+  'failureThreshold',
+] as const;
 const LIFECYCLE_HANDLERS: readonly HandlerKind[] = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
 
 function validateProbe(p: Probe, path: string): FieldError[] {
   const errs = validateHandler(p, PROBE_HANDLERS, path);
-  for (const field of [
-    'initialDelaySeconds',
-    'timeoutSeconds',
-    'periodSeconds',
-    'successThreshold',
-    'failureThreshold',
-  ] as const) {
+  for (const field of PROBE_COUNTERS) {
     const v = p[field] ?? 0;
     if (v < 0) errs.push(fieldErrors.invalid(`${path}.${field}`, v, NOT_NEGATIVE));
   }

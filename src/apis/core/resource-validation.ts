@@ -114,67 +114,92 @@ function sortedNames(list: ResourceList | undefined): string[] {
 const QOS_COMPUTE = new Set(['cpu', 'memory']);
 
 /**
- * kube's `ValidateContainerResourceRequirements`: names and quantities of limits and requests,
- * each request at most its limit (equal for huge pages and extended resources, whose limit is then
- * required), huge pages only together with cpu or memory, claims named in the pod's
- * `resourceClaims`. Map entries are checked in key order (kube's is Go's random map order).
+ * Whether a limit or request name has nothing `validateContainerResourceName` would report: the
+ * usual `cpu` and `memory` are settled without writing the entry's path.
  */
-export function validateContainerResources(
-  res: ResourceRequirements | undefined,
-  path: string,
+function isPlainContainerResourceName(name: string): boolean {
+  return (
+    !name.includes('/') &&
+    isStandardContainerResourceName(name) &&
+    isStandardResourceName(name) &&
+    isQualifiedName(name).length === 0
+  );
+}
+
+/**
+ * kube's `ValidateContainerResourceRequirements` of a container's `resources` (`container` is the
+ * container's path), added to `errs`: names and quantities of limits and requests, each request at
+ * most its limit (equal for huge pages and extended resources, whose limit is then required), huge
+ * pages only together with cpu or memory, claims named in the pod's `resourceClaims`. Map entries
+ * are checked in key order (kube's is Go's random map order). Paths are written only for errors.
+ */
+export function addContainerResourceErrors(
+  errs: FieldError[],
+  res: ResourceRequirements,
+  container: string,
   podClaimNames: ReadonlySet<string>,
-): FieldError[] {
-  if (!res) return [];
-  const errs: FieldError[] = [];
-  const limPath = `${path}.limits`;
-  const reqPath = `${path}.requests`;
+): void {
+  const path = (list?: string) => (list ? `${container}.resources.${list}` : `${container}.resources`);
   let cpuOrMemory = false;
   let hugePages = false;
   const limits = res.limits;
-  // Each limit is parsed once, here, and compared with its request below.
-  const limitQuantities = new Map<string, Quantity | undefined>();
   for (const name of sortedNames(limits)) {
     const limit = quantityOf(limits![name]);
-    limitQuantities.set(name, limit);
-    addResourceEntryErrors(errs, name, limit, keyPath(limPath, name));
+    addResourceEntryErrors(errs, name, limit, container, 'limits');
     if (isHugePageResourceName(name)) hugePages = true;
     if (QOS_COMPUTE.has(name)) cpuOrMemory = true;
   }
   const requests = res.requests;
   for (const name of sortedNames(requests)) {
     const request = quantityOf(requests![name]);
-    addResourceEntryErrors(errs, name, request, keyPath(reqPath, name));
+    addResourceEntryErrors(errs, name, request, container, 'requests');
     const limitValue = limits?.[name];
-    const limit = limitValue === undefined ? undefined : limitQuantities.get(name);
+    // Quantities are parsed once: a limit's second parse is a lookup.
+    const limit = limitValue === undefined ? undefined : quantityOf(limitValue);
     if (request && limit) {
       const order = request.cmp(limit);
       if (order !== 0 && !isOvercommitAllowed(name)) {
         errs.push(
-          fieldErrors.invalid(reqPath, request.toString(), `must be equal to ${name} limit of ${limit.toString()}`),
+          fieldErrors.invalid(
+            path('requests'),
+            request.toString(),
+            `must be equal to ${name} limit of ${limit.toString()}`,
+          ),
         );
       } else if (order > 0) {
         errs.push(
           fieldErrors.invalid(
-            reqPath,
+            path('requests'),
             request.toString(),
             `must be less than or equal to ${name} limit of ${limit.toString()}`,
           ),
         );
       }
     } else if (limitValue === undefined && !isOvercommitAllowed(name)) {
-      errs.push(fieldErrors.required(limPath, 'Limit must be set for non overcommitable resources'));
+      errs.push(fieldErrors.required(path('limits'), 'Limit must be set for non overcommitable resources'));
     }
     if (isHugePageResourceName(name)) hugePages = true;
     if (QOS_COMPUTE.has(name)) cpuOrMemory = true;
   }
-  if (hugePages && !cpuOrMemory) errs.push(fieldErrors.forbidden(path, 'HugePages require cpu or memory'));
-  if (res.claims !== undefined) errs.push(...validateClaimReferences(res.claims, `${path}.claims`, podClaimNames));
-  return errs;
+  if (hugePages && !cpuOrMemory) errs.push(fieldErrors.forbidden(path(), 'HugePages require cpu or memory'));
+  if (res.claims !== undefined) {
+    errs.push(...validateClaimReferences(res.claims, `${path()}.claims`, podClaimNames));
+  }
 }
 
 /** The errors of one entry of limits or requests: its name, then its quantity (when it is one). */
-function addResourceEntryErrors(errs: FieldError[], name: string, q: Quantity | undefined, path: string): void {
-  for (const e of validateContainerResourceName(name, path)) errs.push(e);
+function addResourceEntryErrors(
+  errs: FieldError[],
+  name: string,
+  q: Quantity | undefined,
+  container: string,
+  list: 'limits' | 'requests',
+): void {
+  const nameOk = isPlainContainerResourceName(name);
+  const quantityOk = !q || (q.sign() >= 0 && !isIntegerResourceName(name));
+  if (nameOk && quantityOk) return;
+  const path = keyPath(`${container}.resources.${list}`, name);
+  if (!nameOk) for (const e of validateContainerResourceName(name, path)) errs.push(e);
   if (q) for (const e of quantityValueErrors(name, q, path)) errs.push(e);
 }
 

@@ -27,7 +27,7 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
     const p = `${path}[${i}]`;
     const key = t.key ?? '';
     const operator = t.operator ?? '';
-    if (key) errs.push(...validateLabelName(key, `${p}.key`));
+    if (key) for (const m of isQualifiedName(key)) errs.push(fieldErrors.invalid(`${p}.key`, key, m));
     if (!key && operator !== 'Exists') {
       errs.push(
         fieldErrors.invalid(
@@ -60,7 +60,7 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
       default:
         errs.push(fieldErrors.notSupported(`${p}.operator`, operator, ['Equal', 'Exists']));
     }
-    if (t.effect) errs.push(...validateTaintEffect(t.effect, true, `${p}.effect`));
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push(...validateTaintEffect(t.effect, true, `${p}.effect`));
   });
   return errs;
 }

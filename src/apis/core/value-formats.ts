@@ -4,7 +4,7 @@
  * group ids, percentages, HTTP header names. Each returns the problems found (empty when valid).
  */
 import { isIP } from 'node:net';
-import { maxLenError, regexError } from '../meta/name-validation.js';
+import { maxLenError, NO_PROBLEMS, regexError } from '../meta/name-validation.js';
 
 /** kube's `InclusiveRangeError`. */
 export function inclusiveRangeError(lo: number, hi: number): string {
@@ -12,14 +12,17 @@ export function inclusiveRangeError(lo: number, hi: number): string {
 }
 
 /** A TCP/UDP/SCTP port number: 1..65535. */
-export function isValidPortNum(port: number): string[] {
-  return Number.isInteger(port) && port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
+export function isValidPortNum(port: number): readonly string[] {
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? NO_PROBLEMS : [inclusiveRangeError(1, 65535)];
 }
 
 const PORT_NAME_MAX = 15;
+/** A valid IANA_SVC_NAME of at most 15 characters: letters, digits and single inner hyphens, a letter among them. */
+const VALID_PORT_NAME = /^(?=[-a-z0-9]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** An IANA_SVC_NAME: at most 15 of `[-a-z0-9]`, a letter, no `--`, no leading or trailing `-`. */
-export function isValidPortName(port: string): string[] {
+export function isValidPortName(port: string): readonly string[] {
+  if (port.length <= PORT_NAME_MAX && VALID_PORT_NAME.test(port)) return NO_PROBLEMS;
   const errs: string[] = [];
   if (port.length > PORT_NAME_MAX) errs.push(maxLenError(PORT_NAME_MAX));
   if (!/^[-a-z0-9]+$/.test(port)) {
@@ -47,7 +50,9 @@ function chDirPrefixErrors(value: string): string[] {
 }
 
 /** An environment variable name (kube v1.32's strict rule; relaxed names are an alpha feature). */
-export function isEnvVarName(value: string): string[] {
+export function isEnvVarName(value: string): readonly string[] {
+  // A name the pattern accepts that does not start with `.` has no `..` prefix either.
+  if (value.charCodeAt(0) !== 0x2e && envVarNameRe.test(value)) return NO_PROBLEMS;
   const errs: string[] = [];
   if (!envVarNameRe.test(value)) {
     errs.push(regexError(ENV_VAR_NAME_ERR, ENV_VAR_NAME_FMT, 'my.env-name', 'MY_ENV.NAME', 'MyEnvName1'));
@@ -75,8 +80,8 @@ export function isValidIP(value: string): string[] {
 const MAX_ID = 2147483647;
 
 /** A Linux user id: 0..2^31-1. */
-export function isValidUserID(uid: number): string[] {
-  return uid >= 0 && uid <= MAX_ID ? [] : [inclusiveRangeError(0, MAX_ID)];
+export function isValidUserID(uid: number): readonly string[] {
+  return uid >= 0 && uid <= MAX_ID ? NO_PROBLEMS : [inclusiveRangeError(0, MAX_ID)];
 }
 
 /** A Linux group id: 0..2^31-1. */

@@ -24,7 +24,7 @@ const CONFIG_KEY_MSG =
 
 type Case = [input: string, want: string[]];
 
-function table(name: string, fn: (v: string) => string[], cases: Case[]) {
+function table(name: string, fn: (v: string) => readonly string[], cases: Case[]) {
   describe(name, () => {
     for (const [input, want] of cases) {
       it(JSON.stringify(input.length > 40 ? `${input.slice(0, 20)}…(${input.length})` : input), () => {

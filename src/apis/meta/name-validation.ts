@@ -69,16 +69,25 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
   return `${msg} (e.g. ${eg}regex used for validation is '${fmt}')`;
 }
 
+/**
+ * What the `is…` checks below return for a valid value: one shared, frozen empty list, so that
+ * checking a valid value allocates nothing.
+ */
+export const NO_PROBLEMS: readonly string[] = Object.freeze([]);
+
 /** `must be non-empty`. */
 export function emptyError(): string {
   return 'must be non-empty';
 }
 
 /** A qualified name: `[prefix/]name`, prefix a DNS subdomain, name at most 63 characters. */
-export function isQualifiedName(value: string): string[] {
+export function isQualifiedName(value: string): readonly string[] {
   // Looked for rather than split: most names have no prefix, and a valid one costs no allocation.
   const slash = value.indexOf('/');
-  if (slash === -1) return qualifiedNamePartErrors(value, []);
+  if (slash === -1) {
+    if (value.length > 0 && value.length <= QUALIFIED_NAME_MAX && qualifiedNameRe.test(value)) return NO_PROBLEMS;
+    return qualifiedNamePartErrors(value, []);
+  }
   if (value.indexOf('/', slash + 1) !== -1) {
     return [
       `a qualified name ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
@@ -102,7 +111,8 @@ function qualifiedNamePartErrors(name: string, errs: string[]): string[] {
 }
 
 /** A label value: empty, or at most 63 characters of the qualified-name alphabet. */
-export function isValidLabelValue(value: string): string[] {
+export function isValidLabelValue(value: string): readonly string[] {
+  if (value.length <= LABEL_VALUE_MAX_LENGTH && labelValueRe.test(value)) return NO_PROBLEMS;
   const errs: string[] = [];
   if (exceedsBytes(value, LABEL_VALUE_MAX_LENGTH)) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
   if (!labelValueRe.test(value))
@@ -111,7 +121,8 @@ export function isValidLabelValue(value: string): string[] {
 }
 
 /** A DNS-1123 label (RFC 1123): lowercase alphanumerics and '-', at most 63 characters. */
-export function isDNS1123Label(value: string): string[] {
+export function isDNS1123Label(value: string): readonly string[] {
+  if (value.length <= DNS1123_LABEL_MAX_LENGTH && dns1123LabelRe.test(value)) return NO_PROBLEMS;
   const errs: string[] = [];
   if (exceedsBytes(value, DNS1123_LABEL_MAX_LENGTH)) errs.push(maxLenError(DNS1123_LABEL_MAX_LENGTH));
   if (!dns1123LabelRe.test(value)) {
@@ -122,7 +133,8 @@ export function isDNS1123Label(value: string): string[] {
 }
 
 /** A DNS-1123 subdomain: dot-separated labels, at most 253 characters. */
-export function isDNS1123Subdomain(value: string): string[] {
+export function isDNS1123Subdomain(value: string): readonly string[] {
+  if (value.length <= DNS1123_SUBDOMAIN_MAX_LENGTH && dns1123SubdomainRe.test(value)) return NO_PROBLEMS;
   const errs: string[] = [];
   if (exceedsBytes(value, DNS1123_SUBDOMAIN_MAX_LENGTH)) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
   if (!dns1123SubdomainRe.test(value)) {
@@ -162,7 +174,7 @@ export function isValidPathSegmentPrefix(name: string): string[] {
 /**
  * Checks a name (or, with `prefix`, a generateName) for one kind. Returns the problems found.
  */
-export type NameValidator = (name: string, prefix: boolean) => string[];
+export type NameValidator = (name: string, prefix: boolean) => readonly string[];
 
 /**
  * Kube masks a trailing '-' of a generateName before checking it, since a random suffix will

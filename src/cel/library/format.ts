@@ -21,7 +21,7 @@ class NamedFormat implements CelObject {
   readonly celType = NAMED_FORMAT;
   constructor(
     readonly name: string,
-    readonly validate: (s: string) => string[],
+    readonly validate: (s: string) => readonly string[],
   ) {}
 
   equals(other: CelObject): boolean {
@@ -73,7 +73,7 @@ function isDateTime(s: string): boolean {
 
 const check =
   (ok: (s: string) => boolean, message: string) =>
-  (s: string): string[] =>
+  (s: string): readonly string[] =>
     ok(s) ? [] : [message];
 
 /** kube's ConstantFormats, by the name `format.named` takes. */
