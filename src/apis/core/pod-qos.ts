@@ -4,18 +4,46 @@ import { quantityOf } from './resource-validation.js';
 
 export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
-const COMPUTE = ['cpu', 'memory'] as const;
+/** A positive cpu or memory quantity of a resource list, undefined when it has none. */
+function positive(list: Record<string, unknown> | undefined, name: 'cpu' | 'memory'): Quantity | undefined {
+  const q = list && Object.hasOwn(list, name) ? quantityOf(list[name]) : undefined;
+  return q && q.sign() > 0 ? q : undefined;
+}
 
-function addPositive(into: Map<string, Quantity>, list: Record<string, unknown> | undefined): Set<string> {
-  const found = new Set<string>();
-  for (const name of COMPUTE) {
-    const q = list && Object.hasOwn(list, name) ? quantityOf(list[name]) : undefined;
-    if (!q || q.sign() <= 0) continue;
-    found.add(name);
-    const sum = into.get(name);
-    into.set(name, sum ? sum.add(q) : q);
+/** The sum of the pod's positive requests or limits of cpu or memory over `containers`. */
+interface Sums {
+  requestsCpu?: Quantity;
+  requestsMemory?: Quantity;
+  limitsCpu?: Quantity;
+  limitsMemory?: Quantity;
+}
+
+function plus(sum: Quantity | undefined, q: Quantity): Quantity {
+  return sum ? sum.add(q) : q;
+}
+
+/** Adds the containers' quantities to `sums`; false when one of them does not limit both cpu and memory. */
+function addContainers(sums: Sums, containers: readonly Container[] | undefined): boolean {
+  let limitsBoth = true;
+  for (const c of containers ?? []) {
+    const requests = c.resources?.requests;
+    const limits = c.resources?.limits;
+    const rc = positive(requests, 'cpu');
+    if (rc) sums.requestsCpu = plus(sums.requestsCpu, rc);
+    const rm = positive(requests, 'memory');
+    if (rm) sums.requestsMemory = plus(sums.requestsMemory, rm);
+    const lc = positive(limits, 'cpu');
+    if (lc) sums.limitsCpu = plus(sums.limitsCpu, lc);
+    const lm = positive(limits, 'memory');
+    if (lm) sums.limitsMemory = plus(sums.limitsMemory, lm);
+    if (!lc || !lm) limitsBoth = false;
   }
-  return found;
+  return limitsBoth;
+}
+
+/** Whether a summed request equals its summed limit (a request without a limit does not). */
+function matches(request: Quantity | undefined, limit: Quantity | undefined): boolean {
+  return request === undefined || (limit !== undefined && limit.cmp(request) === 0);
 }
 
 /**
@@ -25,24 +53,18 @@ function addPositive(into: Map<string, Quantity>, list: Record<string, unknown> 
  * never count.
  */
 export function podQOSClass(pod: Pod): QOSClass {
-  const requests = new Map<string, Quantity>();
-  const limits = new Map<string, Quantity>();
-  let guaranteed = true;
-  const containers: Container[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
-  for (const c of containers) {
-    addPositive(requests, c.resources?.requests);
-    const limited = addPositive(limits, c.resources?.limits);
-    if (!limited.has('cpu') || !limited.has('memory')) guaranteed = false;
-  }
-  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
-  if (guaranteed) {
-    for (const [name, req] of requests) {
-      const lim = limits.get(name);
-      if (lim?.cmp(req) !== 0) {
-        guaranteed = false;
-        break;
-      }
-    }
-  }
-  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
+  const sums: Sums = {};
+  const regular = addContainers(sums, pod.spec?.containers);
+  const init = addContainers(sums, pod.spec?.initContainers);
+  const { requestsCpu, requestsMemory, limitsCpu, limitsMemory } = sums;
+  const requested = (requestsCpu ? 1 : 0) + (requestsMemory ? 1 : 0);
+  const limited = (limitsCpu ? 1 : 0) + (limitsMemory ? 1 : 0);
+  if (requested === 0 && limited === 0) return 'BestEffort';
+  const guaranteed =
+    regular &&
+    init &&
+    matches(requestsCpu, limitsCpu) &&
+    matches(requestsMemory, limitsMemory) &&
+    requested === limited;
+  return guaranteed ? 'Guaranteed' : 'Burstable';
 }
