@@ -71,11 +71,14 @@ export {
   writeSpliced,
 } from './json-encode.js';
 export {
+  countTextKeys,
   type DuplicateField,
   decodeJsonStrict,
   type JsonStrictResult,
   locateJsonPaths,
   MAX_STRICT_ERRORS,
+  parseJsonText,
+  TEXT_WITHIN_NESTING_LIMIT,
 } from './json-strict.js';
 export { findJsonSyntaxError } from './json-syntax.js';
 export {

@@ -32,17 +32,12 @@ export const MAX_STRICT_ERRORS = 100;
  * `fieldValidation=Ignore` case) the duplicate scan is skipped.
  */
 export function decodeJsonStrict(text: string, options: { detectDuplicates?: boolean } = {}): JsonStrictResult {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw findJsonSyntaxError(text) ?? new JsonSyntaxError((err as Error).message, 0);
-  }
+  let value = parseJsonText(text);
   if (options.detectDuplicates === false) {
     // Go cannot hold a number beyond float64 range (JSON.parse makes it Infinity), nor nest
     // deeper than 10000; the walk below checks both, and finds long integers, here only when
     // the text could need it.
-    if ((text.length > 2 * MAX_DEPTH || MAYBE_LONG_NUMBER.test(text)) && walkKeys(text, {}).longIntegers) {
+    if ((text.length > TEXT_WITHIN_NESTING_LIMIT || MAYBE_LONG_NUMBER.test(text)) && walkKeys(text, {}).longIntegers) {
       value = parseJsonExact(text);
     }
     return { value, duplicates: [] };
@@ -53,7 +48,7 @@ export function decodeJsonStrict(text: string, options: { detectDuplicates?: boo
   if (countTextKeys(text) === parsed.keys) {
     // As above; a number the text writes with 16 digits or more, or beyond float64 range, is
     // one of at least 1e15 in the value, which the count has looked at already.
-    if ((text.length > 2 * MAX_DEPTH || parsed.largeNumbers) && walkKeys(text, {}).longIntegers) {
+    if ((text.length > TEXT_WITHIN_NESTING_LIMIT || parsed.largeNumbers) && walkKeys(text, {}).longIntegers) {
       value = parseJsonExact(text);
     }
     return { value, duplicates: [] };
@@ -71,13 +66,25 @@ export function decodeJsonStrict(text: string, options: { detectDuplicates?: boo
   return { value, duplicates };
 }
 
+/**
+ * `JSON.parse(text)`, malformed input thrown as a `JsonSyntaxError` worded like Go's. Integers
+ * beyond 2^53 are not exact: see {@link decodeJsonStrict}.
+ */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw findJsonSyntaxError(text) ?? new JsonSyntaxError((err as Error).message, 0);
+  }
+}
+
 const MAYBE_LONG_NUMBER = /[eE]\+?\d{3}|\d{16}/;
 
 /**
  * The keys of every object in a valid JSON text: the colons outside its strings. One pass over
  * the characters, skipping strings whole.
  */
-function countTextKeys(text: string): number {
+export function countTextKeys(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -172,6 +179,12 @@ function pathOf(frames: readonly Frame[], key: string): string {
 
 /** Go's `maxNestingDepth`, which `JSON.parse` does not enforce. */
 const MAX_DEPTH = 10_000;
+
+/**
+ * The longest text that cannot nest deeper than Go's limit: {@link decodeJsonStrict} walks a
+ * longer one to find out.
+ */
+export const TEXT_WITHIN_NESTING_LIMIT = 2 * MAX_DEPTH;
 
 function tooDeep(text: string, i: number): JsonSyntaxError {
   return new JsonSyntaxError(`invalid character '${text[i]}' exceeded max depth`, i);

@@ -47,7 +47,7 @@ interface GoNode {
 const nodeOf = schemaNodes<GoNode>({
   facts: (schema, fields) => ({
     schema,
-    kind: isChecked(schema) ? expectedKind(schema) : undefined,
+    kind: goKindOf(schema),
     holdsIntegers: holdsBoundedIntegers(schema),
     preservesUnknownFields: !!schema['x-orch-preserve-unknown-fields'],
     typeNamed: !!schema['x-orch-type-name'],
@@ -169,7 +169,13 @@ function isChecked(schema: Schema): boolean {
   return schema.format !== 'byte' && schema.format !== 'date-time';
 }
 
-type JsonKind = 'string' | 'number' | 'bool' | 'object' | 'array';
+/** A JSON value's kind, as Go's decoder tells them apart. */
+export type JsonKind = 'string' | 'number' | 'bool' | 'object' | 'array';
+
+/** The JSON kind Go's decoder requires of a value of `schema`; undefined where it does not check it. */
+export function goKindOf(schema: Schema): JsonKind | undefined {
+  return isChecked(schema) ? expectedKind(schema) : undefined;
+}
 
 function jsonKind(value: unknown): JsonKind {
   if (Array.isArray(value)) return 'array';

@@ -2,9 +2,11 @@ import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import { goDecodeError } from '../../apis/schema/go-type-decode.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
+import { walkTypedBody } from '../../apis/schema/typed-body-walk.js';
 import {
   CborDecodeError,
   cannotBeHandledMessage,
+  countTextKeys,
   decodeCbor,
   decodeJsonStrict,
   decodeUtf8Lenient,
@@ -17,8 +19,10 @@ import {
   negotiateRequestMedia,
   type OptionsKind,
   parseFieldValidation,
+  parseJsonText,
   StrictDecodingError,
   type strictDecodingErrors,
+  TEXT_WITHIN_NESTING_LIMIT,
   UnsupportedMediaTypeError,
   unrecognizedObjectMessage,
   YamlSyntaxError,
@@ -87,6 +91,7 @@ export async function decodeObjectBody(
   let duplicates: Parameters<typeof strictDecodingErrors>[0]['duplicates'] = [];
   let yamlDuplicates: readonly string[] = [];
   let jsonText: string | undefined;
+  let walked: { keys: number; removed: string[] } | undefined;
   try {
     if (media.includes('protobuf')) {
       value = decodeObject(def.schema, raw, { apiVersion: version, kind: def.kind });
@@ -98,9 +103,15 @@ export async function decodeObjectBody(
       yamlDuplicates = r.duplicates;
     } else {
       jsonText = decodeUtf8Lenient(raw);
-      const r = decodeJsonStrict(jsonText, { detectDuplicates: o.directive !== 'Ignore' });
-      value = r.value;
-      duplicates = r.duplicates;
+      const usual = usualTypedJsonBody(def, jsonText, o.directive);
+      if (usual) {
+        value = usual.value;
+        walked = usual.walked;
+      } else {
+        const r = decodeJsonStrict(jsonText, { detectDuplicates: o.directive !== 'Ignore' });
+        value = r.value;
+        duplicates = r.duplicates;
+      }
     }
   } catch (e) {
     if (e instanceof JsonSyntaxError || e instanceof YamlSyntaxError || e instanceof CborDecodeError) {
@@ -129,8 +140,9 @@ export async function decodeObjectBody(
     );
   }
   const obj = value as Record<string, unknown>;
-  if (jsonText !== undefined || media === 'application/yaml') rejectUndecodableIntegers(def, obj);
-  const unknown = pruneUnknownFields(def.schema, obj);
+  // A body the one walk decided has been checked as Go decodes it and pruned already.
+  if (!walked && (jsonText !== undefined || media === 'application/yaml')) rejectUndecodableIntegers(def, obj);
+  const unknown = walked ? walked.removed : pruneUnknownFields(def.schema, obj);
   try {
     const { warnings } = fieldValidation(o.directive, {
       unknown,
@@ -153,6 +165,29 @@ export async function decodeObjectBody(
     }
     throw e;
   }
+}
+
+/**
+ * A JSON body of a compiled-in kind decoded in one walk (`walkTypedBody`: Go's checks, pruning and
+ * the key count at once), when it is a usual one: a JSON object Go decodes, without a repeated key
+ * (the text has as many keys as the value) and short enough that it cannot nest deeper than Go
+ * allows. Undefined for any other: `decodeJsonStrict` and the separate walks then decide, from the
+ * text again, and report exactly what is wrong.
+ */
+function usualTypedJsonBody(
+  def: ResourceDefinition,
+  text: string,
+  directive: FieldValidationDirective,
+): { value: Record<string, unknown>; walked: { keys: number; removed: string[] } } | undefined {
+  if (!def.schema['x-orch-type-name'] || text.length > TEXT_WITHIN_NESTING_LIMIT) return undefined;
+  const value = parseJsonText(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const obj = value as Record<string, unknown>;
+  const walked = walkTypedBody(def.schema, obj);
+  if (!walked) return undefined;
+  // With `Ignore`, repeated keys are not reported: the count is not compared.
+  if (directive !== 'Ignore' && countTextKeys(text) !== walked.keys) return undefined;
+  return { value: obj, walked };
 }
 
 /**

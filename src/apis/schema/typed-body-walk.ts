@@ -1,0 +1,207 @@
+import { childPath, indexPath } from './field-path.js';
+import { holdsBoundedIntegers, outOfRange } from './go-integer-decode.js';
+import { goKindOf, type JsonKind } from './go-type-decode.js';
+import { isPlainObject } from './json-value.js';
+import type { Schema } from './schema.js';
+import { schemaNodes } from './schema-nodes.js';
+
+/** What one walk of a usual body found (see {@link walkTypedBody}). */
+export interface TypedBodyWalk {
+  /** Keys of every object in the body as parsed, those removed included. */
+  readonly keys: number;
+  /** The paths of the unknown fields removed, in the order met (as `pruneUnknownFields` gives them). */
+  readonly removed: string[];
+}
+
+/**
+ * The three per-field walks of a JSON body of a compiled-in kind (a schema with
+ * `x-orch-type-name`) in one: it counts the body's keys (for the duplicate check against its
+ * text), checks what Go's decoder checks (`goDecodeError`: JSON kinds, integer ranges) and removes
+ * the unknown fields (`pruneUnknownFields`, in place).
+ *
+ * It decides only the usual body: one Go would decode, with no number of magnitude 1e15 or more
+ * (which may need exact integers), and no part that the separate walks treat specially (a value
+ * of another kind than its field's, free-form or embedded objects, list items without a schema).
+ * For any other body it returns undefined, possibly after removing some fields: the caller then
+ * parses the text again and takes the separate walks, which report exactly.
+ */
+export function walkTypedBody(schema: Schema, value: Record<string, unknown>): TypedBodyWalk | undefined {
+  const walk = new BodyWalk();
+  try {
+    walk.struct(nodeOf(schema), value, true);
+  } catch (e) {
+    // A body nested deeper than the stack allows (through a schema that reaches itself) is left
+    // to the separate walks too.
+    if (e === UNDECIDED || e instanceof RangeError) return undefined;
+    throw e;
+  }
+  return { keys: walk.keys, removed: walk.removed };
+}
+
+/** Thrown inside the walk when the body is not one it decides. */
+const UNDECIDED = Symbol('undecided');
+
+/** What the walk needs of a schema node: the facts of Go's decode and of pruning together. */
+interface BodyNode {
+  readonly schema: Schema;
+  /** The JSON kind Go's decoder requires (`goKindOf`); undefined where the kind is not checked. */
+  readonly kind: JsonKind | undefined;
+  readonly holdsIntegers: boolean;
+  /** A struct Go decodes field by field (a named type with properties). */
+  readonly struct: boolean;
+  /** Free-form or embedded: pruned and decoded by rules this walk leaves to the separate walks. */
+  readonly special: boolean;
+  /** The declared properties (empty when none: every key of an object here is unknown). */
+  readonly fields: ReadonlyMap<string, BodyNode>;
+  readonly items: BodyNode | undefined;
+  /** The node of map values (`additionalProperties` as a schema). */
+  readonly values: BodyNode | undefined;
+  /** `additionalProperties: true`: any key is known, and nothing below it is pruned. */
+  readonly anyKey: boolean;
+}
+
+const nodeOf = schemaNodes<BodyNode>({
+  facts: (schema, fields) => ({
+    schema,
+    kind: goKindOf(schema),
+    holdsIntegers: holdsBoundedIntegers(schema),
+    struct: !!schema['x-orch-type-name'] && !!schema.properties,
+    special: !!schema['x-orch-preserve-unknown-fields'] || !!schema['x-orch-embedded-resource'],
+    fields,
+    items: undefined,
+    values: undefined,
+    anyKey: schema.additionalProperties === true,
+  }),
+  linkItems: (node, child) => (node.items = child),
+  linkValues: (node, child) => (node.values = child),
+});
+
+/** The smallest magnitude of a number that may need an exact integer (`decodeJsonStrict`'s test). */
+const SIXTEEN_DIGITS = 1e15;
+
+class BodyWalk {
+  keys = 0;
+  readonly removed: string[] = [];
+  /** The path of the value being walked, as segments: a path string is made only for a removal. */
+  private readonly segments: (string | number)[] = [];
+
+  /**
+   * An object at a node with properties. `go`: Go's decoder reads it field by field (a struct it
+   * decodes), so its fields' kinds are checked.
+   */
+  struct(node: BodyNode, value: Record<string, unknown>, go: boolean): void {
+    if (node.special) throw UNDECIDED;
+    const fields = node.fields;
+    for (const key in value) {
+      this.keys++;
+      const v = value[key];
+      const field = fields.get(key);
+      if (field !== undefined) {
+        this.segments.push(key);
+        this.value(field, v, go);
+        this.segments.pop();
+      } else if (node.anyKey) this.count(v);
+      else if (node.values !== undefined) {
+        // A map part beside declared fields: pruned below, not decoded by Go as this struct's.
+        this.segments.push(key);
+        this.value(node.values, v, false);
+        this.segments.pop();
+      } else {
+        this.count(v);
+        delete value[key];
+        this.removed.push(this.path(key));
+      }
+    }
+  }
+
+  /** A value at `node`; `go`: Go's decoder checks its kind. */
+  private value(node: BodyNode, v: unknown, go: boolean): void {
+    if (v === null || v === undefined) return;
+    if (typeof v !== 'object') {
+      if (go && node.kind !== undefined && node.kind !== scalarKind(v)) throw UNDECIDED;
+      if (typeof v === 'number') {
+        if (!(v < SIXTEEN_DIGITS && v > -SIXTEEN_DIGITS)) throw UNDECIDED;
+        if (go && node.holdsIntegers && outOfRange(node.schema, v) !== undefined) throw UNDECIDED;
+      } else if (typeof v === 'bigint') throw UNDECIDED;
+      // Where Go does not check the kind, it still checks integer ranges below: left to its walk.
+      if (go && node.kind === undefined && node.holdsIntegers) throw UNDECIDED;
+      return;
+    }
+    if (node.special) throw UNDECIDED;
+    if (Array.isArray(v)) {
+      if (node.kind !== 'array' && (go || node.kind !== undefined)) throw UNDECIDED;
+      const items = node.items;
+      if (items === undefined) throw UNDECIDED;
+      for (let i = 0; i < v.length; i++) {
+        this.segments.push(i);
+        this.value(items, v[i], go);
+        this.segments.pop();
+      }
+      return;
+    }
+    if (node.kind !== 'object' || !isPlainObject(v)) throw UNDECIDED;
+    if (node.fields.size > 0 || node.schema.properties) {
+      // A struct Go decodes field by field; other objects with properties it checks only for
+      // integer ranges, which are left to its walk.
+      if (go && !node.struct && node.holdsIntegers) throw UNDECIDED;
+      this.struct(node, v, go && node.struct);
+      return;
+    }
+    const values = node.values;
+    if (values !== undefined) {
+      for (const key in v) {
+        this.keys++;
+        this.segments.push(key);
+        this.value(values, v[key], go);
+        this.segments.pop();
+      }
+      return;
+    }
+    if (node.anyKey) {
+      this.count(v);
+      return;
+    }
+    // An object whose schema declares nothing: all of its fields are unknown.
+    this.struct(node, v, false);
+  }
+
+  /**
+   * Counts the keys of a value the walk does not descend into; a large number is undecided. No
+   * recursion: an unknown field may nest as deep as the text allows.
+   */
+  private count(v: unknown): void {
+    const pending: unknown[] = [v];
+    while (pending.length > 0) {
+      const next = pending.pop();
+      if (next === null || typeof next !== 'object') {
+        if (typeof next === 'number' ? !(next < SIXTEEN_DIGITS && next > -SIXTEEN_DIGITS) : typeof next === 'bigint') {
+          throw UNDECIDED;
+        }
+      } else if (Array.isArray(next)) {
+        for (const item of next) pending.push(item);
+      } else {
+        for (const key in next) {
+          this.keys++;
+          pending.push((next as Record<string, unknown>)[key]);
+        }
+      }
+    }
+  }
+
+  private path(key: string): string {
+    let out = '';
+    for (const s of this.segments) out = typeof s === 'number' ? indexPath(out, s) : childPath(out, s);
+    return childPath(out, key);
+  }
+}
+
+function scalarKind(v: unknown): JsonKind {
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'number';
+  }
+}
