@@ -72,7 +72,7 @@ const ODD_VALUES: readonly unknown[] = [
   [1, { b: [2, { c: 3 }] }],
   2147483648,
   -2147483649,
-  9007199254740993,
+  9007199254740992,
   1e20,
   1.5,
   '100m',
@@ -108,7 +108,7 @@ describe('walkTypedBody', () => {
       const result = walkTypedBody(schema, walked);
       if (result === undefined) {
         // Undecided: the caller parses again; only a body the separate walks treat specially is.
-        const special = decodeError !== undefined || /\d{16}|e\+/.test(text) || text.includes('9007199254740993');
+        const special = decodeError !== undefined || /\d{16}|e\+/.test(text);
         assert.ok(special || i % 3 !== 0, `a usual body was left undecided: ${text}`);
         continue;
       }
