@@ -79,7 +79,7 @@ function validNameBefore(ports: readonly ContainerPort[], i: number, name: strin
 }
 
 /** A list with at least one item (an absent or empty one has nothing to check). */
-function hasItems<T>(list: readonly T[] | null | undefined): list is readonly T[] {
+export function hasItems<T>(list: readonly T[] | null | undefined): list is readonly T[] {
   return (list?.length ?? 0) > 0;
 }
 

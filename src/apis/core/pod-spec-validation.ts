@@ -6,7 +6,12 @@
 import { type FieldError, fieldErrors } from '../meta/field-error.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain } from '../meta/name-validation.js';
 import { validateAnnotations, validateLabels } from '../meta/object-meta-validation.js';
-import { validateContainers, validateEphemeralContainers, validateInitContainers } from './container-validation.js';
+import {
+  hasItems,
+  validateContainers,
+  validateEphemeralContainers,
+  validateInitContainers,
+} from './container-validation.js';
 import { type ClaimSpec, validateClaimSpec } from './persistent-volume-rules.js';
 import type { PodSpec, PodTemplateSpec } from './pod-types.js';
 import { validateResourceName, validateResourceQuantityValue } from './resource-validation.js';
@@ -275,11 +280,6 @@ export function validatePodSpec(spec: PodSpec, path: string, options: PodSpecVal
 
 /** The claim names of a pod spec without `resourceClaims`. */
 const NO_CLAIMS: ReadonlySet<string> = new Set();
-
-/** A list with at least one item. */
-function hasItems<T>(list: readonly T[] | null | undefined): list is readonly T[] {
-  return (list?.length ?? 0) > 0;
-}
 
 /** {@link validateEnum} of `path.field`, its path written only for an error. */
 function addEnumErrors(

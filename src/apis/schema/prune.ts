@@ -30,7 +30,7 @@ export function pruneUnknownFields(schema: Schema, obj: unknown, path = ''): str
  * The path of the value being pruned, kept as segments the walk pushes and pops: a path string
  * is made only for a removed field.
  */
-class Where {
+export class Where {
   private readonly segments: (string | number)[] = [];
   constructor(private readonly base: string) {}
   push(segment: string | number): void {

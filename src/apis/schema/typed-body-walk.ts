@@ -1,7 +1,7 @@
-import { childPath, indexPath } from './field-path.js';
 import { holdsBoundedIntegers, outOfRange } from './go-integer-decode.js';
 import { goKindOf, type JsonKind } from './go-type-decode.js';
 import { isPlainObject } from './json-value.js';
+import { Where } from './prune.js';
 import type { Schema } from './schema.js';
 import { schemaNodes } from './schema-nodes.js';
 
@@ -82,8 +82,8 @@ const SIXTEEN_DIGITS = 1e15;
 class BodyWalk {
   keys = 0;
   readonly removed: string[] = [];
-  /** The path of the value being walked, as segments: a path string is made only for a removal. */
-  private readonly segments: (string | number)[] = [];
+  /** The path of the value being walked, as pruning keeps it: a path string is made only for a removal. */
+  private readonly where = new Where('');
 
   /**
    * An object at a node with properties. `go`: Go's decoder reads it field by field (a struct it
@@ -97,19 +97,19 @@ class BodyWalk {
       const v = value[key];
       const field = fields.get(key);
       if (field !== undefined) {
-        this.segments.push(key);
+        this.where.push(key);
         this.value(field, v, go);
-        this.segments.pop();
+        this.where.pop();
       } else if (node.anyKey) this.count(v);
       else if (node.values !== undefined) {
         // A map part beside declared fields: pruned below, not decoded by Go as this struct's.
-        this.segments.push(key);
+        this.where.push(key);
         this.value(node.values, v, false);
-        this.segments.pop();
+        this.where.pop();
       } else {
         this.count(v);
         delete value[key];
-        this.removed.push(this.path(key));
+        this.removed.push(this.where.child(key));
       }
     }
   }
@@ -133,9 +133,9 @@ class BodyWalk {
       const items = node.items;
       if (items === undefined) throw UNDECIDED;
       for (let i = 0; i < v.length; i++) {
-        this.segments.push(i);
+        this.where.push(i);
         this.value(items, v[i], go);
-        this.segments.pop();
+        this.where.pop();
       }
       return;
     }
@@ -151,9 +151,9 @@ class BodyWalk {
     if (values !== undefined) {
       for (const key in v) {
         this.keys++;
-        this.segments.push(key);
+        this.where.push(key);
         this.value(values, v[key], go);
-        this.segments.pop();
+        this.where.pop();
       }
       return;
     }
@@ -186,12 +186,6 @@ class BodyWalk {
         }
       }
     }
-  }
-
-  private path(key: string): string {
-    let out = '';
-    for (const s of this.segments) out = typeof s === 'number' ? indexPath(out, s) : childPath(out, s);
-    return childPath(out, key);
   }
 }
 
