@@ -32,14 +32,18 @@ export function parsePemBundle(pem: string): X509Certificate[] {
 
 const time = (s: string): number => Date.parse(s);
 
+/** A time as Go's x509 errors print it (`2006-01-02T15:04:05Z`). */
+function goTime(t: number): string {
+  return `${new Date(t).toISOString().slice(0, 19)}Z`;
+}
+
 /** Go's `x509: certificate has expired or is not yet valid: ...` for `cert` at `now`. */
 export function validityError(notBefore: number, notAfter: number, now: number): string | undefined {
-  const fmt = (t: number) => `${new Date(t).toISOString().slice(0, 19)}Z`;
   if (now < notBefore) {
-    return `x509: certificate has expired or is not yet valid: current time ${fmt(now)} is before ${fmt(notBefore)}`;
+    return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is before ${goTime(notBefore)}`;
   }
   if (now > notAfter) {
-    return `x509: certificate has expired or is not yet valid: current time ${fmt(now)} is after ${fmt(notAfter)}`;
+    return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is after ${goTime(notAfter)}`;
   }
   return undefined;
 }

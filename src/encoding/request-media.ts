@@ -27,17 +27,11 @@ export function negotiateRequestMedia(
   options: { cborEnabled: boolean; encodings?: readonly Encoding[]; protobufMediaType?: string },
 ): RequestMedia {
   if (!contentType) return { mediaType: JSON_MEDIA_TYPE, encoding: 'json', params: {} };
-  const unsupported = (cause?: unknown) =>
-    new UnsupportedMediaTypeError(
-      contentType,
-      supportedMediaTypes(options.cborEnabled, options.protobufMediaType).mediaTypes,
-      { cause },
-    );
   let parsed: ReturnType<typeof parseContentType>;
   try {
     parsed = parseContentType(contentType);
   } catch (err) {
-    if (err instanceof MediaTypeParseError) throw unsupported(err);
+    if (err instanceof MediaTypeParseError) throw unsupportedMedia(contentType, options, err);
     throw err;
   }
   // Every serializer decodes too (CBOR only when enabled, which the list already says).
@@ -47,9 +41,25 @@ export function negotiateRequestMedia(
     (encoding === 'cbor' && !options.cborEnabled) ||
     (options.encodings !== undefined && !options.encodings.includes(encoding))
   ) {
-    throw unsupported();
+    throw unsupportedMedia(contentType, options);
   }
   return { mediaType: parsed.mediaType, encoding, params: parsed.params };
+}
+
+/**
+ * The 415 of a request body's media type, listing the served ones. A module function, not a
+ * closure made per request (the server bundle keeps function names, at a cost per closure).
+ */
+function unsupportedMedia(
+  contentType: string,
+  options: { cborEnabled: boolean; protobufMediaType?: string },
+  cause?: unknown,
+): UnsupportedMediaTypeError {
+  return new UnsupportedMediaTypeError(
+    contentType,
+    supportedMediaTypes(options.cborEnabled, options.protobufMediaType).mediaTypes,
+    { cause },
+  );
 }
 
 export type PatchType = 'json-patch' | 'merge-patch' | 'strategic-merge-patch' | 'apply-yaml' | 'apply-cbor';

@@ -139,7 +139,6 @@ export function addContainerResourceErrors(
   container: string,
   podClaimNames: ReadonlySet<string>,
 ): void {
-  const path = (list?: string) => (list ? `${container}.resources.${list}` : `${container}.resources`);
   let cpuOrMemory = false;
   let hugePages = false;
   const limits = res.limits;
@@ -161,7 +160,7 @@ export function addContainerResourceErrors(
       if (order !== 0 && !isOvercommitAllowed(name)) {
         errs.push(
           fieldErrors.invalid(
-            path('requests'),
+            resourcesPath(container, 'requests'),
             request.toString(),
             `must be equal to ${name} limit of ${limit.toString()}`,
           ),
@@ -169,22 +168,30 @@ export function addContainerResourceErrors(
       } else if (order > 0) {
         errs.push(
           fieldErrors.invalid(
-            path('requests'),
+            resourcesPath(container, 'requests'),
             request.toString(),
             `must be less than or equal to ${name} limit of ${limit.toString()}`,
           ),
         );
       }
     } else if (limitValue === undefined && !isOvercommitAllowed(name)) {
-      errs.push(fieldErrors.required(path('limits'), 'Limit must be set for non overcommitable resources'));
+      errs.push(
+        fieldErrors.required(resourcesPath(container, 'limits'), 'Limit must be set for non overcommitable resources'),
+      );
     }
     if (isHugePageResourceName(name)) hugePages = true;
     if (QOS_COMPUTE.has(name)) cpuOrMemory = true;
   }
-  if (hugePages && !cpuOrMemory) errs.push(fieldErrors.forbidden(path(), 'HugePages require cpu or memory'));
+  if (hugePages && !cpuOrMemory)
+    errs.push(fieldErrors.forbidden(resourcesPath(container), 'HugePages require cpu or memory'));
   if (res.claims !== undefined) {
-    errs.push(...validateClaimReferences(res.claims, `${path()}.claims`, podClaimNames));
+    errs.push(...validateClaimReferences(res.claims, `${resourcesPath(container)}.claims`, podClaimNames));
   }
+}
+
+/** A container's `resources` path, or one of its lists' (a function, not a closure per call). */
+function resourcesPath(container: string, list?: 'limits' | 'requests'): string {
+  return list ? `${container}.resources.${list}` : `${container}.resources`;
 }
 
 /** The errors of one entry of limits or requests: its name, then its quantity (when it is one). */

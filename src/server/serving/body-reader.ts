@@ -31,41 +31,72 @@ export function readBodyLimited(
   if (stream.readableEnded) return Promise.resolve(EMPTY);
   if (stream.destroyed) return Promise.reject(new RequestAbortedError());
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const cleanup = (): void => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-      stream.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      total += chunk.length;
-      if (total > limitBytes) {
-        cleanup();
-        stream.pause();
-        onOverflow();
-        reject(new RequestBodyTooLargeError(limitBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0] : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, total));
-    };
-    const onError = (err: Error): void => {
-      cleanup();
-      reject(new RequestAbortedError({ cause: err }));
-    };
-    // 'close' before 'end' means the peer vanished mid-body.
-    const onClose = (): void => {
-      cleanup();
-      reject(new RequestAbortedError());
-    };
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
-    stream.on('close', onClose);
+    new BodyCollector(stream, limitBytes, onOverflow, resolve, reject).listen();
   });
+}
+
+/**
+ * One body being read. Its listeners are methods bound once, not closures: the server bundle
+ * keeps function names (esbuild's `keepNames`), and a named closure made per request costs a
+ * property definition on each function made.
+ */
+class BodyCollector {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+
+  constructor(
+    private readonly stream: Readable,
+    private readonly limitBytes: number,
+    private readonly onOverflow: () => void,
+    private readonly resolve: (body: Buffer) => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    this.onData = this.onData.bind(this);
+    this.onEnd = this.onEnd.bind(this);
+    this.onError = this.onError.bind(this);
+    this.onClose = this.onClose.bind(this);
+  }
+
+  listen(): void {
+    this.stream.on('data', this.onData);
+    this.stream.on('end', this.onEnd);
+    this.stream.on('error', this.onError);
+    this.stream.on('close', this.onClose);
+  }
+
+  private cleanup(): void {
+    this.stream.off('data', this.onData);
+    this.stream.off('end', this.onEnd);
+    this.stream.off('error', this.onError);
+    this.stream.off('close', this.onClose);
+  }
+
+  private onData(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.total > this.limitBytes) {
+      this.cleanup();
+      this.stream.pause();
+      this.onOverflow();
+      this.reject(new RequestBodyTooLargeError(this.limitBytes));
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  private onEnd(): void {
+    this.cleanup();
+    const chunks = this.chunks;
+    this.resolve(chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, this.total));
+  }
+
+  private onError(err: Error): void {
+    this.cleanup();
+    this.reject(new RequestAbortedError({ cause: err }));
+  }
+
+  /** 'close' before 'end' means the peer vanished mid-body. */
+  private onClose(): void {
+    this.cleanup();
+    this.reject(new RequestAbortedError());
+  }
 }
