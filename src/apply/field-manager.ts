@@ -304,16 +304,16 @@ class SchemaFieldManager implements FieldManager {
     next: ApiObject,
     isSubresource: boolean,
   ): { managed: Managed; reset: boolean } {
-    const fromLive = (): Managed => this.decodeOrEmpty(live?.metadata?.managedFields);
     // Sub-resources cannot write managedFields: the live entries stay authoritative.
-    if (isSubresource) return { managed: fromLive(), reset: false };
+    if (isSubresource) return { managed: this.decodeOrEmpty(live?.metadata?.managedFields), reset: false };
     const requested = next.metadata?.managedFields as unknown;
     if (isResetManagedFields(requested, this.config.emptyListResets === true)) {
       return { managed: emptyManaged(), reset: true };
     }
     const fromNext = this.decodeOrEmpty(requested);
     // A client unaware of managedFields (absent, or unreadable) must not erase them.
-    return { managed: fromNext.sets.size > 0 ? fromNext : fromLive(), reset: false };
+    const managed = fromNext.sets.size > 0 ? fromNext : this.decodeOrEmpty(live?.metadata?.managedFields);
+    return { managed, reset: false };
   }
 
   private decodeOrEmpty(entries: unknown): Managed {

@@ -47,16 +47,16 @@ export class ManagedFieldsDecodeError extends Error {
  * `{"manager":"kubectl","operation":"Update","apiVersion":"v1"}`.
  */
 export function managerIdentifier(info: ManagerInfo): string {
-  let out = '{';
-  const add = (k: string, v: string): void => {
-    if (!v) return;
-    out += `${out.length > 1 ? ',' : ''}"${k}":${goJsonString(v, true)}`;
-  };
-  add('manager', info.manager);
-  add('operation', info.operation);
-  if (info.operation !== 'Apply') add('apiVersion', info.apiVersion);
-  add('subresource', info.subresource);
+  let out = withMember('{', 'manager', info.manager);
+  out = withMember(out, 'operation', info.operation);
+  if (info.operation !== 'Apply') out = withMember(out, 'apiVersion', info.apiVersion);
+  out = withMember(out, 'subresource', info.subresource);
   return `${out}}`;
+}
+
+/** `out` (an object's JSON so far, without its closing brace) with member `k` added when `v` is set. */
+function withMember(out: string, k: string, v: string): string {
+  return v ? `${out}${out.length > 1 ? ',' : ''}"${k}":${goJsonString(v, true)}` : out;
 }
 
 /** The identity a `managerIdentifier` encodes. */

@@ -52,11 +52,19 @@ export function str(value: unknown): string {
  * `metadata.namespace=` matches everything and any other value nothing.
  */
 export function defaultFieldLabels(options: { readonly namespaced: boolean }): FieldLabelSupport {
-  return {
-    supported: ['metadata.name', 'metadata.namespace'],
+  return options.namespaced ? NAMESPACED_DEFAULT : CLUSTER_DEFAULT;
+}
+
+/** Made once: a list of a kind without its own support asks for it on every request. */
+const NAMESPACED_DEFAULT: FieldLabelSupport = defaultSupport(true);
+const CLUSTER_DEFAULT: FieldLabelSupport = defaultSupport(false);
+
+function defaultSupport(namespaced: boolean): FieldLabelSupport {
+  return Object.freeze({
+    supported: Object.freeze(['metadata.name', 'metadata.namespace']),
     unsupportedMessage: notAKnownFieldSelector,
-    fieldSet: (obj) => objectMetaFieldSet(obj, options.namespaced),
-  };
+    fieldSet: (obj: ApiObject) => objectMetaFieldSet(obj, namespaced),
+  });
 }
 
 /** The field label support of a definition: its own, or the default for its scope. */

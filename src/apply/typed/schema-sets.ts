@@ -57,36 +57,47 @@ export function ensureNamedFieldsAreMembers(set: FieldSet, t: TypeNode | undefin
  * unchanged when nothing needs adapting.
  */
 export function reconcileWithSchema(set: FieldSet, t: TypeNode): FieldSet {
-  const toRemove = new FieldSetBuilder();
-  const path: PathElement[] = [];
-  let found = false;
-  const visitLevel = (level: FieldSet, lt: MapType | ListType): void => {
-    for (const e of level.unorderedEntries()) {
-      let ct: TypeNode | undefined;
-      if (lt.kind === 'list') ct = lt.element;
-      else if (e.pe.kind === 'field') ct = fieldType(lt, e.pe.name);
-      if (!ct) continue;
-      path.push(e.pe);
-      visit(ct, e.children, e.member && !e.children);
-      path.pop();
-    }
-  };
-  const visit = (nt: TypeNode, children: FieldSet | undefined, isAtomic: boolean): void => {
+  const walk = new AtomicOwnership();
+  walk.visit(t, set, false);
+  if (!walk.found) return set;
+  const replaced = walk.toRemove.build();
+  return set.recursiveDifference(replaced).union(replaced);
+}
+
+/**
+ * The walk of {@link reconcileWithSchema}: the paths below which a set owns fields of a map or
+ * list that is now atomic. Methods, not closures made per call (the server bundle keeps function
+ * names, at a cost per function made).
+ */
+class AtomicOwnership {
+  readonly toRemove = new FieldSetBuilder();
+  found = false;
+  private readonly path: PathElement[] = [];
+
+  visit(nt: TypeNode, children: FieldSet | undefined, isAtomic: boolean): void {
     const rt = nt.kind === 'deduced' ? asMap(nt)! : nt;
     if (rt.kind === 'scalar') return;
     // Maps of unknown fields (no declared fields) carry no atomic/granular information.
     if (rt.kind === 'map' && !rt.fields && rt.element?.kind === 'deduced') return;
     if (!isAtomic && rt.atomic) {
       if (children && !children.empty) {
-        toRemove.insert(path);
-        found = true;
+        this.toRemove.insert(this.path);
+        this.found = true;
       }
       return;
     }
-    if (children) visitLevel(children, rt);
-  };
-  visit(t, set, false);
-  if (!found) return set;
-  const replaced = toRemove.build();
-  return set.recursiveDifference(replaced).union(replaced);
+    if (children) this.visitLevel(children, rt);
+  }
+
+  private visitLevel(level: FieldSet, lt: MapType | ListType): void {
+    for (const e of level.unorderedEntries()) {
+      let ct: TypeNode | undefined;
+      if (lt.kind === 'list') ct = lt.element;
+      else if (e.pe.kind === 'field') ct = fieldType(lt, e.pe.name);
+      if (!ct) continue;
+      this.path.push(e.pe);
+      this.visit(ct, e.children, e.member && !e.children);
+      this.path.pop();
+    }
+  }
 }

@@ -180,7 +180,13 @@ async function dispatch(
       const obj = body.obj as ApiObject;
       addWarnings(ctx, withDedupedOwnerReferences(obj, body.warnings));
       const subresource = info.subresource || undefined;
-      const next = { compute: () => obj, retryOnConflict: !obj.metadata?.resourceVersion };
+      // A method, not an arrow property: the bundle names arrow properties at a cost per request.
+      const next = {
+        compute() {
+          return obj;
+        },
+        retryOnConflict: !obj.metadata?.resourceVersion,
+      };
       const r = await store.update(ctx, info.name, next, { dryRun, subresource, fieldManager: manager });
       return writeObject(req, cfg, def, r.created ? 201 : 200, r.obj);
     }

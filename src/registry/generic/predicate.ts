@@ -30,6 +30,13 @@ export interface SelectedValues {
   fields(): Readonly<Record<string, string>>;
 }
 
+/** The predicate of a request without selectors, made once (lists ask for one on every request). */
+const EVERYTHING: SelectionPredicate = Object.freeze({
+  everything: true,
+  matches: () => true,
+  matchesSelected: () => true,
+});
+
 export function selectionPredicate(def: ResourceDefinition, o: ListOptions): SelectionPredicate {
   try {
     const labels = o.labelSelector ? parseLabelSelector(o.labelSelector) : undefined;
@@ -37,7 +44,7 @@ export function selectionPredicate(def: ResourceDefinition, o: ListOptions): Sel
     const fields = o.fieldSelector ? convertFieldSelector(parseFieldSelector(o.fieldSelector), support) : undefined;
     const useLabels = labels !== undefined && !labels.empty;
     const useFields = fields !== undefined && !fields.empty;
-    if (!useLabels && !useFields) return { everything: true, matches: () => true, matchesSelected: () => true };
+    if (!useLabels && !useFields) return EVERYTHING;
     return {
       everything: false,
       matches(obj) {
