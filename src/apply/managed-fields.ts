@@ -1,4 +1,5 @@
 import type { JsonObject } from '../apis/object.js';
+import { formatTime } from '../util/clock.js';
 import { compareGoStrings } from '../util/go-strings.js';
 import { stringifyJson } from '../util/json-text.js';
 import { FieldsV1Error, fromFieldsV1, type PathElementCache, toFieldsV1 } from './fieldpath/fields-v1.js';
@@ -79,7 +80,7 @@ function normalizeTime(v: unknown): string | undefined {
   if (typeof v !== 'string' || v === '') return undefined;
   const ms = Date.parse(v);
   if (Number.isNaN(ms)) return undefined;
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+  return formatTime(new Date(ms));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { formatTime } from '../util/clock.js';
 import type { PeerCertificate } from './authenticator.js';
 
 const EKU_CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
@@ -32,18 +33,13 @@ export function parsePemBundle(pem: string): X509Certificate[] {
 
 const time = (s: string): number => Date.parse(s);
 
-/** A time as Go's x509 errors print it (`2006-01-02T15:04:05Z`). */
-function goTime(t: number): string {
-  return `${new Date(t).toISOString().slice(0, 19)}Z`;
-}
-
 /** Go's `x509: certificate has expired or is not yet valid: ...` for `cert` at `now`. */
 export function validityError(notBefore: number, notAfter: number, now: number): string | undefined {
   if (now < notBefore) {
-    return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is before ${goTime(notBefore)}`;
+    return `x509: certificate has expired or is not yet valid: current time ${formatTime(new Date(now))} is before ${formatTime(new Date(notBefore))}`;
   }
   if (now > notAfter) {
-    return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is after ${goTime(notAfter)}`;
+    return `x509: certificate has expired or is not yet valid: current time ${formatTime(new Date(now))} is after ${formatTime(new Date(notAfter))}`;
   }
   return undefined;
 }
