@@ -255,6 +255,8 @@ class CreatedWalk {
    * that is not empty, everything below it. Never `UNDECIDED`.
    */
   added(value: unknown, t: TypeNode, reset: FieldSet | undefined, place: Place, owned: boolean): Level {
+    // Below the root and outside any reset field, every value is a member with all below it.
+    if (reset === undefined && place === ELSEWHERE && owned) return this.member(value, t);
     const rt = resolveType(t, value);
     if (rt.kind === 'map' && !rt.atomic && isObject(value) && !isEmptyObject(value)) {
       return this.mapLevel(undefined, value, rt, reset, place, owned);
@@ -263,6 +265,34 @@ class CreatedWalk {
       return this.listLevel(value, rt, reset, owned);
     }
     return owned ? EMPTY : undefined;
+  }
+
+  /**
+   * {@link added} of a value that is a member, outside the root and any reset field: its
+   * element, with everything below it when it is a granular map or list that is not empty. The
+   * usual path of a create, which adds the whole object below its root.
+   */
+  private member(value: unknown, t: TypeNode): JsonObject {
+    const rt = t.kind === 'deduced' ? resolveType(t, value) : t;
+    if (rt.kind === 'scalar' || rt.atomic || value === null || typeof value !== 'object') return EMPTY;
+    if (rt.kind === 'map') {
+      if (Array.isArray(value)) return EMPTY;
+      const from = this.top;
+      const declaredFrom = this.declaredTop;
+      if (this.pushDeclaredInRankOrder(value as Record<string, unknown>, rt)) {
+        const declaredTo = this.declaredTop;
+        for (let i = declaredFrom; i < declaredTo; i++) {
+          const f = this.declared[i]!;
+          const v = (value as Record<string, unknown>)[f.name];
+          if (v !== undefined) this.push(f.element.id, this.member(v, f.type));
+        }
+        this.declaredTop = declaredFrom;
+        return this.close(from, true) as JsonObject;
+      }
+      return this.mapLevel(undefined, value as Record<string, unknown>, rt, undefined, ELSEWHERE, true) as JsonObject;
+    }
+    if (!Array.isArray(value) || value.length === 0) return EMPTY;
+    return this.listLevel(value, rt, undefined, true) as JsonObject;
   }
 
   /**

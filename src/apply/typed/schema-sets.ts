@@ -1,6 +1,14 @@
 import { FieldSet, FieldSetBuilder, type SetEntry } from '../fieldpath/field-set.js';
 import type { PathElement } from '../fieldpath/path-element.js';
-import { DEDUCED, fieldType, isStructField, type ListType, type MapType, type TypeNode } from './type-node.js';
+import {
+  DEDUCED,
+  DEDUCED_MAP,
+  fieldType,
+  isStructField,
+  type ListType,
+  type MapType,
+  type TypeNode,
+} from './type-node.js';
 
 /**
  * Field-set operations that need the schema: structured-merge-diff's
@@ -10,7 +18,7 @@ import { DEDUCED, fieldType, isStructField, type ListType, type MapType, type Ty
 function asMap(t: TypeNode | undefined): MapType | undefined {
   if (!t) return undefined;
   if (t.kind === 'map') return t;
-  if (t.kind === 'deduced') return { kind: 'map', atomic: false, fields: undefined, element: DEDUCED };
+  if (t.kind === 'deduced') return DEDUCED_MAP;
   return undefined;
 }
 

@@ -62,13 +62,48 @@ export interface DeducedType {
   readonly kind: 'deduced';
 }
 
-export const DEDUCED: DeducedType = Object.freeze({ kind: 'deduced' });
-const UNTYPED: ScalarType = Object.freeze({ kind: 'scalar', scalar: 'untyped' });
-const DEDUCED_MAP: MapType = Object.freeze({ kind: 'map', atomic: false, fields: undefined, element: DEDUCED });
-const DEDUCED_LIST: ListType = Object.freeze({
+/** Every member any kind of node has (see {@link layout}). */
+interface NodeLayout {
+  kind: TypeNode['kind'];
+  scalar?: ScalarType['scalar'];
+  atomic?: boolean;
+  fields?: ReadonlyMap<string, TypeNode>;
+  element?: TypeNode;
+  declared?: ReadonlyMap<string, DeclaredField>;
+  keys?: readonly string[];
+  keyDefaults?: ReadonlyMap<string, JsonValue>;
+  keyOrder?: KeyFieldOrder;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A node of any kind with every member of every kind, in one order, the ones its kind lacks
+ * undefined: per-request walks read `kind`, `atomic`, `declared` and `element` of nodes of all
+ * kinds, and a property read that meets one object layout is a direct load where one that meets
+ * five (the kinds, with and without declared fields, frozen or not) is a hash lookup. Not frozen
+ * for the same reason: a frozen object has a layout of its own.
+ */
+function layout<T extends TypeNode>(node: NodeLayout): Mutable<T> {
+  return {
+    kind: node.kind,
+    scalar: node.scalar,
+    atomic: node.atomic ?? false,
+    fields: node.fields,
+    element: node.element,
+    declared: node.declared,
+    keys: node.keys,
+    keyDefaults: node.keyDefaults,
+    keyOrder: node.keyOrder,
+  } as unknown as Mutable<T>;
+}
+
+export const DEDUCED: DeducedType = layout<DeducedType>({ kind: 'deduced' });
+const UNTYPED: ScalarType = layout<ScalarType>({ kind: 'scalar', scalar: 'untyped' });
+export const DEDUCED_MAP: MapType = layout<MapType>({ kind: 'map', atomic: false, element: DEDUCED });
+const DEDUCED_LIST: ListType = layout<ListType>({
   kind: 'list',
   atomic: true,
-  keys: undefined,
   keyDefaults: new Map(),
   element: DEDUCED,
 });
@@ -130,12 +165,12 @@ export class TypeCompiler {
     const type = s.type ?? (s.properties || s.additionalProperties ? 'object' : s.items ? 'array' : undefined);
     switch (type) {
       case 'string':
-        return { kind: 'scalar', scalar: 'string' };
+        return layout<ScalarType>({ kind: 'scalar', scalar: 'string' });
       case 'integer':
       case 'number':
-        return { kind: 'scalar', scalar: 'numeric' };
+        return layout<ScalarType>({ kind: 'scalar', scalar: 'numeric' });
       case 'boolean':
-        return { kind: 'scalar', scalar: 'boolean' };
+        return layout<ScalarType>({ kind: 'scalar', scalar: 'boolean' });
       case 'array':
         return this.buildList(s);
       case 'object':
@@ -148,12 +183,7 @@ export class TypeCompiler {
   // Maps and lists are cached before their members are compiled: a schema may reach itself
   // (apiextensions' JSONSchemaProps), and its members then refer to the node being built.
   private buildMap(s: Schema): MapType {
-    const node: { -readonly [K in keyof MapType]: MapType[K] } = {
-      kind: 'map',
-      atomic: s['x-orch-map-type'] === 'atomic',
-      fields: undefined,
-      element: undefined,
-    };
+    const node = layout<MapType>({ kind: 'map', atomic: s['x-orch-map-type'] === 'atomic' });
     this.cache.set(s, node);
     if (s.properties) {
       const fields = new Map<string, TypeNode>();
@@ -177,14 +207,14 @@ export class TypeCompiler {
       const d = s.items?.properties?.[key]?.default;
       if (d !== undefined) keyDefaults.set(key, d as JsonValue);
     }
-    const node: { -readonly [K in keyof ListType]: ListType[K] } = {
+    const node = layout<ListType>({
       kind: 'list',
       atomic,
       keys,
       keyDefaults,
       keyOrder: keys ? keyFieldOrder(keys) : undefined,
       element: DEDUCED,
-    };
+    });
     this.cache.set(s, node);
     node.element = this.compile(s.items);
     return node;
