@@ -132,7 +132,7 @@ describe('SUITE_TOOLS', () => {
     ['storage', [TOOLS.etcd]],
     ['cluster', [TOOLS.wrk, TOOLS.etcd, TOOLS.haproxy]],
     ['authz', [TOOLS.wrk]],
-    ['builtin', [TOOLS.wrk, TOOLS.h2load]],
+    ['builtin', []],
     ['crd', [TOOLS.wrk, TOOLS.h2load]],
     ['cel', []],
   ];

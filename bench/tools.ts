@@ -44,7 +44,7 @@ export const SUITE_TOOLS = {
   cel: [],
   authn: [],
   authz: [WRK],
-  builtin: [WRK, H2LOAD],
+  builtin: [],
   cluster: [WRK, ETCD, HAPROXY],
   crd: [WRK, H2LOAD],
   controllers: [],

@@ -2,27 +2,36 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { wrkRps } from '../api/load.js';
+import {
+  type AlternatingLoadOptions,
+  type AlternatingSummary,
+  alternatingLoad,
+  summarize,
+} from '../api/alternating-load.js';
 import { startBenchServer } from '../api/server-proc.js';
 import { post } from '../authz/seed-http.js';
 import type { BenchOptions } from '../cli.js';
 import { printFigures } from '../figures.js';
 import { median, printTable, type Row } from '../storage/measure.js';
-import { h2loadCreates } from './h2load-creates.js';
 
-/** Seconds of each measured round. */
-const WRK_SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 3);
 /**
- * Rounds of each measurement; the figures are medians of the rounds' ratios. The machine's speed
- * drifts, and a slow spell costs the Pod (whose create walks more memory) more than the
- * ConfigMap: many short rounds, each kind first in every other one, keep one spell from deciding
- * the figure.
+ * How the two kinds are compared: one load generator on 64 connections kept open, switching
+ * between the kinds every phase (see alternating-load.ts), so that both meet the machine at the
+ * same speeds. This machine's speed swings by up to 2× in spells of a tenth of a second to a few
+ * seconds (a single-threaded loop alone on it shows the same); runs seconds apart, each with its
+ * own load generator and handshakes, caught different spells, and single rounds' ratios ranged
+ * 0.45–0.93 for creates. A phase is long enough for the requests still in flight at a switch to
+ * drain (64 creates take tens of milliseconds, 64 GETs a few) and short enough that its
+ * neighbours meet the same spell.
  */
-const ROUNDS = 9;
-/** Seconds of creates of each kind, twice over, before the measured rounds. */
-const CREATE_WARM_UP_SECONDS = 3;
-/** Seconds each create round runs before its measured window (its connections' handshakes). */
-const CREATE_ROUND_WARM_UP_SECONDS = 1;
+const CREATE_PHASE_MS = 500;
+const CREATE_PHASES = 121;
+const GET_PHASE_MS = 50;
+const GET_PHASES = 601;
+/** Alternating load before the measured phases, so that the figures are the server's steady state. */
+const CREATE_WARM_UP_MS = 12_000;
+const GET_WARM_UP_MS = 3_000;
+const CONNECTIONS = 64;
 const TOKEN = 'builtin-bench-token-7c1d93ab5e20';
 const NS = 'bench';
 
@@ -76,16 +85,23 @@ function nodeStartMs(): Promise<number> {
   );
 }
 
+/** Starts of an empty server timed for the start-to-ready figure (its median). */
+const START_ROUNDS = 9;
+
+/** {@link alternatingLoad}, summarized. */
+async function alternating(o: AlternatingLoadOptions): Promise<AlternatingSummary> {
+  const { phases, done } = await alternatingLoad(o);
+  return summarize(phases, done);
+}
+
 /**
- * Built-in kinds against a ConfigMap of the same JSON size, one server, rounds alternating:
- * creates/s (h2load POST, 64 connections, see h2load-creates.ts) and cached GETs/s (wrk GET
+ * Built-in kinds against a ConfigMap of the same JSON size, on one server, the kinds alternating
+ * phase by phase on the same connections: creates/s (POST) and cached GETs/s (GET
  * `?resourceVersion=0`) of a Pod with two containers; start-to-ready on an empty store with every
  * kind registered.
  */
 export async function runBuiltinBench(options: BenchOptions): Promise<void> {
-  const roundSeconds = options.quick ? Math.min(2, WRK_SECONDS) : WRK_SECONDS;
-  const rounds = options.quick ? Math.min(2, ROUNDS) : ROUNDS;
-  const warmUpSeconds = options.quick ? 1 : CREATE_WARM_UP_SECONDS;
+  const rounds = options.quick ? 2 : START_ROUNDS;
   const dir = mkdtempSync(join(tmpdir(), 'orch-builtin-bench-'));
   try {
     const tokenFile = join(dir, 'tokens.csv');
@@ -108,80 +124,59 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
         kind: 'Namespace',
         metadata: { name: NS },
       });
-      const base = `${server.url}/api/v1/namespaces/${NS}`;
+      const base = `/api/v1/namespaces/${NS}`;
       const podName = JSON.parse(await post(server.url, server.admin, `/api/v1/namespaces/${NS}/pods`, pod)).metadata
         .name;
       const cmName = JSON.parse(await post(server.url, server.admin, `/api/v1/namespaces/${NS}/configmaps`, cm))
         .metadata.name;
-      const creates: Record<string, number[]> = { pod: [], cm: [] };
-      const gets: Record<string, number[]> = { pod: [], cm: [] };
-      // Warm-up, so that the figures are the server's steady state, not its JIT compiler's: a
-      // create runs several times the code a cached GET runs, and on two cores (the load
-      // generator on one) V8's optimizing compiler takes several seconds of load to catch up
-      // with the Pod's path.
-      await wrkRps(`${base}/pods/${podName}?resourceVersion=0`, 1, TOKEN);
-      await wrkRps(`${base}/configmaps/${cmName}?resourceVersion=0`, 1, TOKEN);
-      const createLoad = (tag: string, seconds: number) => ({
-        seconds,
-        warmUpSeconds: CREATE_ROUND_WARM_UP_SECONDS,
-        token: TOKEN,
-        dir,
-        tag,
+      const phases = (full: number) => (options.quick ? Math.min(full, 21) : full);
+      const load = { url: server.url, ca: server.admin.ca, token: TOKEN, connections: CONNECTIONS };
+      // The server's CPU time (every thread) per request, besides the rates: it does not move
+      // with what the load generator, on the same two cores, spends on each kind.
+      const sample = () => server.cpuMs();
+      const creates = await alternating({
+        ...load,
+        a: { method: 'POST', path: `${base}/configmaps`, body: cm },
+        b: { method: 'POST', path: `${base}/pods`, body: pod },
+        phaseMs: CREATE_PHASE_MS,
+        phases: phases(CREATE_PHASES),
+        warmUpMs: options.quick ? 2_000 : CREATE_WARM_UP_MS,
+        sample,
       });
-      for (let i = 0; i < 2; i++) {
-        await h2loadCreates(`${base}/configmaps`, cm, createLoad('cm', warmUpSeconds));
-        await h2loadCreates(`${base}/pods`, pod, createLoad('pod', warmUpSeconds));
-      }
-      // The server's CPU time (every thread) per create in the measured window: unlike the
-      // rate, it does not move with what else the machine's cores are running.
-      const cpuPerCreate: Record<string, number[]> = { pod: [], cm: [] };
-      const measuredCreates = async (tag: 'pod' | 'cm', url: string, body: unknown) => {
-        let cpuAtStart = Number.NaN;
-        const load = { ...createLoad(tag, roundSeconds), onMeasureStart: () => (cpuAtStart = server.cpuMs()) };
-        const rate = await h2loadCreates(url, body, load);
-        cpuPerCreate[tag]!.push(((server.cpuMs() - cpuAtStart) * 1000) / (rate * roundSeconds));
-        creates[tag]!.push(rate);
-      };
-      const targets = {
-        cm: { collection: `${base}/configmaps`, body: cm, one: `${base}/configmaps/${cmName}?resourceVersion=0` },
-        pod: { collection: `${base}/pods`, body: pod, one: `${base}/pods/${podName}?resourceVersion=0` },
-      } as const;
-      // Likewise per GET: wrk runs on the same two cores, and reading the larger Pod costs it more.
-      const cpuPerGet: Record<string, number[]> = { pod: [], cm: [] };
-      const measuredGets = async (tag: 'pod' | 'cm', url: string) => {
-        const cpuAtStart = server.cpuMs();
-        const rate = await wrkRps(url, roundSeconds, TOKEN);
-        cpuPerGet[tag]!.push(((server.cpuMs() - cpuAtStart) * 1000) / (rate * roundSeconds));
-        gets[tag]!.push(rate);
-      };
-      for (let round = 0; round < rounds; round++) {
-        const order = round % 2 === 0 ? (['cm', 'pod'] as const) : (['pod', 'cm'] as const);
-        for (const tag of order) await measuredCreates(tag, targets[tag].collection, targets[tag].body);
-        for (const tag of order) await measuredGets(tag, targets[tag].one);
-      }
-      const ratios = (r: Record<string, number[]>) => r.pod!.map((p, i) => p / r.cm![i]!);
+      const gets = await alternating({
+        ...load,
+        a: { method: 'GET', path: `${base}/configmaps/${cmName}?resourceVersion=0` },
+        b: { method: 'GET', path: `${base}/pods/${podName}?resourceVersion=0` },
+        phaseMs: GET_PHASE_MS,
+        phases: phases(GET_PHASES),
+        warmUpMs: options.quick ? 1_000 : GET_WARM_UP_MS,
+        sample,
+      });
+      const row = (metric: string, r: AlternatingSummary): Row => ({
+        metric,
+        ours: r.rates[1],
+        baseline: r.rates[0],
+        unit: 'req/s',
+        ratio: r.ratio,
+        spread: r.spread,
+      });
       // CPU per request: the ConfigMap's over the Pod's, so that 1 is parity, as for rates.
-      const cpuRatios = (r: Record<string, number[]>) => r.pod!.map((p, i) => r.cm![i]! / p);
-      const row = (metric: string, r: Record<string, number[]>, unit: 'req/s' | 'µs' = 'req/s'): Row => {
-        const rs = unit === 'µs' ? cpuRatios(r) : ratios(r);
-        return {
-          metric,
-          ours: median(r.pod!),
-          baseline: median(r.cm!),
-          unit,
-          ratio: median(rs),
-          spread: [Math.min(...rs), Math.max(...rs)],
-        };
-      };
+      const cpuRow = (metric: string, r: AlternatingSummary): Row => ({
+        metric,
+        ours: r.sampledPerRequest[1] * 1000,
+        baseline: r.sampledPerRequest[0] * 1000,
+        unit: 'µs',
+        ratio: r.sampledPerRequest[0] / r.sampledPerRequest[1],
+      });
       const startRatios = starts.map((s, i) => nodeStarts[i]! / s);
       const rows: Row[] = [
         row(
-          `creates: Pod (2 containers, ${JSON.stringify(pod).length} B) vs ConfigMap of the same size, h2load 64 conns`,
+          `creates: Pod (2 containers, ${JSON.stringify(pod).length} B) vs ConfigMap of the same size, ${CONNECTIONS} conns, ${CREATE_PHASE_MS} ms phases`,
           creates,
         ),
-        row('server CPU per create (all threads) in those rounds; ratio: ConfigMap over Pod', cpuPerCreate, 'µs'),
-        row('cached GETs: the same Pod vs the same ConfigMap, wrk 64 conns', gets),
-        row('server CPU per cached GET in those rounds; ratio: ConfigMap over Pod', cpuPerGet, 'µs'),
+        cpuRow('server CPU per create (all threads); ratio: ConfigMap over Pod', creates),
+        row(`cached GETs: the same Pod vs the same ConfigMap, ${CONNECTIONS} conns, ${GET_PHASE_MS} ms phases`, gets),
+        cpuRow('server CPU per cached GET (all threads); ratio: ConfigMap over Pod', gets),
         {
           metric: 'start-to-ready, empty store, every kind (baseline: bare node start)',
           ours: median(starts),
@@ -191,20 +186,26 @@ export async function runBuiltinBench(options: BenchOptions): Promise<void> {
           spread: [Math.min(...startRatios), Math.max(...startRatios)],
         },
       ];
-      printTable('built-in kinds: Pod against ConfigMap', rows);
+      printTable(
+        'built-in kinds: Pod against ConfigMap',
+        rows,
+        'ratio: 10th–90th percentile over phases (start: range over starts)',
+      );
       printFigures({
-        'pod.creates': Math.round(median(creates.pod!)),
-        'cm.creates': Math.round(median(creates.cm!)),
-        'creates.ratio': Math.round(median(ratios(creates)) * 1000) / 1000,
-        'pod.create_cpu_us': Math.round(median(cpuPerCreate.pod!)),
-        'cm.create_cpu_us': Math.round(median(cpuPerCreate.cm!)),
-        'create_cpu.ratio': Math.round(median(cpuRatios(cpuPerCreate)) * 1000) / 1000,
-        'pod.gets': Math.round(median(gets.pod!)),
-        'cm.gets': Math.round(median(gets.cm!)),
-        'gets.ratio': Math.round(median(ratios(gets)) * 1000) / 1000,
-        'pod.get_cpu_us': Math.round(median(cpuPerGet.pod!) * 10) / 10,
-        'cm.get_cpu_us': Math.round(median(cpuPerGet.cm!) * 10) / 10,
-        'get_cpu.ratio': Math.round(median(cpuRatios(cpuPerGet)) * 1000) / 1000,
+        'pod.creates': Math.round(creates.rates[1]),
+        'cm.creates': Math.round(creates.rates[0]),
+        'creates.ratio': Math.round(creates.ratio * 1000) / 1000,
+        'creates.phases': creates.ratios.length,
+        'pod.create_cpu_us': Math.round(creates.sampledPerRequest[1] * 1000),
+        'cm.create_cpu_us': Math.round(creates.sampledPerRequest[0] * 1000),
+        'create_cpu.ratio': Math.round((creates.sampledPerRequest[0] / creates.sampledPerRequest[1]) * 1000) / 1000,
+        'pod.gets': Math.round(gets.rates[1]),
+        'cm.gets': Math.round(gets.rates[0]),
+        'gets.ratio': Math.round(gets.ratio * 1000) / 1000,
+        'gets.phases': gets.ratios.length,
+        'pod.get_cpu_us': Math.round(gets.sampledPerRequest[1] * 10000) / 10,
+        'cm.get_cpu_us': Math.round(gets.sampledPerRequest[0] * 10000) / 10,
+        'get_cpu.ratio': Math.round((gets.sampledPerRequest[0] / gets.sampledPerRequest[1]) * 1000) / 1000,
         'start.ms': Math.round(median(starts)),
       });
     } finally {

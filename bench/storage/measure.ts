@@ -76,7 +76,12 @@ export function ratio(r: Row): number {
  * is not a finite number (nothing completed, a tool failed) stops the bench with the rows named.
  * Only a row that says why it has no baseline (`noBaseline`) prints without one.
  */
-export function printTable(title: string, rows: readonly Row[]): void {
+export function printTable(
+  title: string,
+  rows: readonly Row[],
+  /** What a row's `spread` is. */
+  spreadHeading = 'ratio range over rounds',
+): void {
   const blank = rows.filter(
     (r) => !(r.noBaseline === undefined ? [r.ours, r.baseline, ratio(r)] : [r.ours]).every(Number.isFinite),
   );
@@ -88,7 +93,7 @@ export function printTable(title: string, rows: readonly Row[]): void {
   const fmt = (n: number) => (Number.isFinite(n) ? (n >= 100 ? n.toFixed(0) : n.toFixed(2)) : 'n/a');
   console.log(`\n${title}`);
   const rounds = rows.some((r) => r.spread !== undefined);
-  console.log(`| metric | ours | baseline | unit | ratio |${rounds ? ' ratio range over rounds |' : ''}`);
+  console.log(`| metric | ours | baseline | unit | ratio |${rounds ? ` ${spreadHeading} |` : ''}`);
   console.log(`|---|---:|---:|---|---:|${rounds ? '---|' : ''}`);
   for (const r of rows) {
     const spread = r.spread ? `${fmt(r.spread[0])}–${fmt(r.spread[1])}` : '';
