@@ -286,9 +286,16 @@ export interface ResourceStrategy {
    * kube's decode-time defaulting of a written object (the schema's defaults, then the kind's own
    * `SetDefaults`), applied before the field manager records what the writer set, so the writer
    * owns the defaults it received, as in kube. Mutates `obj`; idempotent. Absent: defaults are
-   * applied only by `prepareForCreate`/`prepareForUpdate`.
+   * applied only by `prepareForCreate`/`prepareForUpdate`. `schemaDefaulted`: a schema whose
+   * defaults `obj` has had already (decoded with them); the strategy skips its schema's defaults
+   * when they are that schema's.
    */
-  defaults?(obj: ApiObject): void;
+  defaults?(obj: ApiObject, schemaDefaulted?: Schema): void;
+  /**
+   * The schema whose defaults `defaults` applies first (`applyDefaults`), when it does: a body
+   * decoded with that schema's defaults applied (see `walkTypedBody`) needs them no more.
+   */
+  readonly defaultsSchema?: Schema;
   /**
    * Normalize a new object before validation (e.g. fold Secret `stringData` into `data`,
    * default `status`, reset fields users may not set on create). Mutates `obj`. `context` names

@@ -1,5 +1,6 @@
 import type { ApiObject } from '../apis/object.js';
 import type { RequestContext } from '../apis/request/request-context.js';
+import type { Schema } from '../apis/schema/schema.js';
 import type { JsonPart } from '../encoding/index.js';
 
 export type { RequestContext } from '../apis/request/request-context.js';
@@ -14,6 +15,11 @@ export interface CreateOptions {
    * is only read.
    */
   readonly inputIsOwned?: boolean;
+  /**
+   * The schema whose defaults the input has had already (a body defaulted as it was decoded):
+   * the strategy does not apply that schema's defaults again (`ResourceStrategy.defaults`).
+   */
+  readonly inputDefaultedBy?: Schema;
 }
 
 /** A created object, with its response JSON when that was made from the bytes written. */
@@ -195,6 +201,12 @@ export interface ResourceStore {
   create(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<ApiObject>;
   /** The same create as `create`, with the response JSON made from the bytes written. */
   createWithJson?(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<CreatedObject>;
+  /**
+   * The schema whose defaults `create` applies to the object before anything else reads it (the
+   * strategy's `defaultsSchema`), when it does: a body may then be decoded with them applied
+   * (`CreateOptions.inputDefaultedBy`). Undefined: a create applies no schema defaults.
+   */
+  readonly createDefaultsSchema?: Schema;
   get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject>;
   /**
    * The same read as `get`, as an encoded object when the watch cache serves it from its bytes

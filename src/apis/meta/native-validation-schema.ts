@@ -18,6 +18,17 @@ export function nativeValidationSchema(schema: Schema): Schema {
  * immutable as their sources. A schema may also reach itself (apiextensions' JSONSchemaProps).
  */
 const converted = new WeakMap<Schema, Schema>();
+/** The published schema of each conversion. */
+const sources = new WeakMap<Schema, Schema>();
+
+/**
+ * The published schema `schema` was made from by {@link nativeValidationSchema}, or `schema`
+ * itself: both have the same defaults, and walks that read only those may share the published
+ * schema's nodes.
+ */
+export function publishedSchemaOf(schema: Schema): Schema {
+  return sources.get(schema) ?? schema;
+}
 
 function convert(schema: Schema): Schema {
   const known = converted.get(schema);
@@ -25,6 +36,7 @@ function convert(schema: Schema): Schema {
   const { required: _required, enum: _enum, properties, items, additionalProperties, ...rest } = schema;
   const out: Schema = { ...rest };
   converted.set(schema, out);
+  sources.set(out, schema);
   if (rest['x-orch-list-type'] === 'set' || rest['x-orch-list-type'] === 'map')
     out['x-orch-list-duplicates'] = 'allowed';
   if (properties) {

@@ -5,6 +5,7 @@ import type { Schema } from '../schema/schema.js';
 import { validateAgainstSchema } from '../schema/validate.js';
 import type { FieldError } from './field-error.js';
 import { type NameValidator, nameIsPathSegment } from './name-validation.js';
+import { publishedSchemaOf } from './native-validation-schema.js';
 import { validateObjectMeta, validateObjectMetaNames, validateObjectMetaUpdate } from './object-meta-validation.js';
 
 /** A sub-resource with the strategy its writes go through (e.g. `namespaces/status`). */
@@ -76,12 +77,15 @@ function metadataIsWellTyped(schemaErrs: FieldError[]): boolean {
  */
 export function schemaStrategy<T extends ApiObject>(rules: KindRules<T>): ResourceStrategy {
   const { schema } = rules;
+  // A validation schema has its published schema's defaults: a body decoded with those has them.
+  const defaultsSchema = publishedSchemaOf(schema);
   const generationChanged = rules.generationChanged;
   return {
     ...(generationChanged ? { generationChanged: (obj, old) => generationChanged(obj as T, old as T) } : {}),
     refuseDelete: rules.refuseDelete,
-    defaults(obj) {
-      applyDefaults(schema, obj);
+    defaultsSchema,
+    defaults(obj, schemaDefaulted) {
+      if (schemaDefaulted !== defaultsSchema) applyDefaults(defaultsSchema, obj);
       rules.defaults?.(obj as T);
     },
     // The registry runs `defaults` before the field manager; admission's built-in plugins set

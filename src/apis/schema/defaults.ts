@@ -61,7 +61,7 @@ function defaultEntry(obj: Record<string, unknown>, key: string, node: DefaultsN
  * A deep copy of a default, as a JSON round trip makes it: the default stays the schema's. Most
  * defaults are scalars or `{}`, which need no round trip.
  */
-function copyOfDefault(value: unknown): unknown {
+export function copyOfDefault(value: unknown): unknown {
   if (typeof value === 'string' || typeof value === 'boolean') return value;
   // The round trip writes -0 as 0, non-finite numbers as null, and reads a whole number beyond
   // the safe range back as a `bigint`.

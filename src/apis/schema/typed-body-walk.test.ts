@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { seededRandom } from '../../util/testing/seeded-random.js';
 import { deploymentSchema } from '../apps/apps-v1-schemas.js';
 import { configMapSchema, podSchema, serviceSchema } from '../core/core-v1-schemas.js';
+import { applyDefaults } from './defaults.js';
 import { goDecodeError } from './go-type-decode.js';
 import { pruneUnknownFields } from './prune.js';
 import type { Schema } from './schema.js';
@@ -123,6 +124,54 @@ describe('walkTypedBody', () => {
     assert.ok(pruned > 100, `${pruned} decided bodies had unknown fields`);
   });
 
+  it('with defaults, gives what the walk and then applyDefaults give, key order included', () => {
+    const rnd = seededRandom(20261128);
+    let decided = 0;
+    let changed = 0;
+    for (let i = 0; i < 4000; i++) {
+      const [schema, body] = BODIES[i % BODIES.length]!;
+      const text = JSON.stringify(mutated(body, rnd, i % 3 === 0 ? 0 : 0.06));
+      const fused = JSON.parse(text) as Record<string, unknown>;
+      const apart = JSON.parse(text) as Record<string, unknown>;
+      const result = walkTypedBody(schema, fused, { defaults: true });
+      const plain = walkTypedBody(schema, apart);
+      assert.equal(result === undefined, plain === undefined, text);
+      if (result === undefined || plain === undefined) continue;
+      decided++;
+      applyDefaults(schema, apart);
+      assert.equal(result.defaulted, true);
+      assert.equal(result.keys, plain.keys, text);
+      assert.deepEqual(result.removed, plain.removed, text);
+      assert.equal(JSON.stringify(fused), JSON.stringify(apart), text);
+      if (JSON.stringify(apart) !== text) changed++;
+    }
+    assert.ok(decided > 1500, `${decided} bodies decided`);
+    assert.ok(changed > 1000, `${changed} bodies defaulted`);
+  });
+
+  it('with defaults, defaults or removes null members and map values as applyDefaults does', () => {
+    const body = () => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', labels: { a: null, b: 'x' }, annotations: null },
+      spec: {
+        containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 80, protocol: null }], env: null }],
+        restartPolicy: null,
+        nodeSelector: { disk: null },
+      },
+    });
+    const fused = body() as Record<string, unknown>;
+    const apart = body() as Record<string, unknown>;
+    assert.ok(walkTypedBody(podSchema, fused, { defaults: true }));
+    walkTypedBody(podSchema, apart);
+    applyDefaults(podSchema, apart);
+    assert.equal(JSON.stringify(fused), JSON.stringify(apart));
+    const meta = fused.metadata as Record<string, unknown>;
+    // A label's null becomes the schema's default ""; a null without a default is removed.
+    assert.deepEqual(meta.labels, { a: '', b: 'x' });
+    assert.equal('annotations' in meta, false);
+  });
+
   it('leaves bodies with large numbers, other kinds and deep nesting undecided', () => {
     const pod = (spec: unknown) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec });
     assert.equal(walkTypedBody(podSchema, pod('not an object')), undefined);
@@ -132,7 +181,7 @@ describe('walkTypedBody', () => {
     for (let i = 0; i < 9000; i++) deep = [deep];
     // An unknown field nested deep is counted without recursion, and removed.
     const body = pod({ containers: [], x: deep });
-    assert.deepEqual(walkTypedBody(podSchema, body), { keys: 7, removed: ['spec.x'] });
+    assert.deepEqual(walkTypedBody(podSchema, body), { keys: 7, removed: ['spec.x'], defaulted: false });
     assert.deepEqual(body.spec, { containers: [] });
   });
 });

@@ -2,6 +2,7 @@ import { apiErrors, StatusError } from '../../apis/meta/status.js';
 import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-definition.js';
 import { goDecodeError } from '../../apis/schema/go-type-decode.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
+import type { Schema } from '../../apis/schema/schema.js';
 import { walkTypedBody } from '../../apis/schema/typed-body-walk.js';
 import {
   CborDecodeError,
@@ -57,6 +58,11 @@ export interface DecodedBody {
    * it: a create may keep it instead of a copy (`CreateOptions.inputIsOwned`).
    */
   readonly ownable: boolean;
+  /**
+   * The schema whose defaults the decode applied (`applySchemaDefaults`), or undefined: the
+   * create need not apply them again (`CreateOptions.inputDefaultedBy`).
+   */
+  readonly defaultedBy: Schema | undefined;
 }
 
 /**
@@ -68,7 +74,12 @@ export interface DecodedBody {
 export async function decodeObjectBody(
   req: ApiRequest,
   def: ResourceDefinition,
-  o: { directive: FieldValidationDirective; cborEnabled: boolean },
+  o: {
+    directive: FieldValidationDirective;
+    cborEnabled: boolean;
+    /** Apply the schema's defaults where the one walk decides the body (see `walkTypedBody`). */
+    applySchemaDefaults?: boolean;
+  },
 ): Promise<DecodedBody> {
   let media: string;
   try {
@@ -91,7 +102,7 @@ export async function decodeObjectBody(
   let duplicates: Parameters<typeof strictDecodingErrors>[0]['duplicates'] = [];
   let yamlDuplicates: readonly string[] = [];
   let jsonText: string | undefined;
-  let walked: { keys: number; removed: string[] } | undefined;
+  let walked: { keys: number; removed: string[]; defaulted: boolean } | undefined;
   try {
     if (media.includes('protobuf')) {
       value = decodeObject(def.schema, raw, { apiVersion: version, kind: def.kind });
@@ -103,7 +114,7 @@ export async function decodeObjectBody(
       yamlDuplicates = r.duplicates;
     } else {
       jsonText = decodeUtf8Lenient(raw);
-      const usual = usualTypedJsonBody(def, jsonText, o.directive);
+      const usual = usualTypedJsonBody(def, jsonText, o.directive, !!o.applySchemaDefaults);
       if (usual) {
         value = usual.value;
         walked = usual.walked;
@@ -152,7 +163,12 @@ export async function decodeObjectBody(
       kind: def.schema['x-orch-type-name'] ? 'typed' : 'unstructured',
       jsonText,
     });
-    return { obj, warnings, ownable: jsonText !== undefined };
+    return {
+      obj,
+      warnings,
+      ownable: jsonText !== undefined,
+      defaultedBy: walked?.defaulted ? def.schema : undefined,
+    };
   } catch (e) {
     if (e instanceof StrictDecodingError) {
       throw new StatusError(
@@ -178,12 +194,13 @@ function usualTypedJsonBody(
   def: ResourceDefinition,
   text: string,
   directive: FieldValidationDirective,
-): { value: Record<string, unknown>; walked: { keys: number; removed: string[] } } | undefined {
+  defaults: boolean,
+): { value: Record<string, unknown>; walked: { keys: number; removed: string[]; defaulted: boolean } } | undefined {
   if (!def.schema['x-orch-type-name'] || text.length > TEXT_WITHIN_NESTING_LIMIT) return undefined;
   const value = parseJsonText(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const obj = value as Record<string, unknown>;
-  const walked = walkTypedBody(def.schema, obj);
+  const walked = walkTypedBody(def.schema, obj, { defaults });
   if (!walked) return undefined;
   // With `Ignore`, repeated keys are not reported: the count is not compared.
   if (directive !== 'Ignore' && countTextKeys(text) !== walked.keys) return undefined;

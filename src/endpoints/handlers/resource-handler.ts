@@ -160,10 +160,20 @@ async function dispatch(
       const manager = writeManager(req, 'CreateOptions');
       const dryRun = parseDryRun(req.query.getAll('dryRun'));
       const directive = fieldValidationOf(req, 'CreateOptions');
-      const body = await decodeObjectBody(req, def, { directive, cborEnabled: cfg.cborEnabled });
+      const body = await decodeObjectBody(req, def, {
+        directive,
+        cborEnabled: cfg.cborEnabled,
+        // Defaulted as it is decoded when the create's defaulting starts with the kind's schema's.
+        applySchemaDefaults: store.createDefaultsSchema !== undefined && store.createDefaultsSchema === def.schema,
+      });
       addWarnings(ctx, withDedupedOwnerReferences(body.obj as ApiObject, body.warnings));
       // The decoded body is this create's alone.
-      const options = { dryRun, fieldManager: manager, inputIsOwned: body.ownable };
+      const options = {
+        dryRun,
+        fieldManager: manager,
+        inputIsOwned: body.ownable,
+        inputDefaultedBy: body.defaultedBy,
+      };
       if (store.createWithJson) {
         const created = await store.createWithJson(ctx, body.obj as ApiObject, options);
         return writeCreated(req, cfg, def, created.obj, created.json);

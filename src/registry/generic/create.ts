@@ -60,7 +60,7 @@ async function createStored(
   // writer owns the defaults it got. The field manager takes the copy as its own. An input given
   // away needs no copy: it is equal to one, and nothing else reads it.
   const own = o.inputIsOwned ? input : cloneValue(input);
-  rc.def.strategy.defaults?.(own);
+  rc.def.strategy.defaults?.(own, o.inputDefaultedBy);
   const obj =
     o.fieldManager === undefined
       ? own

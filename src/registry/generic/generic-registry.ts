@@ -1,5 +1,6 @@
 import { apiErrors } from '../../apis/meta/status.js';
 import type { ApiObject } from '../../apis/object.js';
+import type { Schema } from '../../apis/schema/schema.js';
 import type {
   CreatedObject,
   CreateOptions,
@@ -42,6 +43,9 @@ export class GenericRegistry implements ResourceStore {
   }
   createWithJson(ctx: RequestContext, obj: ApiObject, o: CreateOptions): Promise<CreatedObject> {
     return createObjectWithJson(this.rc, ctx, obj, o);
+  }
+  get createDefaultsSchema(): Schema | undefined {
+    return this.rc.def.strategy.defaultsSchema;
   }
   createSubresource(
     ctx: RequestContext,
