@@ -122,7 +122,9 @@ class BodyWalk {
       const v = value[key];
       const field = fields.get(key);
       if (field !== undefined) {
-        if (v === null && this.defaults) this.nullAt(value, key, field);
+        if (v === null) {
+          if (this.defaults) this.nullAt(value, key, field);
+        } else if (typeof v !== 'object') this.scalar(field, v, go);
         else {
           this.where.push(key);
           this.value(field, v, go);
@@ -131,7 +133,9 @@ class BodyWalk {
       } else if (node.anyKey) this.count(v);
       else if (node.values !== undefined) {
         // A map part beside declared fields: pruned below, not decoded by Go as this struct's.
-        if (v === null && this.defaults) this.nullAt(value, key, node.values);
+        if (v === null) {
+          if (this.defaults) this.nullAt(value, key, node.values);
+        } else if (typeof v !== 'object') this.scalar(node.values, v, false);
         else {
           this.where.push(key);
           this.value(node.values, v, false);
@@ -163,17 +167,25 @@ class BodyWalk {
     if (copy !== null && typeof copy === 'object') applyDefaults(node.schema, copy);
   }
 
+  /**
+   * A value at `node` that is neither an object nor null (its checks need no path: they only
+   * decide whether the walk decides the body); `go`: Go's decoder checks its kind.
+   */
+  private scalar(node: BodyNode, v: unknown, go: boolean): void {
+    if (go && node.kind !== undefined && node.kind !== scalarKind(v)) throw UNDECIDED;
+    if (typeof v === 'number') {
+      if (!(v < SIXTEEN_DIGITS && v > -SIXTEEN_DIGITS)) throw UNDECIDED;
+      if (go && node.holdsIntegers && outOfRange(node.schema, v) !== undefined) throw UNDECIDED;
+    } else if (typeof v === 'bigint') throw UNDECIDED;
+    // Where Go does not check the kind, it still checks integer ranges below: left to its walk.
+    if (go && node.kind === undefined && node.holdsIntegers) throw UNDECIDED;
+  }
+
   /** A value at `node`; `go`: Go's decoder checks its kind. */
   private value(node: BodyNode, v: unknown, go: boolean): void {
     if (v === null || v === undefined) return;
     if (typeof v !== 'object') {
-      if (go && node.kind !== undefined && node.kind !== scalarKind(v)) throw UNDECIDED;
-      if (typeof v === 'number') {
-        if (!(v < SIXTEEN_DIGITS && v > -SIXTEEN_DIGITS)) throw UNDECIDED;
-        if (go && node.holdsIntegers && outOfRange(node.schema, v) !== undefined) throw UNDECIDED;
-      } else if (typeof v === 'bigint') throw UNDECIDED;
-      // Where Go does not check the kind, it still checks integer ranges below: left to its walk.
-      if (go && node.kind === undefined && node.holdsIntegers) throw UNDECIDED;
+      this.scalar(node, v, go);
       return;
     }
     if (node.special) throw UNDECIDED;
@@ -182,9 +194,14 @@ class BodyWalk {
       const items = node.items;
       if (items === undefined) throw UNDECIDED;
       for (let i = 0; i < v.length; i++) {
-        this.where.push(i);
-        this.value(items, v[i], go);
-        this.where.pop();
+        const item: unknown = v[i];
+        if (item === null || item === undefined) continue;
+        if (typeof item !== 'object') this.scalar(items, item, go);
+        else {
+          this.where.push(i);
+          this.value(items, item, go);
+          this.where.pop();
+        }
       }
       return;
     }
@@ -202,7 +219,9 @@ class BodyWalk {
       for (const key in map) {
         this.keys++;
         const entry = map[key];
-        if (entry === null && this.defaults) this.nullAt(map, key, values);
+        if (entry === null) {
+          if (this.defaults) this.nullAt(map, key, values);
+        } else if (typeof entry !== 'object') this.scalar(values, entry, go);
         else {
           this.where.push(key);
           this.value(values, entry, go);
