@@ -121,33 +121,32 @@ class BodyWalk {
       this.keys++;
       const v = value[key];
       const field = fields.get(key);
-      if (field !== undefined) {
-        if (v === null) {
-          if (this.defaults) this.nullAt(value, key, field);
-        } else if (typeof v !== 'object') this.scalar(field, v, go);
-        else {
-          this.where.push(key);
-          this.value(field, v, go);
-          this.where.pop();
-        }
-      } else if (node.anyKey) this.count(v);
-      else if (node.values !== undefined) {
-        // A map part beside declared fields: pruned below, not decoded by Go as this struct's.
-        if (v === null) {
-          if (this.defaults) this.nullAt(value, key, node.values);
-        } else if (typeof v !== 'object') this.scalar(node.values, v, false);
-        else {
-          this.where.push(key);
-          this.value(node.values, v, false);
-          this.where.pop();
-        }
-      } else {
+      if (field !== undefined) this.member(value, key, v, field, go);
+      else if (node.anyKey) this.count(v);
+      // A map part beside declared fields: pruned below, not decoded by Go as this struct's.
+      else if (node.values !== undefined) this.member(value, key, v, node.values, false);
+      else {
         this.count(v);
         delete value[key];
         this.removed.push(this.where.child(key));
       }
     }
     if (this.defaults) addDefaults(node, value);
+  }
+
+  /**
+   * Member `key` of `obj`, holding `v`, at `node`. A leaf is checked without its path: paths are
+   * needed only to name removed unknown fields, which objects hold.
+   */
+  private member(obj: Record<string, unknown>, key: string, v: unknown, node: BodyNode, go: boolean): void {
+    if (v === null) {
+      if (this.defaults) this.nullAt(obj, key, node);
+    } else if (typeof v !== 'object') this.scalar(node, v, go);
+    else {
+      this.where.push(key);
+      this.value(node, v, go);
+      this.where.pop();
+    }
   }
 
   /**
@@ -218,15 +217,7 @@ class BodyWalk {
       const map = v as Record<string, unknown>;
       for (const key in map) {
         this.keys++;
-        const entry = map[key];
-        if (entry === null) {
-          if (this.defaults) this.nullAt(map, key, values);
-        } else if (typeof entry !== 'object') this.scalar(values, entry, go);
-        else {
-          this.where.push(key);
-          this.value(values, entry, go);
-          this.where.pop();
-        }
+        this.member(map, key, map[key], values, go);
       }
       return;
     }
