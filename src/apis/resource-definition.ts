@@ -297,6 +297,12 @@ export interface ResourceStrategy {
    */
   readonly defaultsSchema?: Schema;
   /**
+   * `defaults` writes every quantity in canonical form right after the schema's defaults (and
+   * skips both for a body decoded with them): such a body is decoded with its quantities
+   * canonical as well.
+   */
+  readonly defaultsQuantities?: boolean;
+  /**
    * Normalize a new object before validation (e.g. fold Secret `stringData` into `data`,
    * default `status`, reset fields users may not set on create). Mutates `obj`. `context` names
    * who creates it (a CertificateSigningRequest records its requester).

@@ -16,8 +16,9 @@ export interface CreateOptions {
    */
   readonly inputIsOwned?: boolean;
   /**
-   * The schema whose defaults the input has had already (a body defaulted as it was decoded):
-   * the strategy does not apply that schema's defaults again (`ResourceStrategy.defaults`).
+   * The schema whose defaults the input has had already (a body defaulted as it was decoded, its
+   * quantities canonical too where the strategy's `defaultsQuantities` says so): the strategy
+   * does not apply them again (`ResourceStrategy.defaults`).
    */
   readonly inputDefaultedBy?: Schema;
 }
@@ -207,6 +208,8 @@ export interface ResourceStore {
    * (`CreateOptions.inputDefaultedBy`). Undefined: a create applies no schema defaults.
    */
   readonly createDefaultsSchema?: Schema;
+  /** Whether the same step writes every quantity in canonical form (the strategy's `defaultsQuantities`). */
+  readonly createDefaultsQuantities?: boolean;
   get(ctx: RequestContext, name: string, o: GetOptions): Promise<ApiObject>;
   /**
    * The same read as `get`, as an encoded object when the watch cache serves it from its bytes

@@ -66,8 +66,9 @@ function podStrategy(schema: Schema, domain: ApiDomain): ResourceStrategy {
     namespaced: true,
     nameValidator: nameIsDNSSubdomain,
     standardFinalizers: standardFinalizers(domain),
-    defaults(pod) {
-      canonicalizeQuantities(podSchema, pod);
+    quantities: true,
+    defaults(pod, decoded) {
+      if (!decoded) canonicalizeQuantities(podSchema, pod);
       defaultPod(pod);
     },
     prepareForCreate(pod) {

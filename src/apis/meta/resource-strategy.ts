@@ -26,9 +26,15 @@ export interface KindRules<T extends ApiObject> {
   readonly standardFinalizers?: readonly string[];
   /**
    * The kind's own defaults (kube's `SetDefaults_*`), after the schema's: see
-   * `ResourceStrategy.defaults`.
+   * `ResourceStrategy.defaults`. `decoded`: the object was decoded with the schema's defaults
+   * (and, with {@link quantities}, its quantities canonical).
    */
-  defaults?(obj: T): void;
+  defaults?(obj: T, decoded: boolean): void;
+  /**
+   * `defaults` first writes every quantity in canonical form, unless `decoded`: a body is then
+   * decoded with its quantities canonical too (`ResourceStrategy.defaultsQuantities`).
+   */
+  readonly quantities?: boolean;
   prepareForCreate?(obj: T, context?: StrategyContext): void;
   prepareForUpdate?(obj: T, old: T): void;
   /** Kind-specific rules on create; called only when the object matches the schema. */
@@ -84,9 +90,11 @@ export function schemaStrategy<T extends ApiObject>(rules: KindRules<T>): Resour
     ...(generationChanged ? { generationChanged: (obj, old) => generationChanged(obj as T, old as T) } : {}),
     refuseDelete: rules.refuseDelete,
     defaultsSchema,
+    defaultsQuantities: !!rules.quantities,
     defaults(obj, schemaDefaulted) {
-      if (schemaDefaulted !== defaultsSchema) applyDefaults(defaultsSchema, obj);
-      rules.defaults?.(obj as T);
+      const decoded = schemaDefaulted === defaultsSchema;
+      if (!decoded) applyDefaults(defaultsSchema, obj);
+      rules.defaults?.(obj as T, decoded);
     },
     // The registry runs `defaults` before the field manager; admission's built-in plugins set
     // complete values, which kube does not default again either.

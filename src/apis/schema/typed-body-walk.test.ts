@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { QuantityError } from '../../util/go-quantity.js';
 import { seededRandom } from '../../util/testing/seeded-random.js';
 import { deploymentSchema } from '../apps/apps-v1-schemas.js';
 import { configMapSchema, podSchema, serviceSchema } from '../core/core-v1-schemas.js';
 import { applyDefaults } from './defaults.js';
 import { goDecodeError } from './go-type-decode.js';
 import { pruneUnknownFields } from './prune.js';
+import { canonicalizeQuantitiesIn } from './quantities.js';
 import type { Schema } from './schema.js';
 import { walkTypedBody } from './typed-body-walk.js';
 
@@ -149,6 +151,61 @@ describe('walkTypedBody', () => {
     assert.ok(changed > 1000, `${changed} bodies defaulted`);
   });
 
+  it('with defaults and quantities, gives what applyDefaults and then the quantity walk give', () => {
+    const rnd = seededRandom(20261129);
+    let decided = 0;
+    let malformed = 0;
+    for (let i = 0; i < 4000; i++) {
+      const [schema, body] = BODIES[i % BODIES.length]!;
+      const text = JSON.stringify(mutated(body, rnd, i % 3 === 0 ? 0 : 0.06));
+      const fused = JSON.parse(text) as Record<string, unknown>;
+      const apart = JSON.parse(text) as Record<string, unknown>;
+      const result = walkTypedBody(schema, fused, { defaults: true, quantities: true });
+      const plain = walkTypedBody(schema, apart);
+      if (plain === undefined) {
+        assert.equal(result, undefined, text);
+        continue;
+      }
+      applyDefaults(schema, apart);
+      try {
+        canonicalizeQuantitiesIn(schema, apart);
+      } catch (e) {
+        assert.ok(e instanceof QuantityError);
+        // A malformed quantity is left to the separate walks, which report it.
+        assert.equal(result, undefined, text);
+        malformed++;
+        continue;
+      }
+      assert.ok(result, text);
+      decided++;
+      assert.equal(result.quantities, true);
+      assert.equal(result.keys, plain.keys, text);
+      assert.equal(JSON.stringify(fused), JSON.stringify(apart), text);
+    }
+    assert.ok(decided > 1500, `${decided} bodies decided`);
+    assert.ok(malformed > 0, `${malformed} bodies with a malformed quantity`);
+  });
+
+  it('with quantities, writes them canonical in structs, maps and lists, and leaves a malformed one undecided', () => {
+    const pod = (requests: unknown) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'c', image: 'i', resources: { requests } }], overhead: { cpu: 0.5 } },
+    });
+    const ok = pod({ cpu: '1000m', memory: '1024Mi' }) as { spec: Record<string, unknown> };
+    assert.ok(walkTypedBody(podSchema, ok, { defaults: true, quantities: true }));
+    assert.deepEqual(ok.spec.overhead, { cpu: '500m' });
+    assert.deepEqual((ok.spec.containers as { resources: unknown }[])[0]!.resources, {
+      requests: { cpu: '1', memory: '1Gi' },
+    });
+    assert.equal(walkTypedBody(podSchema, pod({ cpu: 'lots' }), { defaults: true, quantities: true }), undefined);
+    // Without defaults, quantities are not asked for.
+    const plain = pod({ cpu: '1000m' }) as { spec: Record<string, unknown> };
+    assert.ok(walkTypedBody(podSchema, plain, { quantities: true }));
+    assert.deepEqual(plain.spec.overhead, { cpu: 0.5 });
+  });
+
   it('with defaults, defaults or removes null members and map values as applyDefaults does', () => {
     const body = () => ({
       apiVersion: 'v1',
@@ -181,7 +238,12 @@ describe('walkTypedBody', () => {
     for (let i = 0; i < 9000; i++) deep = [deep];
     // An unknown field nested deep is counted without recursion, and removed.
     const body = pod({ containers: [], x: deep });
-    assert.deepEqual(walkTypedBody(podSchema, body), { keys: 7, removed: ['spec.x'], defaulted: false });
+    assert.deepEqual(walkTypedBody(podSchema, body), {
+      keys: 7,
+      removed: ['spec.x'],
+      defaulted: false,
+      quantities: false,
+    });
     assert.deepEqual(body.spec, { containers: [] });
   });
 });

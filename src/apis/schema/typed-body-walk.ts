@@ -1,8 +1,10 @@
+import { QuantityError } from '../../util/go-quantity.js';
 import { applyDefaults, copyOfDefault } from './defaults.js';
 import { holdsBoundedIntegers, outOfRange } from './go-integer-decode.js';
 import { goKindOf, type JsonKind } from './go-type-decode.js';
 import { isPlainObject } from './json-value.js';
 import { Where } from './prune.js';
+import { canonicalizeQuantitiesIn, canonicalQuantity, holdsQuantities, isQuantitySchema } from './quantities.js';
 import type { Schema } from './schema.js';
 import { schemaNodes } from './schema-nodes.js';
 
@@ -14,6 +16,8 @@ export interface TypedBodyWalk {
   readonly removed: string[];
   /** Whether the schema's defaults were applied too (see {@link walkTypedBody}'s `defaults`). */
   readonly defaulted: boolean;
+  /** Whether every quantity was written in canonical form too (see {@link walkTypedBody}'s `quantities`). */
+  readonly quantities: boolean;
 }
 
 /**
@@ -30,14 +34,18 @@ export interface TypedBodyWalk {
  *
  * With `defaults`, the walk also applies the schema's defaults (`applyDefaults`, with the same
  * result, key order included) to the body it decides, as kube defaults on decode: one walk fewer
- * for a create. Keys a default adds are not counted.
+ * for a create. Keys a default adds are not counted. With `quantities` as well, it then writes
+ * every quantity in canonical form (`canonicalizeQuantitiesIn` after `applyDefaults`, with the
+ * same result); a malformed quantity leaves the body undecided, for the separate walks to report.
  */
 export function walkTypedBody(
   schema: Schema,
   value: Record<string, unknown>,
-  o: { readonly defaults?: boolean } = {},
+  o: { readonly defaults?: boolean; readonly quantities?: boolean } = {},
 ): TypedBodyWalk | undefined {
-  const walk = new BodyWalk(!!o.defaults);
+  const defaults = !!o.defaults;
+  const quantities = defaults && !!o.quantities;
+  const walk = new BodyWalk(defaults, quantities);
   try {
     walk.struct(nodeOf(schema), value, true);
   } catch (e) {
@@ -46,7 +54,7 @@ export function walkTypedBody(
     if (e === UNDECIDED || e instanceof RangeError) return undefined;
     throw e;
   }
-  return { keys: walk.keys, removed: walk.removed, defaulted: !!o.defaults };
+  return { keys: walk.keys, removed: walk.removed, defaulted: defaults, quantities };
 }
 
 /** Thrown inside the walk when the body is not one it decides. */
@@ -73,6 +81,10 @@ interface BodyNode {
   readonly nullable: boolean;
   /** The declared properties that carry a `default`, in the schema's order. */
   readonly defaulted: readonly { readonly name: string; readonly node: BodyNode }[];
+  /** A quantity's schema. */
+  readonly quantity: boolean;
+  /** Whether a value here may hold a quantity. */
+  readonly holdsQuantities: boolean;
 }
 
 const nodeOf = schemaNodes<BodyNode>({
@@ -88,6 +100,8 @@ const nodeOf = schemaNodes<BodyNode>({
     anyKey: schema.additionalProperties === true,
     nullable: !!schema.nullable,
     defaulted: [],
+    quantity: isQuantitySchema(schema),
+    holdsQuantities: holdsQuantities(schema),
   }),
   linkProperty: (node, name, child, sub) => {
     if (sub.default !== undefined) node.defaulted = [...node.defaulted, { name, node: child }];
@@ -108,6 +122,8 @@ class BodyWalk {
   constructor(
     /** Whether the schema's defaults are applied as the walk goes. */
     private readonly defaults: boolean,
+    /** Whether quantities are written in canonical form as the walk goes (with the defaults). */
+    private readonly quantities: boolean,
   ) {}
 
   /**
@@ -131,7 +147,46 @@ class BodyWalk {
         this.removed.push(this.where.child(key));
       }
     }
-    if (this.defaults) addDefaults(node, value);
+    if (this.defaults) this.addDefaults(node, value);
+  }
+
+  /**
+   * The defaults of the properties `value` lacks, as `applyDefaults` adds them (after the keys it
+   * holds, in the schema's order), each with the defaults below it.
+   */
+  private addDefaults(node: BodyNode, value: Record<string, unknown>): void {
+    const defaulted = node.defaulted;
+    for (let i = 0; i < defaulted.length; i++) {
+      const field = defaulted[i]!;
+      // A null here was defaulted, removed or (nullable) kept by the walk already.
+      if (value[field.name] !== undefined) continue;
+      value[field.name] = this.defaultOf(field.node);
+    }
+  }
+
+  /** A copy of `node`'s default, with the defaults below it, and its quantities canonical. */
+  private defaultOf(node: BodyNode): unknown {
+    const copy = copyOfDefault(node.schema.default);
+    if (copy !== null && typeof copy === 'object') applyDefaults(node.schema, copy);
+    if (!this.quantities || !node.holdsQuantities) return copy;
+    try {
+      if (node.quantity) return canonicalQuantity(copy);
+      canonicalizeQuantitiesIn(node.schema, copy);
+      return copy;
+    } catch (e) {
+      if (e instanceof QuantityError) throw UNDECIDED;
+      throw e;
+    }
+  }
+
+  /** `v`, a quantity, in canonical form; a malformed one leaves the body undecided. */
+  private canonical(v: unknown): unknown {
+    try {
+      return canonicalQuantity(v);
+    } catch (e) {
+      if (e instanceof QuantityError) throw UNDECIDED;
+      throw e;
+    }
   }
 
   /**
@@ -141,8 +196,10 @@ class BodyWalk {
   private member(obj: Record<string, unknown>, key: string, v: unknown, node: BodyNode, go: boolean): void {
     if (v === null) {
       if (this.defaults) this.nullAt(obj, key, node);
-    } else if (typeof v !== 'object') this.scalar(node, v, go);
-    else {
+    } else if (typeof v !== 'object') {
+      this.scalar(node, v, go);
+      if (this.quantities && node.quantity) obj[key] = this.canonical(v);
+    } else {
       this.where.push(key);
       this.value(node, v, go);
       this.where.pop();
@@ -156,14 +213,8 @@ class BodyWalk {
    */
   private nullAt(obj: Record<string, unknown>, key: string, node: BodyNode): void {
     if (node.nullable) return;
-    const fallback = node.schema.default;
-    if (fallback === undefined) {
-      delete obj[key];
-      return;
-    }
-    const copy = copyOfDefault(fallback);
-    obj[key] = copy;
-    if (copy !== null && typeof copy === 'object') applyDefaults(node.schema, copy);
+    if (node.schema.default === undefined) delete obj[key];
+    else obj[key] = this.defaultOf(node);
   }
 
   /**
@@ -195,8 +246,10 @@ class BodyWalk {
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
         if (item === null || item === undefined) continue;
-        if (typeof item !== 'object') this.scalar(items, item, go);
-        else {
+        if (typeof item !== 'object') {
+          this.scalar(items, item, go);
+          if (this.quantities && items.quantity) v[i] = this.canonical(item);
+        } else {
           this.where.push(i);
           this.value(items, item, go);
           this.where.pop();
@@ -250,23 +303,6 @@ class BodyWalk {
         }
       }
     }
-  }
-}
-
-/**
- * The defaults of the properties `value` lacks, as `applyDefaults` adds them (after the keys it
- * holds, in the schema's order), each with the defaults below it.
- */
-function addDefaults(node: BodyNode, value: Record<string, unknown>): void {
-  const defaulted = node.defaulted;
-  for (let i = 0; i < defaulted.length; i++) {
-    const field = defaulted[i]!;
-    const current = value[field.name];
-    // A null here was defaulted, removed or (nullable) kept by the walk already.
-    if (current !== undefined) continue;
-    const copy = copyOfDefault(field.node.schema.default);
-    value[field.name] = copy;
-    if (copy !== null && typeof copy === 'object') applyDefaults(field.node.schema, copy);
   }
 }
 

@@ -79,6 +79,8 @@ export async function decodeObjectBody(
     cborEnabled: boolean;
     /** Apply the schema's defaults where the one walk decides the body (see `walkTypedBody`). */
     applySchemaDefaults?: boolean;
+    /** With them, write every quantity in canonical form (see `walkTypedBody`). */
+    canonicalQuantities?: boolean;
   },
 ): Promise<DecodedBody> {
   let media: string;
@@ -114,7 +116,10 @@ export async function decodeObjectBody(
       yamlDuplicates = r.duplicates;
     } else {
       jsonText = decodeUtf8Lenient(raw);
-      const usual = usualTypedJsonBody(def, jsonText, o.directive, !!o.applySchemaDefaults);
+      const usual = usualTypedJsonBody(def, jsonText, o.directive, {
+        defaults: !!o.applySchemaDefaults,
+        quantities: !!o.canonicalQuantities,
+      });
       if (usual) {
         value = usual.value;
         walked = usual.walked;
@@ -194,13 +199,13 @@ function usualTypedJsonBody(
   def: ResourceDefinition,
   text: string,
   directive: FieldValidationDirective,
-  defaults: boolean,
+  normalize: { readonly defaults: boolean; readonly quantities: boolean },
 ): { value: Record<string, unknown>; walked: { keys: number; removed: string[]; defaulted: boolean } } | undefined {
   if (!def.schema['x-orch-type-name'] || text.length > TEXT_WITHIN_NESTING_LIMIT) return undefined;
   const value = parseJsonText(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const obj = value as Record<string, unknown>;
-  const walked = walkTypedBody(def.schema, obj, { defaults });
+  const walked = walkTypedBody(def.schema, obj, normalize);
   if (!walked) return undefined;
   // With `Ignore`, repeated keys are not reported: the count is not compared.
   if (directive !== 'Ignore' && countTextKeys(text) !== walked.keys) return undefined;

@@ -165,6 +165,7 @@ async function dispatch(
         cborEnabled: cfg.cborEnabled,
         // Defaulted as it is decoded when the create's defaulting starts with the kind's schema's.
         applySchemaDefaults: store.createDefaultsSchema !== undefined && store.createDefaultsSchema === def.schema,
+        canonicalQuantities: !!store.createDefaultsQuantities,
       });
       addWarnings(ctx, withDedupedOwnerReferences(body.obj as ApiObject, body.warnings));
       // The decoded body is this create's alone.

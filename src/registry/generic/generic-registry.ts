@@ -47,6 +47,9 @@ export class GenericRegistry implements ResourceStore {
   get createDefaultsSchema(): Schema | undefined {
     return this.rc.def.strategy.defaultsSchema;
   }
+  get createDefaultsQuantities(): boolean {
+    return !!this.rc.def.strategy.defaultsQuantities;
+  }
   createSubresource(
     ctx: RequestContext,
     name: string,
