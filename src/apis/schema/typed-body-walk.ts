@@ -169,14 +169,13 @@ class BodyWalk {
     const copy = copyOfDefault(node.schema.default);
     if (copy !== null && typeof copy === 'object') applyDefaults(node.schema, copy);
     if (!this.quantities || !node.holdsQuantities) return copy;
+    if (node.quantity) return this.canonical(copy);
     try {
-      if (node.quantity) return canonicalQuantity(copy);
       canonicalizeQuantitiesIn(node.schema, copy);
-      return copy;
     } catch (e) {
-      if (e instanceof QuantityError) throw UNDECIDED;
-      throw e;
+      throw e instanceof QuantityError ? UNDECIDED : e;
     }
+    return copy;
   }
 
   /** `v`, a quantity, in canonical form; a malformed one leaves the body undecided. */
@@ -184,8 +183,7 @@ class BodyWalk {
     try {
       return canonicalQuantity(v);
     } catch (e) {
-      if (e instanceof QuantityError) throw UNDECIDED;
-      throw e;
+      throw e instanceof QuantityError ? UNDECIDED : e;
     }
   }
 

@@ -3,7 +3,7 @@ import { apiVersionOf, type ResourceDefinition } from '../../apis/resource-defin
 import { goDecodeError } from '../../apis/schema/go-type-decode.js';
 import { pruneUnknownFields } from '../../apis/schema/prune.js';
 import type { Schema } from '../../apis/schema/schema.js';
-import { walkTypedBody } from '../../apis/schema/typed-body-walk.js';
+import { type TypedBodyWalk, walkTypedBody } from '../../apis/schema/typed-body-walk.js';
 import {
   CborDecodeError,
   cannotBeHandledMessage,
@@ -104,7 +104,7 @@ export async function decodeObjectBody(
   let duplicates: Parameters<typeof strictDecodingErrors>[0]['duplicates'] = [];
   let yamlDuplicates: readonly string[] = [];
   let jsonText: string | undefined;
-  let walked: { keys: number; removed: string[]; defaulted: boolean } | undefined;
+  let walked: TypedBodyWalk | undefined;
   try {
     if (media.includes('protobuf')) {
       value = decodeObject(def.schema, raw, { apiVersion: version, kind: def.kind });
@@ -200,7 +200,7 @@ function usualTypedJsonBody(
   text: string,
   directive: FieldValidationDirective,
   normalize: { readonly defaults: boolean; readonly quantities: boolean },
-): { value: Record<string, unknown>; walked: { keys: number; removed: string[]; defaulted: boolean } } | undefined {
+): { value: Record<string, unknown>; walked: TypedBodyWalk } | undefined {
   if (!def.schema['x-orch-type-name'] || text.length > TEXT_WITHIN_NESTING_LIMIT) return undefined;
   const value = parseJsonText(text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;

@@ -164,7 +164,7 @@ async function dispatch(
         directive,
         cborEnabled: cfg.cborEnabled,
         // Defaulted as it is decoded when the create's defaulting starts with the kind's schema's.
-        applySchemaDefaults: store.createDefaultsSchema !== undefined && store.createDefaultsSchema === def.schema,
+        applySchemaDefaults: store.createDefaultsSchema === def.schema,
         canonicalQuantities: !!store.createDefaultsQuantities,
       });
       addWarnings(ctx, withDedupedOwnerReferences(body.obj as ApiObject, body.warnings));
